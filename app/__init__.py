@@ -1,0 +1,1 @@
+"""Carson City Online: the board game Carson City, played asynchronously in the browser."""
