@@ -26,7 +26,6 @@ case "$cmd" in
         ;;
     test)
         ensure_venv dev
-        [ -x .ci/prepare ] && .ci/prepare
         exec "$VENV/bin/python" -m pytest "$@"
         ;;
     *)
