@@ -1,0 +1,31 @@
+"""The rules of Carson City as a pure, deterministic, event-sourced core.
+
+No I/O, no clock, no global random: randomness comes from the game's seed and is recorded in the events.
+"""
+
+from app.rules.config import GameConfig
+from app.rules.decide import decide, play
+from app.rules.errors import ConfigError, IllegalMove
+from app.rules.evolve import evolve, replay
+from app.rules.legal import is_legal, legal_moves
+from app.rules.model import Event, GameState, Move
+from app.rules.setup import new_game
+from app.rules.view import player_view, redact_event
+
+__all__ = [
+    "ConfigError",
+    "Event",
+    "GameConfig",
+    "GameState",
+    "IllegalMove",
+    "Move",
+    "decide",
+    "evolve",
+    "is_legal",
+    "legal_moves",
+    "new_game",
+    "play",
+    "player_view",
+    "redact_event",
+    "replay",
+]

@@ -1,0 +1,243 @@
+"""The game's data tables: buildings, personalities, the action track, supplies and prices.
+
+Rules read these rows instead of branching on names, so that a correction to a number is a one-line change.
+Sources: `000` ("Game Content", "Buildings", "Personalities", "Actions") and RULINGS B5, B11, B13, B14, B15, B18.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+# --- Supplies (RULING B18, `000` "Game Content") -------------------------------------------------------------
+HOUSES_SUPPLY: Final = 20
+ROADS_SUPPLY: Final = 25  # the four centre roads included (RULING B3)
+COWBOYS_PER_PLAYER: Final = 10
+PROPERTY_TILES: Final = 12
+MOUNTAINS: Final = 9
+ROUNDS: Final = 4
+
+# --- Starting resources (`000` "Game Setup") -----------------------------------------------------------------
+START_MONEY: Final = 15
+START_REVOLVERS: Final = 1
+START_ROADS: Final = 1
+START_COWBOYS: Final = 3
+
+# Cowboys received at the end of rounds 1, 2, 3 (`000` "End of Round").
+NEW_COWBOYS: Final = {1: 4, 2: 5, 3: 5}
+
+# --- Action squares' numbers (RULING B14) ----------------------------------------------------------------------
+WAGE_PER_COWBOY: Final = 4
+AMMUNITION_FIREPOWER: Final = 3
+THREE_ROADS: Final = 3
+PARCEL_INCOME_PER_PARCEL: Final = 2
+COWBOY_INCOME_PER_FIREPOWER: Final = 2
+FINAL_VP_PER_ITEM: Final = 2
+FINAL_MONEY_PER_VP: Final = 6
+CASH_LIMIT_MONEY_PER_VP: Final = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Building:
+    """One row per building type: how it is built and what it earns (`000` "Buildings", RULING B13)."""
+
+    type: str
+    name: str
+    count: int  # tiles in the box
+    needs_road: bool
+    needs_house: bool
+    revolvers: int  # taken when the building is placed
+    house_value: int  # what it is worth to its owner's neighbouring buildings as houses
+    income_cap: int | None  # the printed maximum of the tile
+    attackable: bool
+
+
+BUILDINGS: Final[dict[str, Building]] = {
+    b.type: b
+    for b in (
+        Building("ranch", "Ranch", 6, False, False, 1, 1, None, True),
+        Building("mine", "Mine", 6, False, False, 1, 0, None, True),
+        Building("drugstore", "Drugstore", 4, True, True, 0, 0, 33, True),
+        Building("bank", "Bank", 4, True, True, 0, 0, 45, True),
+        Building("saloon", "Saloon", 3, True, True, 0, 0, 55, True),
+        Building("hotel", "Hotel", 3, True, True, 0, 2, None, True),
+        Building("church", "Church", 2, True, True, 0, 1, None, False),
+        Building("prison", "Prison", 2, True, True, 2, 0, None, False),
+    )
+}
+
+# Buildings whose income can be doubled by the Grocer: those that earn something (`000` "Grocer").
+INCOME_BUILDINGS: Final = ("ranch", "mine", "drugstore", "bank", "saloon", "hotel")
+
+
+@dataclass(frozen=True, slots=True)
+class ConstructionSquare:
+    square: str
+    price: int
+    setup_building: str | None  # placed at setup; None = drawn from the bag (`000` "Game Setup")
+
+
+CONSTRUCTION_SQUARES: Final = (
+    ConstructionSquare("build_3", 3, "ranch"),
+    ConstructionSquare("build_4", 4, "mine"),
+    ConstructionSquare("build_5", 5, None),
+    ConstructionSquare("build_6", 6, None),
+    ConstructionSquare("build_8", 8, None),
+    ConstructionSquare("build_10", 10, "ranch"),
+    ConstructionSquare("build_12", 12, "mine"),
+)
+CONSTRUCTION_PRICE: Final = {c.square: c.price for c in CONSTRUCTION_SQUARES}
+CONSTRUCTION_INDEX: Final = {c.square: i for i, c in enumerate(CONSTRUCTION_SQUARES)}
+
+
+@dataclass(frozen=True, slots=True)
+class BuyVpSquare:
+    square: str
+    price: int
+    first_round_blocked: int  # the round counter blocks it from this round on (RULING B15); 5 = never
+
+
+BUY_VP_SQUARES: Final = (
+    BuyVpSquare("buy_vp_2", 2, 2),
+    BuyVpSquare("buy_vp_3", 3, 3),
+    BuyVpSquare("buy_vp_4", 4, 4),
+    BuyVpSquare("buy_vp_5", 5, 5),
+)
+BUY_VP_PRICE: Final = {b.square: b.price for b in BUY_VP_SQUARES}
+
+
+@dataclass(frozen=True, slots=True)
+class Square:
+    """An action square of the track (RULING B14). `many` squares take any number of cowboys and never duel."""
+
+    square: str
+    name: str
+    many: bool = False
+
+
+SQUARES: Final[dict[str, Square]] = {
+    s.square: s
+    for s in (
+        Square("wages", "Wages", many=True),
+        Square("ammunition", "Ammunition"),
+        Square("three_roads", "3 Roads"),
+        Square("road", "Road", many=True),
+        *(Square(c.square, f"Building construction ${c.price}") for c in CONSTRUCTION_SQUARES),
+        Square("parcel_income", "Parcel income"),
+        Square("cowboy_income", "Cowboy income"),
+        Square("gambling_income", "Gambling income"),
+        Square("parcels_vp", "Parcels victory points"),
+        Square("cowboy_vp", "Cowboy victory points"),
+        Square("estate_vp", "Estate victory points"),
+        *(Square(b.square, f"Buy victory points at ${b.price}") for b in BUY_VP_SQUARES),
+    )
+}
+
+# --- The round's schedule: the action track in resolution order (RULING B14) and the end of round (B16) -------
+TRACK_STEPS: Final = (
+    "wages",
+    "ammunition",
+    "three_roads",
+    "road",
+    "parcel_purchase",
+    *(c.square for c in CONSTRUCTION_SQUARES),
+    "build_from_reserve",
+    "parcel_income",
+    "cowboy_income",
+    "gambling_income",
+    "estate_income",
+    "parcels_vp",
+    "cowboy_vp",
+    "estate_vp",
+    *(b.square for b in BUY_VP_SQUARES),
+)
+END_OF_ROUND_STEPS: Final = ("banker_vp", "cash_limit", "end_of_round_vp", "new_cowboys", "refill", "round_end")
+ROUND_STEPS: Final = ("personalities", "placement", *TRACK_STEPS, *END_OF_ROUND_STEPS)
+FINAL_STEPS: Final = ("final_scoring",)
+
+# --- Personalities (`000` "Personalities", RULING B5) -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of a personality card. `decision` names what its holder is asked right after choosing it;
+    `end_decision` what they are asked at the end of the round."""
+
+    cash_limit: int
+    text: str
+    money: int = 0
+    roads: int = 0
+    firepower: int = 0
+    decision: str | None = None
+    end_decision: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Personality:
+    card: str
+    number: int  # placement order is ascending number (RULING B5)
+    name: str
+    yellow: Side
+    red: Side
+
+    def side(self, colour: str) -> Side:
+        return self.red if colour == "red" else self.yellow
+
+
+PERSONALITIES: Final[dict[str, Personality]] = {
+    p.card: p
+    for p in (
+        Personality(
+            "sheriff", 1, "Sheriff",
+            Side(20, "Take the white cowboy: one placement on a cowboy-free square, free parcel or your own "
+                     "building; nobody may join it."),
+            Side(20, "You may not attack or start a duel (defending your own building excepted); 3 VP for "
+                     "every duel you lose."),
+        ),
+        Personality(
+            "banker", 2, "Banker",
+            Side(120, "Receive $9 at once.", money=9),
+            Side(60, "At the end of the round, before the cash limit, you may buy 3, 5 or 7 VP for $3, $12 "
+                     "or $25.", end_decision="banker_vp"),
+        ),
+        Personality(
+            "grocer", 3, "Grocer",
+            Side(60, "Double the income of one building type at the estate income (not when attacked), or "
+                     "receive $8 now or at the estate income.", decision="grocer"),
+            Side(60, "Receive $8 now, or 1 VP per house you own at the end of the round.",
+                 decision="grocer_red"),
+        ),
+        Personality(
+            "chinese_worker", 4, "Chinese Worker",
+            Side(30, "Receive 2 roads at once; buildings cost you half (rounded up).", roads=2),
+            Side(30, "You may pay $5 at once and take one of the available buildings.",
+                 decision="chinese_worker_red"),
+        ),
+        Personality(
+            "settler", 5, "Settler",
+            Side(30, "Take an owner-free parcel at once.", decision="settler"),
+            Side(20, "Receive $8 now, or 1 VP per mountain you own at the end of the round.",
+                 decision="settler_red"),
+        ),
+        Personality(
+            "captain", 6, "Captain",
+            Side(25, "Pay $1, $4 or $9 for 1, 2 or 3 extra cowboys (up to 10).", decision="captain"),
+            Side(20, "Pay $3 for a revolver or $9 for two; you keep them.", decision="captain_red"),
+        ),
+        Personality(
+            "mercenary", 7, "Mercenary",
+            Side(20, "3 extra firepower this round.", firepower=3),
+            Side(30, "2 extra firepower this round.", firepower=2),
+        ),
+    )
+}
+BASE_CARDS: Final = tuple(PERSONALITIES)
+
+# Prices of the personalities' choices (`000` "Personalities").
+CAPTAIN_COWBOY_PRICES: Final = {0: 0, 1: 1, 2: 4, 3: 9}
+CAPTAIN_REVOLVER_PRICES: Final = {0: 0, 1: 3, 2: 9}
+BANKER_VP_PRICES: Final = {0: 0, 3: 3, 5: 12, 7: 25}
+GROCER_MONEY: Final = 8
+SETTLER_RED_MONEY: Final = 8
+CHINESE_WORKER_RED_PRICE: Final = 5
+SHERIFF_RED_VP_PER_LOST_DUEL: Final = 3

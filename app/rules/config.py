@@ -1,0 +1,71 @@
+"""A game's configuration: the number of players and the variant settings chosen by the admin.
+
+The names match the API's `variants` object. Settings this core does not play yet are refused by name, so that
+no table is ever opened with a rule that would be silently ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.rules.errors import ConfigError
+
+SIDES = ("yellow", "red", "random", "vote")
+SUPPORTED_SIDES = ("yellow", "red", "random")
+KNOWN_EXPANSIONS = ("gold_and_guns", "outlaws", "big_box")
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+_KNOWN_KEYS = ("sides", "might_is_right", "river", "new_beginning", "expansions", "characters")
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    players: int
+    sides: str = "yellow"
+    might_is_right: bool = False
+    river: bool = False
+    new_beginning: bool = False
+    expansions: tuple[str, ...] = ()
+
+    @classmethod
+    def from_variants(cls, players: int, variants: dict[str, Any] | None = None) -> GameConfig:
+        """Validate the admin's settings; raise ConfigError naming the first setting that cannot be played."""
+        variants = dict(variants or {})
+        for key in variants:
+            if key not in _KNOWN_KEYS:
+                raise ConfigError(key, f"'{key}' is not a variant setting.")
+        if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ConfigError("seats", f"A game has {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+        sides = variants.get("sides", "yellow")
+        if sides not in SIDES:
+            raise ConfigError("sides", f"'sides' must be one of {', '.join(SIDES)}.")
+        if sides not in SUPPORTED_SIDES:
+            raise ConfigError("sides", "The per-card vote on personality sides is not playable yet.")
+        for flag in ("might_is_right", "river", "new_beginning"):
+            value = variants.get(flag, False)
+            if not isinstance(value, bool):
+                raise ConfigError(flag, f"'{flag}' must be true or false.")
+            if value:
+                raise ConfigError(flag, f"The variant '{flag}' is not playable yet.")
+        expansions = variants.get("expansions", [])
+        if not isinstance(expansions, list) or any(e not in KNOWN_EXPANSIONS for e in expansions):
+            raise ConfigError("expansions", f"'expansions' must be a list drawn from {', '.join(KNOWN_EXPANSIONS)}.")
+        if expansions:
+            raise ConfigError("expansions", "The expansions are not playable yet.")
+        if variants.get("characters") is not None:
+            raise ConfigError("characters", "Choosing the characters needs an expansion, which is not playable yet.")
+        return cls(players=players, sides=sides)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sides": self.sides,
+            "might_is_right": self.might_is_right,
+            "river": self.river,
+            "new_beginning": self.new_beginning,
+            "expansions": list(self.expansions),
+        }
+
+    @classmethod
+    def from_json(cls, players: int, data: dict[str, Any]) -> GameConfig:
+        return cls.from_variants(players, data)

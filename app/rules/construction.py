@@ -1,0 +1,87 @@
+"""Building construction (`000` "Building construction"; RULINGS B4, B11, B12): where a building may stand,
+where its house may go, which roads may be placed and whom the builder may ask for permission."""
+
+from __future__ import annotations
+
+from app.rules.board import Point, extensions, is_reached, road_points
+from app.rules.catalog import BUILDINGS, PROPERTY_TILES
+from app.rules.model import Construction, GameState
+
+
+def parcels_owned(s: GameState, seat: int) -> int:
+    return sum(1 for p in s.parcels if p.owner == seat)
+
+
+def has_property_tile(s: GameState, seat: int) -> bool:
+    return parcels_owned(s, seat) < PROPERTY_TILES
+
+
+def needs_house(s: GameState, building: str) -> bool:
+    """Every building but ranch and mine places a house, unless the supply is empty (RULING B11)."""
+    return BUILDINGS[building].needs_house and s.houses > 0
+
+
+def _is_free_land(s: GameState, index: int) -> bool:
+    parcel = s.parcels[index]
+    return parcel.content is None and not parcel.river
+
+
+def house_targets(s: GameState, seat: int, granted: frozenset[int], points: frozenset[Point]) -> list[int]:
+    """Free, road-reached, non-river parcels that are the builder's, owner-free, or granted (B11, B12)."""
+    return [
+        i
+        for i, parcel in enumerate(s.parcels)
+        if _is_free_land(s, i)
+        and (parcel.owner is None or parcel.owner == seat or i in granted)
+        and is_reached(i, points)
+    ]
+
+
+def build_sites(s: GameState, seat: int, building: str, granted: frozenset[int]) -> list[int]:
+    """The builder's empty parcels where `building` may stand now: reached by a road unless it is a ranch or a
+    mine, and — if it needs a house — with a parcel left for that house, so a placed building can always be
+    finished (roads placed afterwards only add parcels)."""
+    points = road_points(s.roads)
+    row = BUILDINGS[building]
+    sites = [
+        i
+        for i, parcel in enumerate(s.parcels)
+        if parcel.owner == seat and _is_free_land(s, i) and (not row.needs_road or is_reached(i, points))
+    ]
+    if not needs_house(s, building):
+        return sites
+    targets = set(house_targets(s, seat, granted, points))
+    return [i for i in sites if targets - {i}]
+
+
+def road_edges(s: GameState, seat: int) -> list[tuple[int, int, int, int]]:
+    """Roads the builder may place from their reserve: each must extend the network (RULING B3)."""
+    if s.players[seat].roads < 1:
+        return []
+    return extensions(s.roads)
+
+
+def permission_parcels(s: GameState, owner: int) -> list[int]:
+    """The parcels of `owner` that could take a house now: free, road-reached, non-river (RULING B12)."""
+    points = road_points(s.roads)
+    return [i for i, p in enumerate(s.parcels) if p.owner == owner and _is_free_land(s, i) and is_reached(i, points)]
+
+
+def wants_house(s: GameState, work: Construction) -> bool:
+    """Whether this construction may still need a house (so asking for permission makes sense)."""
+    if work.parcel is not None:
+        return True
+    if work.building is not None:
+        return needs_house(s, work.building)
+    return any(needs_house(s, b) for b in s.players[work.seat].buildings)
+
+
+def askable_players(s: GameState, work: Construction) -> list[int]:
+    """Players the builder may still ask in this construction: each at most once (RULING B12)."""
+    if not wants_house(s, work):
+        return []
+    return [
+        p.seat
+        for p in s.players
+        if p.seat != work.seat and p.seat not in work.asked and permission_parcels(s, p.seat)
+    ]

@@ -1,0 +1,293 @@
+"""decide(state, seat, move, seed) -> events: validate a move against `legal_moves`, turn it into events, then
+run the flow's automatic steps until the next real decision.
+
+A move outside `legal_moves` raises IllegalMove with a stable code and a sentence for the player; nothing is
+produced, so nothing changes. One handler per move type.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from app.rules.board import parcel_index
+from app.rules.catalog import (
+    BANKER_VP_PRICES,
+    BUILDINGS,
+    BUY_VP_PRICE,
+    CAPTAIN_COWBOY_PRICES,
+    CAPTAIN_REVOLVER_PRICES,
+    CASH_LIMIT_MONEY_PER_VP,
+    CHINESE_WORKER_RED_PRICE,
+    CONSTRUCTION_INDEX,
+    GROCER_MONEY,
+    PERSONALITIES,
+    SETTLER_RED_MONEY,
+)
+from app.rules.construction import needs_house, permission_parcels
+from app.rules.errors import IllegalMove
+from app.rules.evolve import evolve
+from app.rules.explain import explain_illegal
+from app.rules.flow import Awaiting, awaiting, building_price, next_step, refill_event
+from app.rules.income import parcel_price
+from app.rules.legal import MOVES_BY_KIND
+from app.rules.model import Event, GameState, Move
+from app.rules.rng import Rng
+
+MoveHandler = Callable[[GameState, int, Move, Rng, str], list[Event]]
+_MOVES: dict[str, MoveHandler] = {}
+
+MAX_AUTOMATIC_EVENTS = 10_000  # a guard against a flow that never waits; a real game has a few hundred
+
+
+def move_handler(move_type: str) -> Callable[[MoveHandler], MoveHandler]:
+    def register(fn: MoveHandler) -> MoveHandler:
+        _MOVES[move_type] = fn
+        return fn
+
+    return register
+
+
+def _key(move: object) -> str:
+    return json.dumps(move, sort_keys=True)
+
+
+def decide(s: GameState, seat: int, move: Move, seed: int) -> list[Event]:
+    """The events a legal move produces, followed by every automatic step up to the next decision."""
+    events, _ = play(s, seat, move, Rng(seed, s.seq))
+    return events
+
+
+def play(s: GameState, seat: int, move: Move, rng: Rng) -> tuple[list[Event], GameState]:
+    """Like `decide`, also returning the state after the events (so callers need not fold them again)."""
+    waiting = awaiting(s)
+    if waiting is None or seat not in waiting.seats:
+        raise explain_illegal(s, seat, move, waiting)
+    legal = MOVES_BY_KIND[waiting.kind](s, seat)
+    if not isinstance(move, dict) or _key(move) not in {_key(m) for m in legal}:
+        raise explain_illegal(s, seat, move, waiting)
+    events = _MOVES[move["type"]](s, seat, move, rng, waiting.kind)
+    for event in events:
+        s = evolve(s, event)
+    more, s = advance(s, rng)
+    return events + more, s
+
+
+def advance(s: GameState, rng: Rng) -> tuple[list[Event], GameState]:
+    """Run automatic steps, and moves that are a seat's only possibility, until a real decision is awaited."""
+    produced: list[Event] = []
+    while len(produced) < MAX_AUTOMATIC_EVENTS:
+        step = next_step(s)
+        if step is None:
+            return produced, s
+        if isinstance(step, Awaiting):
+            forced = _forced_move(s, step)
+            if forced is None:
+                return produced, s
+            seat, move = forced
+            new = _MOVES[move["type"]](s, seat, move, rng, step.kind)
+        else:
+            new = step(rng)
+        for event in new:
+            s = evolve(s, event)
+        produced += new
+    raise RuntimeError("the game flow produced too many automatic events")
+
+
+def _forced_move(s: GameState, waiting: Awaiting) -> tuple[int, Move] | None:
+    for seat in waiting.seats:
+        moves = MOVES_BY_KIND[waiting.kind](s, seat)
+        if len(moves) == 1:
+            return seat, moves[0]
+    return None
+
+
+# --- setup and personalities ----------------------------------------------------------------------------------
+
+
+@move_handler("claim_parcel")
+def _claim_parcel(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    reason = "start" if kind == "start_parcel" else "settler"
+    return [{"type": "parcel_claimed", "seat": seat, "x": move["x"], "y": move["y"], "reason": reason}]
+
+
+@move_handler("choose_personality")
+def _choose_personality(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    card = move["card"]
+    colour = s.sides[card]
+    side = PERSONALITIES[card].side(colour)
+    event: Event = {"type": "personality_chosen", "seat": seat, "card": card, "side": colour}
+    if side.money:
+        event["money"] = side.money
+    if side.roads:
+        event["roads"] = side.roads
+    return [event]
+
+
+@move_handler("grocer_choice")
+def _grocer_choice(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    option = move["option"]
+    if option == "double":
+        return [{"type": "card_option_chosen", "seat": seat, "option": f"double:{move['building']}"}]
+    money = GROCER_MONEY if option == "money_now" else 0
+    return [{"type": "card_option_chosen", "seat": seat, "option": option, "money": money}]
+
+
+@move_handler("card_option")
+def _card_option(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    """Red Settler and red Grocer: $8 now, or VP at the end of the round (`000` "Personalities")."""
+    money = SETTLER_RED_MONEY if move["option"] == "money" else 0
+    return [{"type": "card_option_chosen", "seat": seat, "option": move["option"], "money": money}]
+
+
+@move_handler("hire_cowboys")
+def _hire_cowboys(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    count = move["count"]
+    return [{"type": "cowboys_hired", "seat": seat, "count": count, "price": CAPTAIN_COWBOY_PRICES[count]}]
+
+
+@move_handler("buy_revolvers")
+def _buy_revolvers(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    count = move["count"]
+    return [{"type": "revolvers_bought", "seat": seat, "count": count, "price": CAPTAIN_REVOLVER_PRICES[count]}]
+
+
+@move_handler("take_building")
+def _take_building(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    """Red Chinese Worker: $5 for an available building; the others slide and one is drawn (`000`)."""
+    square = move["square"]
+    building = s.construction[CONSTRUCTION_INDEX[square]]
+    taken: Event = {"type": "building_taken", "seat": seat, "square": square, "building": building,
+                    "price": CHINESE_WORKER_RED_PRICE}
+    return [taken, refill_event(evolve(s, taken), rng)]
+
+
+@move_handler("decline")
+def _decline(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    if kind == "buy_building":
+        return [{"type": "building_purchase_declined", "seat": seat, "square": s.step}]
+    return [{"type": "card_decision_declined", "seat": seat}]
+
+
+# --- placement ------------------------------------------------------------------------------------------------
+
+
+def _placed(seat: int, move: Move, white: bool) -> Event:
+    event: Event = {"type": "cowboy_placed", "seat": seat, "white": white}
+    if "square" in move:
+        event["square"] = move["square"]
+    else:
+        event["x"], event["y"] = move["x"], move["y"]
+    return event
+
+
+@move_handler("place_cowboy")
+def _place_cowboy(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [_placed(seat, move, white=False)]
+
+
+@move_handler("place_white_cowboy")
+def _place_white_cowboy(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [_placed(seat, move, white=True)]
+
+
+@move_handler("pass")
+def _pass(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [{"type": "player_passed", "seat": seat}]
+
+
+# --- resolution -----------------------------------------------------------------------------------------------
+
+
+@move_handler("resolve_duel")
+def _resolve_duel(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    from app.rules.duels import duelling_seats, fight
+
+    index = parcel_index(move["x"], move["y"])
+    seats = duelling_seats(s.parcel_cowboys[index])
+    chosen: Event = {"type": "duel_order_chosen", "seat": seat, "x": move["x"], "y": move["y"]}
+    return [chosen, fight(s, {"x": move["x"], "y": move["y"]}, seats, rng)]
+
+
+@move_handler("buy_parcel")
+def _buy_parcel(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    price = parcel_price(s, parcel_index(move["x"], move["y"]))
+    return [{"type": "parcel_bought", "seat": seat, "x": move["x"], "y": move["y"], "price": price}]
+
+
+@move_handler("decline_parcel")
+def _decline_parcel(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [{"type": "parcel_purchase_declined", "seat": seat, "x": move["x"], "y": move["y"]}]
+
+
+@move_handler("buy_building")
+def _buy_building(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    square = s.step
+    building = s.construction[CONSTRUCTION_INDEX[square]]
+    price = building_price(s, seat, square)
+    return [{"type": "building_bought", "seat": seat, "square": square, "building": building, "price": price}]
+
+
+@move_handler("place_road")
+def _place_road(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [{"type": "road_placed", "seat": seat, **{k: move[k] for k in ("x1", "y1", "x2", "y2")}}]
+
+
+@move_handler("ask_permission")
+def _ask_permission(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    asked = move["seat"]
+    parcels = [[i % 8 + 1, i // 8 + 1] for i in permission_parcels(s, asked)]
+    return [{"type": "permission_asked", "seat": seat, "asked": asked, "parcels": parcels}]
+
+
+@move_handler("answer_permission")
+def _answer_permission(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [{"type": "permission_answered", "seat": seat, "x": move["x"], "y": move["y"],
+             "granted": move["grant"]}]
+
+
+@move_handler("deny_remaining")
+def _deny_remaining(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [{"type": "permission_denied_rest", "seat": seat}]
+
+
+@move_handler("place_building")
+def _place_building(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    building = move["building"]
+    return [{"type": "building_placed", "seat": seat, "building": building, "x": move["x"], "y": move["y"],
+             "revolvers": BUILDINGS[building].revolvers, "house": needs_house(s, building)}]
+
+
+@move_handler("place_house")
+def _place_house(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [{"type": "house_placed", "seat": seat, "x": move["x"], "y": move["y"]}]
+
+
+@move_handler("keep_building")
+def _keep_building(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [{"type": "building_kept", "seat": seat}]
+
+
+@move_handler("buy_vp")
+def _buy_vp(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    square = s.step
+    if move["count"] == 0:
+        return [{"type": "action_declined", "seat": seat, "square": square}]
+    return [{"type": "vp_bought", "seat": seat, "square": square, "count": move["count"],
+             "price": BUY_VP_PRICE[square]}]
+
+
+# --- end of round ---------------------------------------------------------------------------------------------
+
+
+@move_handler("banker_vp")
+def _banker_vp(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    vp = move["vp"]
+    return [{"type": "banker_vp_bought", "seat": seat, "vp": vp, "price": BANKER_VP_PRICES[vp]},
+            {"type": "step_completed", "step": s.step}]
+
+
+@move_handler("give_up_money")
+def _give_up_money(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    amount = move["amount"]
+    return [{"type": "money_given_up", "seat": seat, "amount": amount, "vp": amount // CASH_LIMIT_MONEY_PER_VP}]

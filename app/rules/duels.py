@@ -1,0 +1,39 @@
+"""Duels (`000` "Performing The Actions and Duels"; RULINGS B8, B9).
+
+Strength = one die + firepower at the moment of the duel; the highest wins; a tie goes to the tied player who
+passed earliest this round. Every die is written into the `duel_fought` event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from app.rules.income import firepower
+from app.rules.model import Cowboy, Event, GameState
+from app.rules.rng import Rng
+
+
+def duelling_seats(cowboys: Iterable[Cowboy]) -> list[int]:
+    """The distinct players with a cowboy on a spot, in the order they arrived."""
+    seats: list[int] = []
+    for c in cowboys:
+        if c.seat not in seats:
+            seats.append(c.seat)
+    return seats
+
+
+def earliest_passer(s: GameState, seats: Iterable[int]) -> int:
+    """Among `seats`, the one who passed earliest this round (ties in duels, the duel-order picker)."""
+    return min(seats, key=s.passing_order.index)
+
+
+def fight(s: GameState, target: Mapping[str, Any], seats: list[int], rng: Rng) -> Event:
+    duelists = []
+    for seat in seats:
+        roll = rng.die()
+        power = firepower(s, seat)
+        duelists.append({"seat": seat, "roll": roll, "firepower": power, "strength": roll + power})
+    best = max(d["strength"] for d in duelists)
+    winner = earliest_passer(s, [d["seat"] for d in duelists if d["strength"] == best])
+    return {"type": "duel_fought", "target": dict(target), "duelists": duelists, "winner": winner}

@@ -1,0 +1,499 @@
+"""evolve(state, event) -> state: one small handler per event type; replay is the fold.
+
+Handlers never validate and never draw: everything random or chosen is already inside the event. They only
+do the bookkeeping an event implies (a placed cowboy leaves the reserve, the turn moves on, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from app.rules.board import PARCELS, parcel_index
+from app.rules.catalog import (
+    BUILDINGS,
+    COWBOYS_PER_PLAYER,
+    CONSTRUCTION_INDEX,
+    FINAL_STEPS,
+    PERSONALITIES,
+    ROUND_STEPS,
+    ROUNDS,
+    SHERIFF_RED_VP_PER_LOST_DUEL,
+    START_COWBOYS,
+    START_MONEY,
+    START_REVOLVERS,
+    START_ROADS,
+)
+from app.rules.config import GameConfig
+from app.rules.model import Construction, Cowboy, Event, GameState, Parcel, PermissionRequest, PlayerState
+
+Handler = Callable[[GameState, Event], GameState]
+_HANDLERS: dict[str, Handler] = {}
+
+
+def handles(event_type: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        _HANDLERS[event_type] = fn
+        return fn
+
+    return register
+
+
+def evolve(s: GameState, event: Event) -> GameState:
+    """Apply one event. Unknown event types are a programming error, not a player's."""
+    return replace(_HANDLERS[event["type"]](s, event), seq=s.seq + 1)
+
+
+def replay(events: Iterable[Event], state: GameState | None = None) -> GameState:
+    """Fold the events (from the start, or onto `state`)."""
+    events = iter(events)
+    if state is None:
+        first = next(events)
+        state = evolve(GameState(config=GameConfig.from_json(first["players"], first["config"])), first)
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+# --- helpers --------------------------------------------------------------------------------------------------
+
+
+def _update_player(s: GameState, seat: int, **changes: Any) -> GameState:
+    players = list(s.players)
+    players[seat] = replace(players[seat], **changes)
+    return replace(s, players=tuple(players))
+
+
+def _gain(s: GameState, seat: int, money: int = 0, vp: int = 0, roads: int = 0, cowboys: int = 0,
+          revolvers: int = 0) -> GameState:
+    p = s.players[seat]
+    return _update_player(
+        s, seat, money=p.money + money, vp=p.vp + vp, roads=p.roads + roads, cowboys=p.cowboys + cowboys,
+        revolvers=p.revolvers + revolvers,
+    )
+
+
+def _set_parcel(s: GameState, index: int, **changes: Any) -> GameState:
+    parcels = list(s.parcels)
+    parcels[index] = replace(parcels[index], **changes)
+    return replace(s, parcels=tuple(parcels))
+
+
+def _idx(e: Mapping[str, Any]) -> int:
+    return parcel_index(e["x"], e["y"])
+
+
+def _clear_square(s: GameState, square: str | None) -> GameState:
+    if square is None or square not in s.squares:
+        return s
+    squares = dict(s.squares)
+    del squares[square]
+    return replace(s, squares=squares)
+
+
+def _clear_parcel(s: GameState, index: int) -> GameState:
+    if index not in s.parcel_cowboys:
+        return s
+    spots = dict(s.parcel_cowboys)
+    del spots[index]
+    return replace(s, parcel_cowboys=spots)
+
+
+def _next_turn(s: GameState, after: int) -> int | None:
+    """The next seat in placement order after `after` that has not passed."""
+    order = s.placement_order
+    start = order.index(after)
+    for k in range(1, len(order) + 1):
+        seat = order[(start + k) % len(order)]
+        if not s.players[seat].passed:
+            return seat
+    return None
+
+
+def _remove_cowboys(s: GameState, target: Mapping[str, Any], seats: Iterable[int]) -> GameState:
+    """Take the cowboys of `seats` off a square or parcel (not the white cowboy, which never duels)."""
+    gone = set(seats)
+    if "square" in target:
+        squares = dict(s.squares)
+        squares[target["square"]] = tuple(c for c in squares[target["square"]] if c.seat not in gone)
+        return replace(s, squares=squares)
+    index = _idx(target)
+    spots = dict(s.parcel_cowboys)
+    spots[index] = tuple(c for c in spots[index] if c.seat not in gone)
+    return replace(s, parcel_cowboys=spots)
+
+
+# --- setup ----------------------------------------------------------------------------------------------------
+
+
+@handles("game_started")
+def _game_started(s: GameState, e: Event) -> GameState:
+    players = tuple(
+        PlayerState(seat=i, money=START_MONEY, cowboys=START_COWBOYS, revolvers=START_REVOLVERS, roads=START_ROADS)
+        for i in range(e["players"])
+    )
+    bag = {b.type: b.count for b in BUILDINGS.values()}
+    return replace(
+        s, players=players, parcels=tuple(Parcel() for _ in PARCELS), bag=bag, sides=dict(e["sides"]),
+        construction=(None,) * len(CONSTRUCTION_INDEX),
+    )
+
+
+@handles("turn_order_drawn")
+def _turn_order_drawn(s: GameState, e: Event) -> GameState:
+    return replace(s, initial_order=tuple(e["order"]), step="start_parcels")
+
+
+@handles("centre_placed")
+def _centre_placed(s: GameState, e: Event) -> GameState:
+    from app.rules.board import SIDES
+
+    index = _idx(e)
+    s = _set_parcel(s, index, content="house")
+    return replace(s, centre=index, roads=frozenset(SIDES[index]), houses=s.houses - 1)
+
+
+@handles("mountains_placed")
+def _mountains_placed(s: GameState, e: Event) -> GameState:
+    for spot in e["parcels"]:
+        s = _set_parcel(s, _idx(spot), content="mountain")
+    return s
+
+
+@handles("construction_refilled")
+def _construction_refilled(s: GameState, e: Event) -> GameState:
+    bag = dict(s.bag)
+    for building in (*e["drawn"], *e.get("placed", ())):
+        bag[building] -= 1
+    return replace(s, construction=tuple(e["construction"]), bag=bag)
+
+
+@handles("parcel_claimed")
+def _parcel_claimed(s: GameState, e: Event) -> GameState:
+    s = _set_parcel(s, _idx(e), owner=e["seat"])
+    if e["reason"] == "start":
+        return replace(s, draft_claims=s.draft_claims + 1)
+    return replace(s, card_decision=None)
+
+
+# --- personalities --------------------------------------------------------------------------------------------
+
+
+@handles("personality_chosen")
+def _personality_chosen(s: GameState, e: Event) -> GameState:
+    seat = e["seat"]
+    s = _update_player(s, seat, personality=e["card"])
+    s = _gain(s, seat, money=e.get("money", 0), roads=e.get("roads", 0))
+    side = PERSONALITIES[e["card"]].side(s.sides[e["card"]])
+    return replace(s, card_decision=seat if side.decision else None)
+
+
+@handles("card_option_chosen")
+def _card_option_chosen(s: GameState, e: Event) -> GameState:
+    s = _update_player(s, e["seat"], card_option=e["option"])
+    return replace(_gain(s, e["seat"], money=e.get("money", 0)), card_decision=None)
+
+
+@handles("cowboys_hired")
+def _cowboys_hired(s: GameState, e: Event) -> GameState:
+    return replace(_gain(s, e["seat"], money=-e["price"], cowboys=e["count"]), card_decision=None)
+
+
+@handles("revolvers_bought")
+def _revolvers_bought(s: GameState, e: Event) -> GameState:
+    return replace(_gain(s, e["seat"], money=-e["price"], revolvers=e["count"]), card_decision=None)
+
+
+@handles("building_taken")
+def _building_taken(s: GameState, e: Event) -> GameState:
+    seat = e["seat"]
+    construction = list(s.construction)
+    construction[CONSTRUCTION_INDEX[e["square"]]] = None
+    p = s.players[seat]
+    s = _update_player(s, seat, money=p.money - e["price"], buildings=(*p.buildings, e["building"]))
+    work = Construction(seat=seat, source="card", building=e["building"])
+    return replace(s, construction=tuple(construction), work=work, card_decision=None)
+
+
+@handles("card_decision_declined")
+def _card_decision_declined(s: GameState, e: Event) -> GameState:
+    return replace(s, card_decision=None)
+
+
+@handles("placement_order_set")
+def _placement_order_set(s: GameState, e: Event) -> GameState:
+    order = tuple(e["order"])
+    white = s.holder("sheriff", "yellow") is not None
+    return replace(s, placement_order=order, turn=order[0], white_cowboy=white)
+
+
+# --- placement ------------------------------------------------------------------------------------------------
+
+
+@handles("cowboy_placed")
+def _cowboy_placed(s: GameState, e: Event) -> GameState:
+    seat = e["seat"]
+    cowboy = Cowboy(seat=seat, white=e.get("white", False))
+    if cowboy.white:
+        s = replace(s, white_cowboy=False)
+    else:
+        s = _gain(s, seat, cowboys=-1)
+    if "square" in e:
+        squares = dict(s.squares)
+        squares[e["square"]] = (*squares.get(e["square"], ()), cowboy)
+        s = replace(s, squares=squares)
+    else:
+        spots = dict(s.parcel_cowboys)
+        index = _idx(e)
+        spots[index] = (*spots.get(index, ()), cowboy)
+        s = replace(s, parcel_cowboys=spots)
+    return replace(s, turn=_next_turn(s, seat))
+
+
+@handles("player_passed")
+def _player_passed(s: GameState, e: Event) -> GameState:
+    seat = e["seat"]
+    s = _update_player(s, seat, passed=True)
+    return replace(s, passing_order=(*s.passing_order, seat), turn=_next_turn(s, seat))
+
+
+# --- the track ------------------------------------------------------------------------------------------------
+
+
+@handles("step_completed")
+def _step_completed(s: GameState, e: Event) -> GameState:
+    if s.step == "start_parcels":
+        return replace(s, round=1, step=ROUND_STEPS[0], choosing_order=s.initial_order)
+    return replace(s, step=ROUND_STEPS[ROUND_STEPS.index(s.step) + 1])
+
+
+@handles("wages_paid")
+def _wages_paid(s: GameState, e: Event) -> GameState:
+    for pay in e["payments"]:
+        s = _gain(s, pay["seat"], money=pay["amount"])
+    return _clear_square(s, "wages")
+
+
+@handles("roads_handed_out")
+def _roads_handed_out(s: GameState, e: Event) -> GameState:
+    for gain in e["gains"]:
+        s = _gain(s, gain["seat"], roads=gain["roads"])
+    return _clear_square(s, "road")
+
+
+@handles("duel_fought")
+def _duel_fought(s: GameState, e: Event) -> GameState:
+    losers = [d["seat"] for d in e["duelists"] if d["seat"] != e["winner"]]
+    s = _remove_cowboys(s, e["target"], losers)
+    for seat in losers:
+        vp = SHERIFF_RED_VP_PER_LOST_DUEL if s.holds(seat, "sheriff", "red") else 0
+        s = _gain(s, seat, cowboys=1, vp=vp)
+    return s
+
+
+@handles("chip_taken")
+def _chip_taken(s: GameState, e: Event) -> GameState:
+    return _clear_square(replace(s, chip_holder=e["seat"]), e["square"])
+
+
+@handles("roads_gained")
+def _roads_gained(s: GameState, e: Event) -> GameState:
+    return _clear_square(_gain(s, e["seat"], roads=e["count"]), e.get("square"))
+
+
+@handles("money_gained")
+def _money_gained(s: GameState, e: Event) -> GameState:
+    return _clear_square(_gain(s, e["seat"], money=e["amount"]), e.get("square"))
+
+
+@handles("vp_gained")
+def _vp_gained(s: GameState, e: Event) -> GameState:
+    return _clear_square(_gain(s, e["seat"], vp=e["amount"]), e.get("square"))
+
+
+@handles("vp_bought")
+def _vp_bought(s: GameState, e: Event) -> GameState:
+    s = _gain(s, e["seat"], money=-e["count"] * e["price"], vp=e["count"])
+    return _clear_square(s, e["square"])
+
+
+@handles("action_declined")
+def _action_declined(s: GameState, e: Event) -> GameState:
+    return _clear_square(s, e["square"])
+
+
+@handles("parcel_bought")
+def _parcel_bought(s: GameState, e: Event) -> GameState:
+    index = _idx(e)
+    s = _gain(_set_parcel(s, index, owner=e["seat"]), e["seat"], money=-e["price"])
+    return _clear_parcel(s, index)
+
+
+@handles("parcel_purchase_declined")
+def _parcel_purchase_declined(s: GameState, e: Event) -> GameState:
+    return _clear_parcel(s, _idx(e))
+
+
+# --- construction ---------------------------------------------------------------------------------------------
+
+
+@handles("building_bought")
+def _building_bought(s: GameState, e: Event) -> GameState:
+    seat = e["seat"]
+    construction = list(s.construction)
+    construction[CONSTRUCTION_INDEX[e["square"]]] = None
+    p = s.players[seat]
+    s = _update_player(s, seat, money=p.money - e["price"], buildings=(*p.buildings, e["building"]))
+    s = replace(s, construction=tuple(construction), work=Construction(seat, "square", e["building"]))
+    return _clear_square(s, e["square"])
+
+
+@handles("building_purchase_declined")
+def _building_purchase_declined(s: GameState, e: Event) -> GameState:
+    return _clear_square(s, e["square"])
+
+
+@handles("construction_started")
+def _construction_started(s: GameState, e: Event) -> GameState:
+    return replace(s, work=Construction(e["seat"], "reserve", None))
+
+
+@handles("road_placed")
+def _road_placed(s: GameState, e: Event) -> GameState:
+    road = (e["x1"], e["y1"], e["x2"], e["y2"])
+    return replace(_gain(s, e["seat"], roads=-1), roads=s.roads | {road})
+
+
+@handles("permission_asked")
+def _permission_asked(s: GameState, e: Event) -> GameState:
+    assert s.work is not None
+    request = PermissionRequest(asked=e["asked"], open=tuple(parcel_index(x, y) for x, y in e["parcels"]))
+    return replace(s, work=replace(s.work, asked=s.work.asked | {e["asked"]}, request=request))
+
+
+@handles("permission_answered")
+def _permission_answered(s: GameState, e: Event) -> GameState:
+    work = s.work
+    assert work is not None and work.request is not None
+    index = _idx(e)
+    still_open = tuple(i for i in work.request.open if i != index)
+    request = replace(work.request, open=still_open) if still_open else None
+    granted = work.granted | {index} if e["granted"] else work.granted
+    return replace(s, work=replace(work, request=request, granted=granted))
+
+
+@handles("permission_denied_rest")
+def _permission_denied_rest(s: GameState, e: Event) -> GameState:
+    assert s.work is not None
+    return replace(s, work=replace(s.work, request=None))
+
+
+@handles("building_placed")
+def _building_placed(s: GameState, e: Event) -> GameState:
+    seat, building, index = e["seat"], e["building"], _idx(e)
+    p = s.players[seat]
+    remaining = list(p.buildings)
+    remaining.remove(building)
+    s = _update_player(s, seat, buildings=tuple(remaining), revolvers=p.revolvers + BUILDINGS[building].revolvers)
+    s = _set_parcel(s, index, content=building)
+    assert s.work is not None
+    work = replace(s.work, building=building, parcel=index) if e["house"] else None
+    return replace(s, work=work)
+
+
+@handles("house_placed")
+def _house_placed(s: GameState, e: Event) -> GameState:
+    s = _set_parcel(s, _idx(e), content="house")
+    return replace(s, houses=s.houses - 1, work=None)
+
+
+@handles("building_kept")
+def _building_kept(s: GameState, e: Event) -> GameState:
+    assert s.work is not None
+    done = s.reserve_done | {e["seat"]} if s.work.source == "reserve" else s.reserve_done
+    return replace(s, work=None, reserve_done=done)
+
+
+# --- estate income and attacks --------------------------------------------------------------------------------
+
+
+@handles("attack_cancelled")
+def _attack_cancelled(s: GameState, e: Event) -> GameState:
+    s = _remove_cowboys(s, e, e["seats"])
+    for seat in e["seats"]:
+        s = _gain(s, seat, cowboys=1)
+    return s
+
+
+@handles("building_defended")
+def _building_defended(s: GameState, e: Event) -> GameState:
+    return _clear_parcel(s, _idx(e))
+
+
+@handles("attack_won")
+def _attack_won(s: GameState, e: Event) -> GameState:
+    attacks = dict(s.attacks)
+    attacks[_idx(e)] = e["seat"]
+    return _clear_parcel(replace(s, attacks=attacks), _idx(e))
+
+
+@handles("estate_income_paid")
+def _estate_income_paid(s: GameState, e: Event) -> GameState:
+    for pay in e["payments"]:
+        s = _gain(s, pay["owner"], money=pay["owner_gets"])
+        if pay["attacker"] is not None:
+            s = _gain(s, pay["attacker"], money=pay["attacker_gets"])
+    return replace(s, attacks={})
+
+
+# --- end of round and game ------------------------------------------------------------------------------------
+
+
+@handles("banker_vp_bought")
+def _banker_vp_bought(s: GameState, e: Event) -> GameState:
+    return _gain(s, e["seat"], money=-e["price"], vp=e["vp"])
+
+
+@handles("money_given_up")
+def _money_given_up(s: GameState, e: Event) -> GameState:
+    return _gain(s, e["seat"], money=-e["amount"], vp=e["vp"])
+
+
+@handles("cowboys_received")
+def _cowboys_received(s: GameState, e: Event) -> GameState:
+    for gain in e["gains"]:
+        s = _gain(s, gain["seat"], cowboys=gain["count"])
+    return s
+
+
+@handles("round_ended")
+def _round_ended(s: GameState, e: Event) -> GameState:
+    players = tuple(replace(p, personality=None, passed=False, card_option=None) for p in s.players)
+    assert all(p.cowboys <= COWBOYS_PER_PLAYER for p in players)
+    last = s.round >= ROUNDS
+    return replace(
+        s,
+        players=players if not last else s.players,
+        round=s.round if last else s.round + 1,
+        step=FINAL_STEPS[0] if last else ROUND_STEPS[0],
+        choosing_order=s.passing_order,
+        passing_order=s.passing_order if last else (),
+        placement_order=s.placement_order if last else (),
+        turn=None,
+        squares={},
+        parcel_cowboys={},
+        white_cowboy=False,
+        chip_holder=None,
+        reserve_done=frozenset(),
+    )
+
+
+@handles("game_finished")
+def _game_finished(s: GameState, e: Event) -> GameState:
+    return replace(s, step="finished", winner=e["winner"], scores=tuple(e["scores"]))
+
+
+@handles("duel_order_chosen")
+def _duel_order_chosen(s: GameState, e: Event) -> GameState:
+    return s

@@ -1,0 +1,396 @@
+"""The flow of the game: from any state, what happens next — an automatic step or a decision to await.
+
+`next_step(state)` looks at the state's current step (setup, the round's phases, the action track in order,
+the end of round, the final scoring) and returns either `Awaiting(kind, seats)` or an `Auto` that produces the
+next events with the seeded generator. `advance` runs automatic steps (and moves that are the only possible
+one: "the player is asked only where there is a choice or a cost", RULING B10) until a real decision is needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from app.rules.board import parcel_xy
+from app.rules.catalog import (
+    BUILDINGS,
+    BUY_VP_PRICE,
+    CONSTRUCTION_PRICE,
+    COWBOY_INCOME_PER_FIREPOWER,
+    COWBOYS_PER_PLAYER,
+    FINAL_STEPS,
+    GROCER_MONEY,
+    NEW_COWBOYS,
+    PARCEL_INCOME_PER_PARCEL,
+    PERSONALITIES,
+    ROADS_SUPPLY,
+    THREE_ROADS,
+    WAGE_PER_COWBOY,
+)
+from app.rules.construction import parcels_owned
+from app.rules.duels import duelling_seats, earliest_passer, fight
+from app.rules.income import estate_payments, firepower, is_protected_by_church
+from app.rules.model import Event, GameState
+from app.rules.rng import Rng
+from app.rules.scoring import final_scores
+
+
+@dataclass(frozen=True, slots=True)
+class Awaiting:
+    """A decision the game waits for: its kind (which moves are listed) and the seats that must decide."""
+
+    kind: str
+    seats: tuple[int, ...]
+
+
+Auto = Callable[[Rng], list[Event]]
+Step = Awaiting | Auto | None
+
+
+def _events(*events: Event) -> Auto:
+    return lambda rng: list(events)
+
+
+def _completed(s: GameState, *events: Event) -> Auto:
+    return _events(*events, {"type": "step_completed", "step": s.step})
+
+
+# --- shared by several steps ----------------------------------------------------------------------------------
+
+
+def roads_in_supply(s: GameState) -> int:
+    """Road pieces neither on the board nor in a personal reserve (RULING B3)."""
+    return ROADS_SUPPLY - len(s.roads) - sum(p.roads for p in s.players)
+
+
+def refill_event(s: GameState, rng: Rng) -> Event:
+    """Unbought buildings slide toward the cheapest squares; empty squares are refilled from the bag, each
+    draw at random and written into the event (`000` "End of Round")."""
+    remaining = [b for b in s.construction if b is not None]
+    bag = [building for building, count in sorted(s.bag.items()) for _ in range(count)]
+    drawn: list[str] = []
+    while len(remaining) + len(drawn) < len(s.construction) and bag:
+        tile = bag.pop(rng.choice(range(len(bag))))
+        drawn.append(tile)
+    slots: list[str | None] = [*remaining, *drawn]
+    slots += [None] * (len(s.construction) - len(slots))
+    return {"type": "construction_refilled", "construction": slots, "drawn": drawn}
+
+
+def cash_limit(s: GameState, seat: int) -> int | None:
+    side = s.side(seat)
+    return None if side is None else side.cash_limit
+
+
+def over_cash_limit(s: GameState) -> tuple[int, ...]:
+    return tuple(
+        p.seat for p in s.players if (limit := cash_limit(s, p.seat)) is not None and p.money > limit
+    )
+
+
+def _target(index: int) -> dict[str, int]:
+    x, y = parcel_xy(index)
+    return {"x": x, "y": y}
+
+
+# --- the steps ------------------------------------------------------------------------------------------------
+
+
+def _start_parcels(s: GameState) -> Step:
+    order = (*s.initial_order, *reversed(s.initial_order))
+    if s.draft_claims < len(order):
+        return Awaiting("start_parcel", (order[s.draft_claims],))
+    return None
+
+
+def _personalities(s: GameState) -> Step:
+    if s.card_decision is not None:
+        side = s.side(s.card_decision)
+        assert side is not None and side.decision is not None
+        return Awaiting(side.decision, (s.card_decision,))
+    chosen = sum(1 for p in s.players if p.personality is not None)
+    if chosen < len(s.players):
+        return Awaiting("personality", (s.choosing_order[chosen],))
+    order = sorted(
+        (p.seat for p in s.players),
+        key=lambda seat: PERSONALITIES[s.players[seat].personality or ""].number,
+    )
+    return _completed(s, {"type": "placement_order_set", "order": order})
+
+
+def _placement(s: GameState) -> Step:
+    if s.turn is None:
+        return None
+    return Awaiting("placement", (s.turn,))
+
+
+def _wages(s: GameState) -> Step:
+    cowboys = s.squares.get("wages")
+    if not cowboys:
+        return None
+    payments = [
+        {"seat": seat, "cowboys": n, "amount": WAGE_PER_COWBOY * n}
+        for seat in s.placement_order
+        if (n := sum(1 for c in cowboys if c.seat == seat))
+    ]
+    return _events({"type": "wages_paid", "payments": payments})
+
+
+def _road(s: GameState) -> Step:
+    cowboys = s.squares.get("road")
+    if not cowboys:
+        return None
+    supply = roads_in_supply(s)
+    gains = []
+    for seat in s.placement_order:  # a gain beyond the supply is lost (RULING B3)
+        n = sum(1 for c in cowboys if c.seat == seat)
+        if n:
+            gains.append({"seat": seat, "cowboys": n, "roads": min(n, supply)})
+            supply -= min(n, supply)
+    return _events({"type": "roads_handed_out", "gains": gains})
+
+
+def _single_square(perform: Callable[[GameState, str, int], Step]) -> Callable[[GameState], Step]:
+    """A square won by one player: a duel if several players are there, then the winner's action."""
+
+    def step(s: GameState) -> Step:
+        square = s.step
+        cowboys = s.squares.get(square)
+        if not cowboys:
+            return None
+        seats = duelling_seats(cowboys)
+        if len(seats) > 1:
+            return lambda rng: [fight(s, {"square": square}, seats, rng)]
+        return perform(s, square, seats[0])
+
+    return step
+
+
+def _ammunition(s: GameState, square: str, seat: int) -> Step:
+    return _events({"type": "chip_taken", "seat": seat, "square": square})
+
+
+def _three_roads(s: GameState, square: str, seat: int) -> Step:
+    return _events({"type": "roads_gained", "seat": seat, "square": square,
+                    "count": min(THREE_ROADS, roads_in_supply(s))})
+
+
+def _money_square(amount: Callable[[GameState, int], int]) -> Callable[[GameState, str, int], Step]:
+    def perform(s: GameState, square: str, seat: int) -> Step:
+        return _events({"type": "money_gained", "seat": seat, "square": square, "amount": amount(s, seat)})
+
+    return perform
+
+
+def _gambling(s: GameState, square: str, seat: int) -> Step:
+    def roll(rng: Rng) -> list[Event]:
+        dice = [rng.die(), rng.die()]
+        return [{"type": "money_gained", "seat": seat, "square": square, "amount": sum(dice), "dice": dice}]
+
+    return roll
+
+
+def _vp_square(amount: Callable[[GameState, int], int]) -> Callable[[GameState, str, int], Step]:
+    def perform(s: GameState, square: str, seat: int) -> Step:
+        return _events({"type": "vp_gained", "seat": seat, "square": square, "amount": amount(s, seat)})
+
+    return perform
+
+
+def _buildings_owned(s: GameState, seat: int) -> int:
+    return sum(1 for p in s.parcels if p.owner == seat and p.content in BUILDINGS)
+
+
+def _buy_vp(s: GameState, square: str, seat: int) -> Step:
+    return Awaiting("buy_vp", (seat,))
+
+
+def _contested_or_single(s: GameState, spots: dict[int, list[int]], single: Callable[[int, list[int]], Step]) -> Step:
+    """Parcels and buildings: lone cowboys first, then the duels, in the order the earliest passer among the
+    players involved picks (RULING B9)."""
+    for index, seats in spots.items():
+        if len(seats) == 1:
+            return single(index, seats)
+    contested = [index for index, seats in spots.items() if len(seats) > 1]
+    if not contested:
+        return None
+    if len(contested) == 1:
+        index = contested[0]
+        return lambda rng: [fight(s, _target(index), spots[index], rng)]
+    involved = {seat for index in contested for seat in spots[index]}
+    return Awaiting("choose_duel", (earliest_passer(s, involved),))
+
+
+def purchase_spots(s: GameState) -> dict[int, list[int]]:
+    return {
+        index: duelling_seats(cowboys)
+        for index, cowboys in sorted(s.parcel_cowboys.items())
+        if cowboys and s.parcels[index].content not in BUILDINGS
+    }
+
+
+def attack_spots(s: GameState) -> dict[int, list[int]]:
+    return {
+        index: duelling_seats(cowboys)
+        for index, cowboys in sorted(s.parcel_cowboys.items())
+        if cowboys and s.parcels[index].content in BUILDINGS
+    }
+
+
+def purchase_singles(s: GameState, seat: int) -> list[int]:
+    """The parcels where only `seat`'s cowboy stands: the purchases awaiting their decision."""
+    return [index for index, seats in purchase_spots(s).items() if seats == [seat]]
+
+
+def _parcel_purchase(s: GameState) -> Step:
+    spots = purchase_spots(s)
+    order = {seat: k for k, seat in enumerate(s.placement_order)}
+    singles = sorted((order[seats[0]], index) for index, seats in spots.items() if len(seats) == 1)
+    if singles:
+        seat = s.placement_order[singles[0][0]]
+        return Awaiting("buy_parcel", (seat,))
+    return _contested_or_single(s, spots, lambda index, seats: None)
+
+
+def _construction_square(s: GameState) -> Step:
+    square = s.step
+    cowboys = s.squares.get(square)
+    if not cowboys:
+        return None
+    seats = duelling_seats(cowboys)
+    if len(seats) > 1:
+        return lambda rng: [fight(s, {"square": square}, seats, rng)]
+    return Awaiting("buy_building", (seats[0],))
+
+
+def building_price(s: GameState, seat: int, square: str) -> int:
+    """The square's price; the (yellow) Chinese Worker pays half, rounded up (`000` "Chinese worker")."""
+    price = CONSTRUCTION_PRICE[square]
+    return (price + 1) // 2 if s.holds(seat, "chinese_worker", "yellow") else price
+
+
+def _build_from_reserve(s: GameState) -> Step:
+    for seat in s.placement_order:
+        if seat not in s.reserve_done and s.players[seat].buildings:
+            return _events({"type": "construction_started", "seat": seat})
+    return None
+
+
+def _estate_income(s: GameState) -> Step:
+    spots = attack_spots(s)
+    for index, seats in spots.items():
+        owner = s.parcels[index].owner
+        attackers = [seat for seat in seats if seat != owner]
+        if attackers and is_protected_by_church(s, index):
+            return _events({"type": "attack_cancelled", **_target(index), "seats": attackers})
+
+    def single(index: int, seats: list[int]) -> Step:
+        kind = "building_defended" if seats[0] == s.parcels[index].owner else "attack_won"
+        return _events({"type": kind, **_target(index), "seat": seats[0]})
+
+    step = _contested_or_single(s, spots, single)
+    if step is not None:
+        return step
+    grocer = [
+        {"type": "money_gained", "seat": p.seat, "amount": GROCER_MONEY, "reason": "grocer"}
+        for p in s.players
+        if p.card_option == "money_at_income" and s.holds(p.seat, "grocer", "yellow")
+    ]
+    return _completed(s, *grocer, {"type": "estate_income_paid", "payments": estate_payments(s)})
+
+
+def _banker_vp(s: GameState) -> Step:
+    banker = s.holder("banker", "red")
+    if banker is None:
+        return None
+    return Awaiting("banker_vp", (banker,))
+
+
+def _cash_limit(s: GameState) -> Step:
+    over = over_cash_limit(s)
+    return Awaiting("cash_limit", over) if over else None
+
+
+def _end_of_round_vp(s: GameState) -> Step:
+    """Red Settler: 1 VP per mountain owned; red Grocer: 1 VP per house owned (`000` "Personalities")."""
+    events: list[Event] = []
+    for card, content in (("settler", "mountain"), ("grocer", "house")):
+        seat = s.holder(card, "red")
+        if seat is not None and s.players[seat].card_option == "vp":
+            count = sum(1 for p in s.parcels if p.owner == seat and p.content == content)
+            events.append({"type": "vp_gained", "seat": seat, "amount": count, "reason": f"{card}_red"})
+    return _completed(s, *events)
+
+
+def _new_cowboys(s: GameState) -> Step:
+    if s.round not in NEW_COWBOYS:
+        return None
+    gains = [
+        {"seat": p.seat, "count": min(NEW_COWBOYS[s.round], COWBOYS_PER_PLAYER - p.cowboys)} for p in s.players
+    ]
+    return _completed(s, {"type": "cowboys_received", "gains": gains})
+
+
+def _refill(s: GameState) -> Step:
+    if s.round not in NEW_COWBOYS:
+        return None
+    return lambda rng: [refill_event(s, rng), {"type": "step_completed", "step": s.step}]
+
+
+def _round_end(s: GameState) -> Step:
+    return _events({"type": "round_ended", "round": s.round})
+
+
+def _final_scoring(s: GameState) -> Step:
+    scores, winner = final_scores(s)
+    return _events({"type": "game_finished", "scores": scores, "winner": winner})
+
+
+STEPS: dict[str, Callable[[GameState], Step]] = {
+    "start_parcels": _start_parcels,
+    "personalities": _personalities,
+    "placement": _placement,
+    "wages": _wages,
+    "ammunition": _single_square(_ammunition),
+    "three_roads": _single_square(_three_roads),
+    "road": _road,
+    "parcel_purchase": _parcel_purchase,
+    **{square: _construction_square for square in CONSTRUCTION_PRICE},
+    "build_from_reserve": _build_from_reserve,
+    "parcel_income": _single_square(
+        _money_square(lambda s, seat: PARCEL_INCOME_PER_PARCEL * parcels_owned(s, seat))),
+    "cowboy_income": _single_square(
+        _money_square(lambda s, seat: COWBOY_INCOME_PER_FIREPOWER * firepower(s, seat))),
+    "gambling_income": _single_square(_gambling),
+    "estate_income": _estate_income,
+    "parcels_vp": _single_square(_vp_square(lambda s, seat: parcels_owned(s, seat) // 2)),
+    "cowboy_vp": _single_square(_vp_square(lambda s, seat: firepower(s, seat) // 2)),
+    "estate_vp": _single_square(_vp_square(_buildings_owned)),
+    **{square: _single_square(_buy_vp) for square in BUY_VP_PRICE},
+    "banker_vp": _banker_vp,
+    "cash_limit": _cash_limit,
+    "end_of_round_vp": _end_of_round_vp,
+    "new_cowboys": _new_cowboys,
+    "refill": _refill,
+    "round_end": _round_end,
+    FINAL_STEPS[0]: _final_scoring,
+}
+
+
+def next_step(s: GameState) -> Step:
+    """What happens next: a construction under way comes first (its permission request before it)."""
+    if s.step == "finished":
+        return None
+    if s.work is not None:
+        if s.work.request is not None:
+            return Awaiting("permission", (s.work.request.asked,))
+        return Awaiting("construct", (s.work.seat,))
+    step = STEPS[s.step](s)
+    if step is None:
+        return _completed(s)
+    return step
+
+
+def awaiting(s: GameState) -> Awaiting | None:
+    step = next_step(s)
+    return step if isinstance(step, Awaiting) else None

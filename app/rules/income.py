@@ -1,0 +1,141 @@
+"""Estate income (`000` "Buildings", "Estate income / attacks on buildings"; RULING B13), firepower and the
+parcel price — the numbers the board shows as hints and the estate income step pays."""
+
+from __future__ import annotations
+
+from app.rules.board import NEIGHBOURS
+from app.rules.catalog import AMMUNITION_FIREPOWER, BUILDINGS
+from app.rules.model import GameState
+
+
+def firepower(s: GameState, seat: int) -> int:
+    """Cowboys in the personal reserve + revolvers + the round's bonuses (RULING B8)."""
+    p = s.players[seat]
+    total = p.cowboys + p.revolvers
+    if s.chip_holder == seat:
+        total += AMMUNITION_FIREPOWER
+    side = s.side(seat)
+    if side is not None:
+        total += side.firepower
+    return total
+
+
+def parcel_price(s: GameState, index: int) -> int:
+    """$1 plus $1 per building, house or mountain on the parcel or around it, diagonals included
+    (`000` "Parcel purchase")."""
+    parcels = s.parcels
+    return 1 + (parcels[index].content is not None) + sum(parcels[n].content is not None for n in NEIGHBOURS[index])
+
+
+def house_value(s: GameState, owner: int, index: int) -> int:
+    """What parcel `index` is worth as houses to a building of `owner` (RULING B13)."""
+    parcel = s.parcels[index]
+    content = parcel.content
+    if content is None or content == "mountain":
+        return 0
+    if content == "house":
+        return 1 if parcel.owner is None or parcel.owner == owner else 0
+    if parcel.owner != owner:
+        return 0
+    return BUILDINGS[content].house_value
+
+
+def _houses_around(s: GameState, owner: int, index: int) -> int:
+    return sum(house_value(s, owner, n) for n in NEIGHBOURS[index])
+
+
+def _owned_anywhere(s: GameState, owner: int, building: str) -> int:
+    return sum(1 for p in s.parcels if p.owner == owner and p.content == building)
+
+
+def _ranch(s: GameState, owner: int, index: int) -> int:
+    free = sum(1 for n in NEIGHBOURS[index] if s.parcels[n].content is None)
+    return max(1, free)
+
+
+def _mine(s: GameState, owner: int, index: int) -> int:
+    return 3 * sum(
+        1
+        for n in NEIGHBOURS[index]
+        if s.parcels[n].content == "mountain" and s.parcels[n].owner in (None, owner)
+    )
+
+
+def _saloon(s: GameState, owner: int, index: int) -> int:
+    return 5 * _houses_around(s, owner, index)
+
+
+def _drugstore(s: GameState, owner: int, index: int) -> int:
+    return 3 * _houses_around(s, owner, index) + 3 * _owned_anywhere(s, owner, "ranch")
+
+
+def _bank(s: GameState, owner: int, index: int) -> int:
+    return 3 * _houses_around(s, owner, index) + 3 * _owned_anywhere(s, owner, "mine")
+
+
+def _hotel(s: GameState, owner: int, index: int) -> int:
+    return 6
+
+
+def _nothing(s: GameState, owner: int, index: int) -> int:
+    return 0
+
+
+INCOME_RULES = {
+    "ranch": _ranch,
+    "mine": _mine,
+    "saloon": _saloon,
+    "drugstore": _drugstore,
+    "bank": _bank,
+    "hotel": _hotel,
+    "church": _nothing,
+    "prison": _nothing,
+}
+
+
+def building_income(s: GameState, index: int) -> int:
+    """What the building on parcel `index` earns at the next estate income, before attacks and bonuses,
+    within the printed maximum of its tile."""
+    parcel = s.parcels[index]
+    assert parcel.owner is not None and parcel.content in BUILDINGS
+    amount = INCOME_RULES[parcel.content](s, parcel.owner, index)
+    cap = BUILDINGS[parcel.content].income_cap
+    return amount if cap is None else min(amount, cap)
+
+
+def is_protected_by_church(s: GameState, index: int) -> bool:
+    """Buildings next to their owner's church cannot be attacked (`000` "Church")."""
+    owner = s.parcels[index].owner
+    return any(s.parcels[n].content == "church" and s.parcels[n].owner == owner for n in NEIGHBOURS[index])
+
+
+def is_attackable(s: GameState, index: int) -> bool:
+    """Churches, prisons and buildings beside their owner's church cannot be attacked (RULING B7)."""
+    content = s.parcels[index].content
+    if content not in BUILDINGS or not BUILDINGS[content].attackable:
+        return False
+    return not is_protected_by_church(s, index)
+
+
+def estate_payments(s: GameState) -> list[dict[str, object]]:
+    """The estate income of every building (RULING B13): a successful attacker takes half rounded down; the
+    Grocer's doubling applies only to buildings that were not attacked (`000` "Grocer")."""
+    payments: list[dict[str, object]] = []
+    for index, parcel in enumerate(s.parcels):
+        if parcel.owner is None or parcel.content not in BUILDINGS:
+            continue
+        income = building_income(s, index)
+        attacker = s.attacks.get(index)
+        doubled = attacker is None and s.players[parcel.owner].card_option == f"double:{parcel.content}" \
+            and s.holds(parcel.owner, "grocer", "yellow")
+        owner_gets = income * 2 if doubled else income
+        attacker_gets = 0
+        if attacker is not None:
+            attacker_gets = income // 2
+            owner_gets = income - attacker_gets
+        x, y = index % 8 + 1, index // 8 + 1
+        payments.append({
+            "x": x, "y": y, "owner": parcel.owner, "building": parcel.content, "income": income,
+            "doubled": doubled, "owner_gets": owner_gets, "attacker": attacker, "attacker_gets": attacker_gets,
+        })
+    return payments

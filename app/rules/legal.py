@@ -1,0 +1,264 @@
+"""legal_moves(state, seat): every move the seat may submit now — the single truth about legality.
+
+A move is a JSON object with a "type"; `decide` accepts exactly the moves listed here. One function per kind
+of decision, named after the decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from app.rules.board import parcel_index, parcel_xy
+from app.rules.catalog import (
+    BANKER_VP_PRICES,
+    BUILDINGS,
+    BUY_VP_PRICE,
+    BUY_VP_SQUARES,
+    CAPTAIN_COWBOY_PRICES,
+    CAPTAIN_REVOLVER_PRICES,
+    CHINESE_WORKER_RED_PRICE,
+    CONSTRUCTION_SQUARES,
+    COWBOYS_PER_PLAYER,
+    INCOME_BUILDINGS,
+    PERSONALITIES,
+    SQUARES,
+)
+from app.rules.construction import (
+    askable_players,
+    build_sites,
+    has_property_tile,
+    house_targets,
+    road_edges,
+)
+from app.rules.board import road_points
+from app.rules.flow import awaiting, building_price, cash_limit, purchase_singles, purchase_spots, attack_spots
+from app.rules.income import is_attackable, parcel_price
+from app.rules.model import Cowboy, GameState, Move
+
+
+def _xy(index: int) -> dict[str, int]:
+    x, y = parcel_xy(index)
+    return {"x": x, "y": y}
+
+
+def _claimable(s: GameState, seat: int, reason: str) -> list[Move]:
+    if not has_property_tile(s, seat):
+        return []
+    return [
+        {"type": "claim_parcel", **_xy(i)}
+        for i, parcel in enumerate(s.parcels)
+        if parcel.owner is None and not parcel.river
+    ]
+
+
+def _start_parcel(s: GameState, seat: int) -> list[Move]:
+    """Any owner-free parcel, mountain or centre included, river excluded (RULING B19)."""
+    return _claimable(s, seat, "start")
+
+
+def _personality(s: GameState, seat: int) -> list[Move]:
+    taken = {p.personality for p in s.players}
+    return [{"type": "choose_personality", "card": card} for card in PERSONALITIES if card not in taken]
+
+
+def _settler(s: GameState, seat: int) -> list[Move]:
+    """An owner-free parcel at once (`000` "Settler"); with none left (or no property tile), nothing."""
+    return _claimable(s, seat, "settler") or [{"type": "decline"}]
+
+
+def _grocer(s: GameState, seat: int) -> list[Move]:
+    return [
+        *({"type": "grocer_choice", "option": "double", "building": b} for b in INCOME_BUILDINGS),
+        {"type": "grocer_choice", "option": "money_now"},
+        {"type": "grocer_choice", "option": "money_at_income"},
+    ]
+
+
+def _money_or_vp(s: GameState, seat: int) -> list[Move]:
+    return [{"type": "card_option", "option": "money"}, {"type": "card_option", "option": "vp"}]
+
+
+def _captain(s: GameState, seat: int) -> list[Move]:
+    p = s.players[seat]
+    return [
+        {"type": "hire_cowboys", "count": n}
+        for n, price in CAPTAIN_COWBOY_PRICES.items()
+        if price <= p.money and p.cowboys + n <= COWBOYS_PER_PLAYER
+    ]
+
+
+def _captain_red(s: GameState, seat: int) -> list[Move]:
+    money = s.players[seat].money
+    return [{"type": "buy_revolvers", "count": n} for n, price in CAPTAIN_REVOLVER_PRICES.items() if price <= money]
+
+
+def _chinese_worker_red(s: GameState, seat: int) -> list[Move]:
+    moves: list[Move] = [{"type": "decline"}]
+    if s.players[seat].money >= CHINESE_WORKER_RED_PRICE:
+        moves += [
+            {"type": "take_building", "square": c.square}
+            for c, building in zip(CONSTRUCTION_SQUARES, s.construction, strict=True)
+            if building is not None
+        ]
+    return moves
+
+
+def open_squares(s: GameState) -> list[str]:
+    """Squares a cowboy may go to this round: construction squares holding a building, buy-VP squares not yet
+    blocked by the round counter (RULING B15), and all the others."""
+    blocked = {b.square for b in BUY_VP_SQUARES if s.round >= b.first_round_blocked}
+    empty = {c.square for c, b in zip(CONSTRUCTION_SQUARES, s.construction, strict=True) if b is None}
+    return [square for square in SQUARES if square not in blocked and square not in empty]
+
+
+def _may_join(cowboys: tuple[Cowboy, ...], seat: int, many: bool, red_sheriff: bool) -> bool:
+    """RULING B7: one cowboy per player except on Wages and Road; nobody joins the white cowboy (B6); the red
+    Sheriff starts no duel (`000` "Sheriff", red side)."""
+    if any(c.white for c in cowboys):
+        return False
+    if many:
+        return True
+    if any(c.seat == seat for c in cowboys):
+        return False
+    return not (red_sheriff and cowboys)
+
+
+def _placement(s: GameState, seat: int) -> list[Move]:
+    p = s.players[seat]
+    moves: list[Move] = []
+    red_sheriff = s.holds(seat, "sheriff", "red")
+    squares = open_squares(s)
+    if p.cowboys > 0:
+        for square in squares:
+            if _may_join(s.squares.get(square, ()), seat, SQUARES[square].many, red_sheriff):
+                moves.append({"type": "place_cowboy", "square": square})
+        for index, parcel in enumerate(s.parcels):
+            cowboys = s.parcel_cowboys.get(index, ())
+            if parcel.owner is None:
+                if not parcel.river and _may_join(cowboys, seat, False, red_sheriff):
+                    moves.append({"type": "place_cowboy", **_xy(index)})
+            elif parcel.content in BUILDINGS and is_attackable(s, index):
+                defending = parcel.owner == seat
+                if red_sheriff and not defending:
+                    continue
+                if _may_join(cowboys, seat, False, red_sheriff and not defending):
+                    moves.append({"type": "place_cowboy", **_xy(index)})
+    if s.white_cowboy and s.holds(seat, "sheriff", "yellow"):
+        for square in squares:
+            if not s.squares.get(square):
+                moves.append({"type": "place_white_cowboy", "square": square})
+        for index, parcel in enumerate(s.parcels):
+            if s.parcel_cowboys.get(index):
+                continue
+            if (parcel.owner is None and not parcel.river) or (
+                parcel.owner == seat and parcel.content in BUILDINGS and is_attackable(s, index)
+            ):
+                moves.append({"type": "place_white_cowboy", **_xy(index)})
+    moves.append({"type": "pass"})
+    return moves
+
+
+def _choose_duel(s: GameState, seat: int) -> list[Move]:
+    spots = purchase_spots(s) if s.step == "parcel_purchase" else attack_spots(s)
+    return [{"type": "resolve_duel", **_xy(index)} for index, seats in spots.items() if len(seats) > 1]
+
+
+def _buy_parcel(s: GameState, seat: int) -> list[Move]:
+    money = s.players[seat].money
+    tile = has_property_tile(s, seat)
+    moves: list[Move] = []
+    for index in purchase_singles(s, seat):
+        if tile and parcel_price(s, index) <= money:
+            moves.append({"type": "buy_parcel", **_xy(index)})
+        moves.append({"type": "decline_parcel", **_xy(index)})
+    return moves
+
+
+def _buy_building(s: GameState, seat: int) -> list[Move]:
+    moves: list[Move] = [{"type": "decline"}]
+    if building_price(s, seat, s.step) <= s.players[seat].money:
+        moves.insert(0, {"type": "buy_building"})
+    return moves
+
+
+def _construct(s: GameState, seat: int) -> list[Move]:
+    work = s.work
+    assert work is not None
+    moves: list[Move] = [
+        {"type": "place_road", "x1": e[0], "y1": e[1], "x2": e[2], "y2": e[3]} for e in road_edges(s, seat)
+    ]
+    moves += [{"type": "ask_permission", "seat": other} for other in askable_players(s, work)]
+    if work.parcel is not None:
+        targets = house_targets(s, seat, work.granted, road_points(s.roads))
+        moves += [{"type": "place_house", **_xy(i)} for i in targets]
+        return moves
+    candidates = [work.building] if work.building is not None else sorted(set(s.players[seat].buildings))
+    for building in candidates:
+        moves += [
+            {"type": "place_building", "building": building, **_xy(i)}
+            for i in build_sites(s, seat, building, work.granted)
+        ]
+    moves.append({"type": "keep_building"})
+    return moves
+
+
+def _permission(s: GameState, seat: int) -> list[Move]:
+    assert s.work is not None and s.work.request is not None
+    moves: list[Move] = []
+    for index in s.work.request.open:
+        moves.append({"type": "answer_permission", **_xy(index), "grant": True})
+        moves.append({"type": "answer_permission", **_xy(index), "grant": False})
+    moves.append({"type": "deny_remaining"})
+    return moves
+
+
+def _buy_vp(s: GameState, seat: int) -> list[Move]:
+    price = BUY_VP_PRICE[s.step]
+    return [{"type": "buy_vp", "count": n} for n in range(s.players[seat].money // price + 1)]
+
+
+def _banker_vp(s: GameState, seat: int) -> list[Move]:
+    money = s.players[seat].money
+    return [{"type": "banker_vp", "vp": vp} for vp, price in BANKER_VP_PRICES.items() if price <= money]
+
+
+def _cash_limit(s: GameState, seat: int) -> list[Move]:
+    """Give up at least the excess, at most everything (`000` "End of Round")."""
+    money = s.players[seat].money
+    limit = cash_limit(s, seat)
+    assert limit is not None
+    return [{"type": "give_up_money", "amount": amount} for amount in range(money - limit, money + 1)]
+
+
+MOVES_BY_KIND: dict[str, Callable[[GameState, int], list[Move]]] = {
+    "start_parcel": _start_parcel,
+    "personality": _personality,
+    "settler": _settler,
+    "grocer": _grocer,
+    "captain": _captain,
+    "chinese_worker_red": _chinese_worker_red,
+    "settler_red": _money_or_vp,
+    "grocer_red": _money_or_vp,
+    "captain_red": _captain_red,
+    "placement": _placement,
+    "choose_duel": _choose_duel,
+    "buy_parcel": _buy_parcel,
+    "buy_building": _buy_building,
+    "construct": _construct,
+    "permission": _permission,
+    "buy_vp": _buy_vp,
+    "banker_vp": _banker_vp,
+    "cash_limit": _cash_limit,
+}
+
+
+def legal_moves(s: GameState, seat: int) -> list[Move]:
+    """Every move `seat` may submit now; empty when nothing is awaited from that seat."""
+    waiting = awaiting(s)
+    if waiting is None or seat not in waiting.seats:
+        return []
+    return MOVES_BY_KIND[waiting.kind](s, seat)
+
+
+def is_legal(s: GameState, seat: int, move: Move) -> bool:
+    return move in legal_moves(s, seat)

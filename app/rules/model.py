@@ -1,0 +1,135 @@
+"""The frozen game state. Every field is plain data; `evolve` builds a new state from an old one and an event.
+
+Per-round bookkeeping (who has passed, cowboys on squares and parcels, the 3-guns chip) lives here beside the
+permanent board, so that the flow can tell from the state alone what happens next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules.board import Edge
+from app.rules.catalog import HOUSES_SUPPLY, PERSONALITIES, Side
+from app.rules.config import GameConfig
+
+Event = dict[str, Any]
+Move = dict[str, Any]
+
+@dataclass(frozen=True, slots=True)
+class Parcel:
+    owner: int | None = None
+    content: str | None = None  # None, "house", "mountain" or a building type
+    river: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Cowboy:
+    seat: int
+    white: bool = False  # the Sheriff's white cowboy (RULING B6)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    seat: int
+    money: int
+    cowboys: int  # in the personal reserve
+    revolvers: int
+    roads: int  # in the personal reserve
+    vp: int = 0
+    personality: str | None = None
+    passed: bool = False
+    buildings: tuple[str, ...] = ()  # bought, kept in reserve
+    card_option: str | None = None  # what the holder chose on their card this round, e.g. "double:bank", "vp"
+
+
+@dataclass(frozen=True, slots=True)
+class PermissionRequest:
+    """The builder asked `asked` for a house on their parcels; `open` parcels are still unanswered (B12)."""
+
+    asked: int
+    open: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Construction:
+    """A construction under way (RULINGS B4, B11, B12): one building and, if it needs one, its house.
+
+    `source` is "square" (just bought), "card" (the red Chinese Worker) or "reserve" (building after the
+    construction squares, `building` None until the builder picks one). `parcel` is set once the building stands
+    and only its house is missing.
+    """
+
+    seat: int
+    source: str
+    building: str | None
+    parcel: int | None = None
+    asked: frozenset[int] = frozenset()
+    granted: frozenset[int] = frozenset()
+    request: PermissionRequest | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    config: GameConfig
+    seq: int = 0
+    round: int = 0
+    step: str = "setup"
+    players: tuple[PlayerState, ...] = ()
+    parcels: tuple[Parcel, ...] = ()
+    roads: frozenset[Edge] = frozenset()
+    centre: int | None = None
+    construction: tuple[str | None, ...] = ()  # the seven construction squares, cheapest first
+    bag: Mapping[str, int] = field(default_factory=dict)  # building type -> tiles left; never shown to anyone
+    houses: int = HOUSES_SUPPLY
+    sides: Mapping[str, str] = field(default_factory=dict)  # card -> "yellow" | "red"
+    initial_order: tuple[int, ...] = ()
+    draft_claims: int = 0  # starting parcels placed so far
+    choosing_order: tuple[int, ...] = ()
+    placement_order: tuple[int, ...] = ()
+    passing_order: tuple[int, ...] = ()
+    turn: int | None = None  # whose placement turn it is
+    squares: Mapping[str, tuple[Cowboy, ...]] = field(default_factory=dict)
+    parcel_cowboys: Mapping[int, tuple[Cowboy, ...]] = field(default_factory=dict)
+    white_cowboy: bool = False  # the Sheriff's white cowboy is still to be placed this round
+    chip_holder: int | None = None  # the 3-guns chip (RULING B14)
+    card_decision: int | None = None  # seat asked for their personality's decision right now
+    work: Construction | None = None
+    reserve_done: frozenset[int] = frozenset()
+    attacks: Mapping[int, int] = field(default_factory=dict)  # building parcel -> attacker who takes half its income
+    winner: int | None = None
+    scores: tuple[Mapping[str, int], ...] = ()
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.step == "finished" else "active"
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seats whose decision the game awaits now."""
+        from app.rules.flow import awaiting
+
+        waiting = awaiting(self)
+        return waiting.seats if waiting else ()
+
+    def player(self, seat: int) -> PlayerState:
+        return self.players[seat]
+
+    def side(self, seat: int) -> Side | None:
+        card = self.players[seat].personality
+        if card is None:
+            return None
+        return PERSONALITIES[card].side(self.sides.get(card, "yellow"))
+
+    def holds(self, seat: int, card: str, colour: str | None = None) -> bool:
+        """Whether `seat` holds `card` this round (on the given side, if one is named)."""
+        if self.players[seat].personality != card:
+            return False
+        return colour is None or self.sides.get(card, "yellow") == colour
+
+    def holder(self, card: str, colour: str | None = None) -> int | None:
+        for p in self.players:
+            if self.holds(p.seat, card, colour):
+                return p.seat
+        return None

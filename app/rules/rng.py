@@ -1,0 +1,27 @@
+"""The seeded random source. Each decision gets a generator derived from the game's secret seed and the
+sequence number it is decided at, so no generator state is ever stored; every result it produces is written
+into the event that uses it, and replaying the log never draws again."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+class Rng:
+    def __init__(self, seed: int, seq: int) -> None:
+        self._random = random.Random(f"carson-city:{seed}:{seq}")
+
+    def die(self) -> int:
+        return self._random.randint(1, 6)
+
+    def choice(self, options: Sequence[T]) -> T:
+        return options[self._random.randrange(len(options))]
+
+    def shuffled(self, items: Sequence[T]) -> list[T]:
+        result = list(items)
+        self._random.shuffle(result)
+        return result

@@ -1,0 +1,70 @@
+"""new_game(config, seed) -> the setup events (`000` "Game Setup"; RULINGS B1, B19).
+
+Every die rolled and every tile drawn is written into these events; the seed itself never is.
+"""
+
+from __future__ import annotations
+
+from app.rules.board import parcel_index
+from app.rules.catalog import BUILDINGS, CONSTRUCTION_SQUARES, MOUNTAINS, PERSONALITIES
+from app.rules.config import GameConfig
+from app.rules.decide import advance
+from app.rules.evolve import replay
+from app.rules.model import Event
+from app.rules.rng import Rng
+
+
+def _roll_parcel(rng: Rng, taken: set[int], rolls: list[list[int]]) -> int:
+    """Two dice address the inner 6 x 6: white die d -> column d + 1, black die d -> row d + 1; an occupied
+    result is rolled again (RULING B1)."""
+    while True:
+        white, black = rng.die(), rng.die()
+        rolls.append([white, black])
+        index = parcel_index(white + 1, black + 1)
+        if index not in taken:
+            return index
+
+
+def _sides(config: GameConfig, rng: Rng) -> dict[str, str]:
+    if config.sides == "random":
+        return {card: rng.choice(("yellow", "red")) for card in PERSONALITIES}
+    return {card: config.sides for card in PERSONALITIES}
+
+
+def new_game(config: GameConfig, seed: int) -> list[Event]:
+    rng = Rng(seed, 0)
+    events: list[Event] = [
+        {"type": "game_started", "players": config.players, "config": config.to_json(),
+         "sides": _sides(config, rng)},
+        {"type": "turn_order_drawn", "order": rng.shuffled(range(config.players))},
+    ]
+    rolls: list[list[int]] = []
+    centre = _roll_parcel(rng, set(), rolls)
+    events.append({"type": "centre_placed", "x": centre % 8 + 1, "y": centre // 8 + 1, "dice": rolls[-1]})
+    taken = {centre}
+    mountains: list[dict[str, int]] = []
+    rolls = []
+    for _ in range(MOUNTAINS):
+        index = _roll_parcel(rng, taken, rolls)
+        taken.add(index)
+        mountains.append({"x": index % 8 + 1, "y": index // 8 + 1})
+    events.append({"type": "mountains_placed", "parcels": mountains, "dice": rolls})
+
+    bag = {b.type: b.count for b in BUILDINGS.values()}
+    placed = [c.setup_building for c in CONSTRUCTION_SQUARES if c.setup_building is not None]
+    for building in placed:
+        bag[building] -= 1
+    tiles = [building for building, count in sorted(bag.items()) for _ in range(count)]
+    construction: list[str | None] = []
+    drawn: list[str] = []
+    for square in CONSTRUCTION_SQUARES:
+        if square.setup_building is not None:
+            construction.append(square.setup_building)
+        else:
+            tile = tiles.pop(rng.choice(range(len(tiles))))
+            drawn.append(tile)
+            construction.append(tile)
+    events.append({"type": "construction_refilled", "construction": construction, "drawn": drawn,
+                   "placed": placed})
+    more, _ = advance(replay(events), rng)
+    return events + more

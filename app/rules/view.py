@@ -1,0 +1,193 @@
+"""What a viewer may see: `player_view` builds the API's state document for one seat (or a spectator), and
+`redact_event` the part of an event that viewer may read.
+
+Hidden information never leaves through here: the seed is not in the state at all, and the bag's contents,
+the draw order and other players' secret choices are left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from app.rules.board import parcel_xy, road_points, is_reached
+from app.rules.catalog import (
+    BUILDINGS,
+    BUY_VP_SQUARES,
+    CONSTRUCTION_SQUARES,
+    END_OF_ROUND_STEPS,
+    PERSONALITIES,
+    SQUARES,
+    TRACK_STEPS,
+)
+from app.rules.construction import parcels_owned
+from app.rules.flow import awaiting, cash_limit, roads_in_supply
+from app.rules.income import building_income, firepower, parcel_price
+from app.rules.legal import open_squares
+from app.rules.model import Cowboy, Event, GameState
+
+
+def phase(s: GameState) -> str:
+    if s.step in ("setup", "start_parcels", "personalities", "placement", "finished"):
+        return s.step
+    if s.step in TRACK_STEPS:
+        return "resolution"
+    if s.step in END_OF_ROUND_STEPS:
+        return "end_of_round"
+    return "finished"
+
+
+def _cowboy_seats(cowboys: Sequence[Cowboy]) -> list[int]:
+    return [c.seat for c in cowboys if not c.white]
+
+
+def _white(cowboys: Sequence[Cowboy]) -> int | None:
+    return next((c.seat for c in cowboys if c.white), None)
+
+
+def _player(s: GameState, seat: int, usernames: Sequence[str] | None) -> dict[str, Any]:
+    p = s.players[seat]
+    card = p.personality
+    return {
+        "seat": seat,
+        "username": usernames[seat] if usernames else f"Player {seat + 1}",
+        "money": p.money,
+        "vp": p.vp,
+        "cowboys": p.cowboys,
+        "revolvers": p.revolvers,
+        "roads": p.roads,
+        "firepower": firepower(s, seat),
+        "personality": card,
+        "side": s.sides.get(card) if card else None,
+        "card_option": p.card_option,
+        "cash_limit": cash_limit(s, seat),
+        "passed": p.passed,
+        "parcels": parcels_owned(s, seat),
+        "buildings_in_reserve": list(p.buildings),
+        "has_3_guns": s.chip_holder == seat,
+        "score": dict(s.scores[seat]) if s.scores else None,
+    }
+
+
+def _parcels(s: GameState) -> list[dict[str, Any]]:
+    points = road_points(s.roads)
+    rows = []
+    for index, parcel in enumerate(s.parcels):
+        x, y = parcel_xy(index)
+        cowboys = s.parcel_cowboys.get(index, ())
+        rows.append({
+            "x": x,
+            "y": y,
+            "owner": parcel.owner,
+            "content": parcel.content,
+            "river": parcel.river,
+            "centre": index == s.centre,
+            "reached": is_reached(index, points),
+            "price": parcel_price(s, index) if parcel.owner is None and not parcel.river else None,
+            "income": building_income(s, index) if parcel.content in BUILDINGS else None,
+            "cowboys": _cowboy_seats(cowboys),
+            "white_cowboy": _white(cowboys),
+            "attacked_by": s.attacks.get(index),
+        })
+    return rows
+
+
+def _squares(s: GameState) -> list[dict[str, Any]]:
+    available = set(open_squares(s)) if s.round else set()
+    return [
+        {
+            "square": square.square,
+            "name": square.name,
+            "open": square.square in available,
+            "cowboys": _cowboy_seats(s.squares.get(square.square, ())),
+            "white_cowboy": _white(s.squares.get(square.square, ())),
+        }
+        for square in SQUARES.values()
+    ]
+
+
+def _work(s: GameState) -> dict[str, Any] | None:
+    work = s.work
+    if work is None:
+        return None
+    request = None
+    if work.request is not None:
+        request = {"asked": work.request.asked, "parcels": [list(parcel_xy(i)) for i in work.request.open]}
+    return {
+        "seat": work.seat,
+        "building": work.building,
+        "source": work.source,
+        "stage": "house" if work.parcel is not None else "building",
+        "parcel": list(parcel_xy(work.parcel)) if work.parcel is not None else None,
+        "asked": sorted(work.asked),
+        "granted": [list(parcel_xy(i)) for i in sorted(work.granted)],
+        "request": request,
+    }
+
+
+def player_view(
+    s: GameState, seat: int | None, *, game_id: int | None = None, usernames: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The state document of the API for `seat` (None: a spectator)."""
+    waiting = awaiting(s)
+    taken = {p.personality: p.seat for p in s.players if p.personality}
+    return {
+        "game_id": game_id,
+        "seq": s.seq,
+        "status": s.status,
+        "round": s.round,
+        "phase": phase(s),
+        "step": s.step,
+        "viewer": seat,
+        "to_act": list(waiting.seats) if waiting else [],
+        "awaiting": waiting.kind if waiting else None,
+        "variants": s.config.to_json(),
+        "players": [_player(s, p.seat, usernames) for p in s.players],
+        "board": {
+            "parcels": _parcels(s),
+            "roads": [list(road) for road in sorted(s.roads)],
+            "centre": list(parcel_xy(s.centre)) if s.centre is not None else None,
+        },
+        "construction": [
+            {
+                "square": c.square,
+                "price": c.price,
+                "building": building,
+                "cowboys": _cowboy_seats(s.squares.get(c.square, ())),
+            }
+            for c, building in zip(CONSTRUCTION_SQUARES, s.construction, strict=True)
+        ],
+        "squares": _squares(s),
+        "buy_vp_blocked": [b.square for b in BUY_VP_SQUARES if s.round >= b.first_round_blocked],
+        "personalities": [
+            {
+                "card": card.card,
+                "number": card.number,
+                "name": card.name,
+                "side": s.sides.get(card.card),
+                "text": card.side(s.sides.get(card.card, "yellow")).text,
+                "cash_limit": card.side(s.sides.get(card.card, "yellow")).cash_limit,
+                "taken_by": taken.get(card.card),
+            }
+            for card in PERSONALITIES.values()
+        ],
+        "turn_order": {
+            "initial": list(s.initial_order),
+            "choosing": list(s.choosing_order),
+            "placement": list(s.placement_order),
+            "passing": list(s.passing_order),
+        },
+        "turn": s.turn,
+        "chip_holder": s.chip_holder,
+        "white_cowboy_available": s.white_cowboy,
+        "houses_left": s.houses,
+        "roads_left": roads_in_supply(s) if s.players else None,
+        "construction_work": _work(s),
+        "winner": s.winner,
+    }
+
+
+def redact_event(event: Event, seat: int | None) -> Event:
+    """The part of `event` that `seat` may see. The base game's events hold nothing secret (the seed is never
+    in an event), so they are shown whole; secret choices of the variants are removed here."""
+    return dict(event)

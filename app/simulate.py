@@ -1,0 +1,83 @@
+"""`python -m app simulate`: play complete games with players choosing uniformly among the legal moves.
+
+It exercises the rules core end to end (every decision goes through `legal_moves` and `play`) and reports how
+fast it runs. Each finished game's spectator state document can be written as one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+
+from app.rules import GameConfig, GameState, legal_moves, new_game, play, player_view, replay
+from app.rules.model import Event
+from app.rules.rng import Rng
+
+
+@dataclass
+class GameRecord:
+    state: GameState
+    events: list[Event]
+    decisions: int
+    decide_us: list[float] = field(default_factory=list)
+    legal_us: list[float] = field(default_factory=list)
+
+
+def play_random_game(config: GameConfig, seed: int, chooser: random.Random | None = None,
+                     timed: bool = False) -> GameRecord:
+    """One complete game: `seed` is the game's secret seed, `chooser` the random players' own generator."""
+    chooser = chooser or random.Random(seed)
+    events = new_game(config, seed)
+    state = replay(events)
+    record = GameRecord(state=state, events=events, decisions=0)
+    while state.status != "finished":
+        seat = chooser.choice(state.to_act)
+        t0 = time.perf_counter()
+        moves = legal_moves(state, seat)
+        t1 = time.perf_counter()
+        new, state = play(state, seat, chooser.choice(moves), Rng(seed, state.seq))
+        t2 = time.perf_counter()
+        if timed:
+            record.legal_us.append((t1 - t0) * 1e6)
+            record.decide_us.append((t2 - t1) * 1e6)
+        events.extend(new)
+        record.decisions += 1
+    record.state = state
+    return record
+
+
+def run_from_args(args: argparse.Namespace) -> int:
+    try:
+        config = GameConfig.from_variants(args.players, json.loads(args.variants))
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    chooser = random.Random(args.seed)
+    out = open(args.out, "w", encoding="utf-8") if args.out else None
+    decisions: list[int] = []
+    decide_us: list[float] = []
+    legal_us: list[float] = []
+    start = time.perf_counter()
+    try:
+        for game in range(args.games):
+            record = play_random_game(config, chooser.randrange(2**63), chooser, timed=True)
+            decisions.append(record.decisions)
+            decide_us += record.decide_us
+            legal_us += record.legal_us
+            if out:
+                out.write(json.dumps(player_view(record.state, None, game_id=game + 1)) + "\n")
+    finally:
+        if out:
+            out.close()
+    elapsed = time.perf_counter() - start
+    print(f"games: {args.games} ({args.players} players, variants {config.to_json()})")
+    print(f"decisions per game: mean {statistics.mean(decisions):.0f}, min {min(decisions)}, max {max(decisions)}")
+    print(f"games/s: {args.games / elapsed:.1f}")
+    print(f"median us per decide: {statistics.median(decide_us):.0f}")
+    print(f"median us per legal_moves: {statistics.median(legal_us):.0f}")
+    return 0
