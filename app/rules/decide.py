@@ -7,7 +7,6 @@ produced, so nothing changes. One handler per move type.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 from app.rules.board import parcel_index
@@ -28,7 +27,7 @@ from app.rules.construction import needs_house, permission_parcels
 from app.rules.errors import IllegalMove
 from app.rules.evolve import evolve
 from app.rules.explain import explain_illegal
-from app.rules.flow import Awaiting, awaiting, building_price, next_step, refill_event
+from app.rules.flow import Awaiting, awaiting, building_price, finish_step, next_step, refill_event
 from app.rules.income import parcel_price
 from app.rules.legal import MOVES_BY_KIND
 from app.rules.model import Event, GameState, Move
@@ -48,8 +47,18 @@ def move_handler(move_type: str) -> Callable[[MoveHandler], MoveHandler]:
     return register
 
 
-def _key(move: object) -> str:
-    return json.dumps(move, sort_keys=True)
+def _legal(s: GameState, seat: int) -> list[Move]:
+    from app.rules.legal import legal_moves_view
+
+    return legal_moves_view(s, seat)
+
+
+def _is_listed(move: Move, legal: list[Move]) -> bool:
+    """Whether `move` is one of `legal`, value for value and type for type (so `true` is not `1`)."""
+    for candidate in legal:
+        if candidate == move:
+            return all(type(move[k]) is type(v) for k, v in candidate.items())
+    return False
 
 
 def decide(s: GameState, seat: int, move: Move, seed: int) -> list[Event]:
@@ -63,8 +72,7 @@ def play(s: GameState, seat: int, move: Move, rng: Rng) -> tuple[list[Event], Ga
     waiting = awaiting(s)
     if waiting is None or seat not in waiting.seats:
         raise explain_illegal(s, seat, move, waiting)
-    legal = MOVES_BY_KIND[waiting.kind](s, seat)
-    if not isinstance(move, dict) or _key(move) not in {_key(m) for m in legal}:
+    if not isinstance(move, dict) or not _is_listed(move, _legal(s, seat)):
         raise explain_illegal(s, seat, move, waiting)
     events = _MOVES[move["type"]](s, seat, move, rng, waiting.kind)
     for event in events:
@@ -96,7 +104,7 @@ def advance(s: GameState, rng: Rng) -> tuple[list[Event], GameState]:
 
 def _forced_move(s: GameState, waiting: Awaiting) -> tuple[int, Move] | None:
     for seat in waiting.seats:
-        moves = MOVES_BY_KIND[waiting.kind](s, seat)
+        moves = _legal(s, seat)
         if len(moves) == 1:
             return seat, moves[0]
     return None
@@ -283,8 +291,8 @@ def _buy_vp(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Ev
 @move_handler("banker_vp")
 def _banker_vp(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
     vp = move["vp"]
-    return [{"type": "banker_vp_bought", "seat": seat, "vp": vp, "price": BANKER_VP_PRICES[vp]},
-            {"type": "step_completed", "step": s.step}]
+    bought: Event = {"type": "banker_vp_bought", "seat": seat, "vp": vp, "price": BANKER_VP_PRICES[vp]}
+    return [bought, *finish_step(evolve(s, bought))]
 
 
 @move_handler("give_up_money")

@@ -7,7 +7,6 @@ do the bookkeeping an event implies (a placed cowboy leaves the reserve, the tur
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from app.rules.board import PARCELS, parcel_index
@@ -26,7 +25,7 @@ from app.rules.catalog import (
     START_ROADS,
 )
 from app.rules.config import GameConfig
-from app.rules.model import Construction, Cowboy, Event, GameState, Parcel, PermissionRequest, PlayerState
+from app.rules.model import replace, Construction, Cowboy, Event, GameState, Parcel, PermissionRequest, PlayerState
 
 Handler = Callable[[GameState, Event], GameState]
 _HANDLERS: dict[str, Handler] = {}
@@ -264,8 +263,8 @@ def _player_passed(s: GameState, e: Event) -> GameState:
 @handles("step_completed")
 def _step_completed(s: GameState, e: Event) -> GameState:
     if s.step == "start_parcels":
-        return replace(s, round=1, step=ROUND_STEPS[0], choosing_order=s.initial_order)
-    return replace(s, step=ROUND_STEPS[ROUND_STEPS.index(s.step) + 1])
+        return replace(s, round=1, step=e["next"], choosing_order=s.initial_order)
+    return replace(s, step=e["next"])
 
 
 @handles("wages_paid")

@@ -19,6 +19,7 @@ from app.rules.catalog import (
     COWBOY_INCOME_PER_FIREPOWER,
     COWBOYS_PER_PLAYER,
     FINAL_STEPS,
+    ROUND_STEPS,
     GROCER_MONEY,
     NEW_COWBOYS,
     PARCEL_INCOME_PER_PARCEL,
@@ -28,9 +29,10 @@ from app.rules.catalog import (
     WAGE_PER_COWBOY,
 )
 from app.rules.construction import parcels_owned
+from app.rules.evolve import evolve
 from app.rules.duels import duelling_seats, earliest_passer, fight
 from app.rules.income import estate_payments, firepower, is_protected_by_church
-from app.rules.model import Event, GameState
+from app.rules.model import replace, Event, GameState
 from app.rules.rng import Rng
 from app.rules.scoring import final_scores
 
@@ -52,7 +54,15 @@ def _events(*events: Event) -> Auto:
 
 
 def _completed(s: GameState, *events: Event) -> Auto:
-    return _events(*events, {"type": "step_completed", "step": s.step})
+    """The events of a step that finish it at once, then the cursor moves on."""
+
+    def produce(rng: Rng) -> list[Event]:
+        after = s
+        for event in events:
+            after = evolve(after, event)
+        return [*events, *finish_step(after)]
+
+    return produce
 
 
 # --- shared by several steps ----------------------------------------------------------------------------------
@@ -319,7 +329,7 @@ def _end_of_round_vp(s: GameState) -> Step:
         if seat is not None and s.players[seat].card_option == "vp":
             count = sum(1 for p in s.parcels if p.owner == seat and p.content == content)
             events.append({"type": "vp_gained", "seat": seat, "amount": count, "reason": f"{card}_red"})
-    return _completed(s, *events)
+    return _completed(s, *events) if events else None
 
 
 def _new_cowboys(s: GameState) -> Step:
@@ -334,7 +344,7 @@ def _new_cowboys(s: GameState) -> Step:
 def _refill(s: GameState) -> Step:
     if s.round not in NEW_COWBOYS:
         return None
-    return lambda rng: [refill_event(s, rng), {"type": "step_completed", "step": s.step}]
+    return lambda rng: _completed(s, refill_event(s, rng))(rng)
 
 
 def _round_end(s: GameState) -> Step:
@@ -386,11 +396,30 @@ def next_step(s: GameState) -> Step:
             return Awaiting("permission", (s.work.request.asked,))
         return Awaiting("construct", (s.work.seat,))
     step = STEPS[s.step](s)
-    if step is None:
-        return _completed(s)
-    return step
+    if step is not None:
+        return step
+    return _events(*finish_step(s))
+
+
+def finish_step(s: GameState) -> list[Event]:
+    """The event that ends the current step (for decisions that end a step by themselves)."""
+    return [{"type": "step_completed", "step": s.step, "next": _next_busy_step(s)}]
+
+
+def _next_busy_step(s: GameState) -> str:
+    """The next step of the schedule that has something to do; steps with nothing to do are skipped in one
+    event, so the log shows only what happened."""
+    if s.step == "start_parcels":
+        return ROUND_STEPS[0]
+    for step in ROUND_STEPS[ROUND_STEPS.index(s.step) + 1:]:
+        if STEPS[step](replace(s, step=step)) is not None:
+            return step
+    raise AssertionError("the round's last step always has something to do")
 
 
 def awaiting(s: GameState) -> Awaiting | None:
-    step = next_step(s)
-    return step if isinstance(step, Awaiting) else None
+    if "awaiting" not in s.memo:
+        step = next_step(s)
+        s.memo["awaiting"] = step if isinstance(step, Awaiting) else None
+    result: Awaiting | None = s.memo["awaiting"]
+    return result

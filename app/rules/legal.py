@@ -36,9 +36,11 @@ from app.rules.income import is_attackable, parcel_price
 from app.rules.model import Cowboy, GameState, Move
 
 
+_XY = tuple({"x": x, "y": y} for x, y in map(parcel_xy, range(64)))
+
+
 def _xy(index: int) -> dict[str, int]:
-    x, y = parcel_xy(index)
-    return {"x": x, "y": y}
+    return _XY[index]
 
 
 def _claimable(s: GameState, seat: int, reason: str) -> list[Move]:
@@ -114,46 +116,51 @@ def open_squares(s: GameState) -> list[str]:
 def _may_join(cowboys: tuple[Cowboy, ...], seat: int, many: bool, red_sheriff: bool) -> bool:
     """RULING B7: one cowboy per player except on Wages and Road; nobody joins the white cowboy (B6); the red
     Sheriff starts no duel (`000` "Sheriff", red side)."""
+    if not cowboys:
+        return True
     if any(c.white for c in cowboys):
         return False
     if many:
         return True
     if any(c.seat == seat for c in cowboys):
         return False
-    return not (red_sheriff and cowboys)
+    return not red_sheriff
 
 
 def _placement(s: GameState, seat: int) -> list[Move]:
+    """Place a cowboy on a square, an owner-free parcel or a building (attack or defend), or pass
+    (`000` "Cowboy Placement", RULINGS B6, B7)."""
     p = s.players[seat]
     moves: list[Move] = []
     red_sheriff = s.holds(seat, "sheriff", "red")
     squares = open_squares(s)
+    spots = s.parcel_cowboys
     if p.cowboys > 0:
         for square in squares:
             if _may_join(s.squares.get(square, ()), seat, SQUARES[square].many, red_sheriff):
                 moves.append({"type": "place_cowboy", "square": square})
         for index, parcel in enumerate(s.parcels):
-            cowboys = s.parcel_cowboys.get(index, ())
+            cowboys = spots.get(index, ())
             if parcel.owner is None:
                 if not parcel.river and _may_join(cowboys, seat, False, red_sheriff):
-                    moves.append({"type": "place_cowboy", **_xy(index)})
+                    moves.append({"type": "place_cowboy", **_XY[index]})
             elif parcel.content in BUILDINGS and is_attackable(s, index):
                 defending = parcel.owner == seat
                 if red_sheriff and not defending:
-                    continue
+                    continue  # the red Sheriff may not attack
                 if _may_join(cowboys, seat, False, red_sheriff and not defending):
-                    moves.append({"type": "place_cowboy", **_xy(index)})
+                    moves.append({"type": "place_cowboy", **_XY[index]})
     if s.white_cowboy and s.holds(seat, "sheriff", "yellow"):
         for square in squares:
             if not s.squares.get(square):
                 moves.append({"type": "place_white_cowboy", "square": square})
         for index, parcel in enumerate(s.parcels):
-            if s.parcel_cowboys.get(index):
+            if spots.get(index):
                 continue
             if (parcel.owner is None and not parcel.river) or (
                 parcel.owner == seat and parcel.content in BUILDINGS and is_attackable(s, index)
             ):
-                moves.append({"type": "place_white_cowboy", **_xy(index)})
+                moves.append({"type": "place_white_cowboy", **_XY[index]})
     moves.append({"type": "pass"})
     return moves
 
@@ -254,10 +261,18 @@ MOVES_BY_KIND: dict[str, Callable[[GameState, int], list[Move]]] = {
 
 def legal_moves(s: GameState, seat: int) -> list[Move]:
     """Every move `seat` may submit now; empty when nothing is awaited from that seat."""
-    waiting = awaiting(s)
-    if waiting is None or seat not in waiting.seats:
-        return []
-    return MOVES_BY_KIND[waiting.kind](s, seat)
+    key = ("legal", seat)
+    if key not in s.memo:
+        waiting = awaiting(s)
+        s.memo[key] = MOVES_BY_KIND[waiting.kind](s, seat) if waiting and seat in waiting.seats else []
+    return [dict(move) for move in s.memo[key]]  # callers may change their copies
+
+
+def legal_moves_view(s: GameState, seat: int) -> list[Move]:
+    """`legal_moves` without the defensive copies, for the core's own read-only use."""
+    legal_moves(s, seat)
+    result: list[Move] = s.memo[("legal", seat)]
+    return result
 
 
 def is_legal(s: GameState, seat: int, move: Move) -> bool:
