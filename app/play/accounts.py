@@ -1,0 +1,106 @@
+"""Accounts: registration, password checks (argon2 via argon2-cffi) and admins.
+
+Hashing takes a tenth of a second on purpose, so it runs in a worker thread to keep the event loop free.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher, profiles
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import func, or_, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.play.errors import Conflict, NotSignedIn
+from app.store.tables import User
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """What the rest of the application knows about a signed-in user."""
+
+    id: int
+    username: str
+    is_admin: bool
+
+
+def make_hasher(profile: str = "standard") -> PasswordHasher:
+    """argon2id with the library's recommended parameters, or its cheapest profile for test suites."""
+    if profile == "cheapest":
+        return PasswordHasher.from_parameters(profiles.CHEAPEST)
+    return PasswordHasher()
+
+
+class Accounts:
+    """Account commands; one instance per application (it owns the hasher)."""
+
+    def __init__(self, hasher: PasswordHasher) -> None:
+        self.hasher = hasher
+        # Verifying against a real hash for unknown names keeps their answer as slow as a wrong password's.
+        self._decoy = hasher.hash("decoy password, never valid")
+
+    async def register(
+        self, session: AsyncSession, username: str, email: str, password: str, *, is_admin: bool = False
+    ) -> Account:
+        """Create an account; Conflict `username_taken` / `email_taken` when either is in use (any case)."""
+        await self._refuse_taken(session, username, email)
+        password_hash = await asyncio.to_thread(self.hasher.hash, password)
+        user = User(username=username, email=email.lower(), password_hash=password_hash, is_admin=is_admin)
+        session.add(user)
+        try:
+            await session.flush()
+        except IntegrityError as exc:  # a concurrent registration won the race
+            await session.rollback()
+            await self._refuse_taken(session, username, email)
+            raise Conflict("username_taken", "That username or email address is already in use.") from exc
+        return Account(user.id, user.username, user.is_admin)
+
+    async def _refuse_taken(self, session: AsyncSession, username: str, email: str) -> None:
+        rows = await session.execute(
+            select(User.username, User.email).where(
+                or_(func.lower(User.username) == username.lower(), User.email == email.lower())
+            )
+        )
+        for taken_name, taken_email in rows.all():
+            if taken_name.lower() == username.lower():
+                raise Conflict("username_taken", f"The username '{username}' is already taken.")
+            if taken_email == email.lower():
+                raise Conflict("email_taken", "An account with that email address already exists.")
+
+    async def authenticate(self, session: AsyncSession, username: str, password: str) -> Account:
+        """The account for these credentials; NotSignedIn `invalid_credentials` otherwise."""
+        user = await find_by_name(session, username)
+        stored = user.password_hash if user is not None else self._decoy
+        try:
+            await asyncio.to_thread(self.hasher.verify, stored, password)
+        except (VerificationError, InvalidHashError):
+            user = None
+        if user is None:
+            raise NotSignedIn("invalid_credentials", "The username or password is wrong.")
+        if self.hasher.check_needs_rehash(user.password_hash):
+            user.password_hash = await asyncio.to_thread(self.hasher.hash, password)
+        return Account(user.id, user.username, user.is_admin)
+
+    async def ensure_admin(self, session: AsyncSession, username: str, password: str, email: str) -> Account:
+        """Create the admin `username`, or make the existing account an admin with this password."""
+        user = await find_by_name(session, username)
+        if user is None:
+            return await self.register(session, username, email, password, is_admin=True)
+        user.is_admin = True
+        user.password_hash = await asyncio.to_thread(self.hasher.hash, password)
+        return Account(user.id, user.username, True)
+
+
+async def find_by_name(session: AsyncSession, username: str) -> User | None:
+    """The user called `username`, ignoring case."""
+    result = await session.execute(select(User).where(func.lower(User.username) == username.lower()))
+    return result.scalar_one_or_none()
+
+
+async def get_account(session: AsyncSession, user_id: int) -> Account | None:
+    """The account with this id, if it still exists."""
+    user = await session.get(User, user_id)
+    return Account(user.id, user.username, user.is_admin) if user is not None else None

@@ -1,0 +1,121 @@
+""" "Game G is at seq N": fan-out to this process's listeners, across instances by PostgreSQL LISTEN/NOTIFY.
+
+The service issues `pg_notify` inside the move's transaction, so PostgreSQL delivers the notice exactly when
+(and only if) the move commits, to every instance including this one. Each instance keeps one LISTEN
+connection and hands notices to the in-process queues of its subscribers (the SSE streams). A notice carries
+only the public head of the log (`seq`, `to_act`, `status`): never anything a viewer may not see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import defaultdict
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import psycopg
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "carson_games"
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """The public head of a game's log after a commit."""
+
+    game_id: int
+    seq: int
+    to_act: tuple[int, ...]
+    status: str
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"game_id": self.game_id, "seq": self.seq, "to_act": list(self.to_act), "status": self.status}
+        )
+
+    @classmethod
+    def from_json(cls, payload: str) -> Change:
+        data = json.loads(payload)
+        return cls(int(data["game_id"]), int(data["seq"]), tuple(data["to_act"]), str(data["status"]))
+
+
+async def announce(session: AsyncSession, change: Change) -> None:
+    """Queue the notice in the caller's transaction: PostgreSQL sends it on commit, drops it on rollback."""
+    await session.execute(
+        text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": change.to_json()}
+    )
+
+
+class Bus:
+    """One LISTEN connection per instance, and per-game queues of the local subscribers."""
+
+    def __init__(self, libpq_url: str, *, queue_size: int = 64) -> None:
+        self.libpq_url = libpq_url
+        self.queue_size = queue_size
+        self._subscribers: defaultdict[int, set[asyncio.Queue[Change]]] = defaultdict(set)
+        self._task: asyncio.Task[None] | None = None
+        self._listening = asyncio.Event()
+
+    async def start(self) -> None:
+        """Start listening; returns once the LISTEN is in place, so no later commit goes unheard."""
+        self._task = asyncio.create_task(self._listen_forever(), name="bus-listener")
+        await asyncio.wait_for(self._listening.wait(), timeout=30)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, game_id: int) -> AsyncIterator[asyncio.Queue[Change]]:
+        """A queue that receives every change of `game_id` until the block exits."""
+        queue: asyncio.Queue[Change] = asyncio.Queue(self.queue_size)
+        self._subscribers[game_id].add(queue)
+        try:
+            yield queue
+        finally:
+            subscribers = self._subscribers.get(game_id)
+            if subscribers is not None:
+                subscribers.discard(queue)
+                if not subscribers:
+                    del self._subscribers[game_id]
+
+    def subscriber_count(self, game_id: int) -> int:
+        return len(self._subscribers.get(game_id, ()))
+
+    def deliver(self, change: Change) -> None:
+        """Hand `change` to every local subscriber of its game; a full queue drops its oldest notice."""
+        for queue in tuple(self._subscribers.get(change.game_id, ())):
+            if queue.full():
+                # Only the newest head matters to a stream: a slow reader loses stale notices, not the latest.
+                queue.get_nowait()
+            queue.put_nowait(change)
+
+    async def _listen_forever(self) -> None:
+        delay = 0.5
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.libpq_url, autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self._listening.set()
+                    delay = 0.5
+                    async for notice in conn.notifies():
+                        try:
+                            self.deliver(Change.from_json(notice.payload))
+                        except (ValueError, KeyError, TypeError):
+                            log.warning("ignoring a malformed notice on %s", CHANNEL)
+            except asyncio.CancelledError:
+                raise
+            except (psycopg.Error, OSError) as exc:
+                log.warning("bus connection lost (%s); reconnecting in %.1fs", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10.0)

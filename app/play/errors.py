@@ -1,0 +1,32 @@
+"""Domain errors with a stable code and a sentence a player understands; `app.web.app` maps them to HTTP."""
+
+from __future__ import annotations
+
+
+class PlayError(Exception):
+    """Base of every refusal; `code` is for programs, `message` for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class NotFound(PlayError):
+    """The thing asked for does not exist (or the caller may not know it exists)."""
+
+
+class NotAllowed(PlayError):
+    """The caller is known but may not do this (no seat, not awaited, not an admin)."""
+
+
+class Conflict(PlayError):
+    """The request collides with the current state: taken names, stale sequence numbers, a started game."""
+
+
+class Invalid(PlayError):
+    """The request is understood but cannot be accepted: illegal moves, unknown variant settings."""
+
+
+class NotSignedIn(PlayError):
+    """No valid credentials were presented."""

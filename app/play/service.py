@@ -1,0 +1,416 @@
+"""The authoritative game service: create, join and start games; read views; submit moves.
+
+Every command is one transaction. A move: load (cached state at the committed head) -> authorise (a seat that
+is awaited) -> decide (the rules core validates) -> append at the expected seq -> outbox row -> notice ->
+commit. Anything that goes wrong raises before the commit, so an error never leaves a trace in the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.play.accounts import Account
+from app.play.bus import Change, announce
+from app.play.errors import Conflict, Invalid, NotAllowed, NotFound
+from app.rules import (
+    ConfigError,
+    GameConfig,
+    GameState,
+    IllegalMove,
+    decide,
+    legal_moves,
+    new_game,
+    player_view,
+    redact_event,
+    replay,
+)
+from app.store import event_store
+from app.store.db import Database
+from app.store.event_store import StaleSeq
+from app.store.repository import StateCache, fold
+from app.store.tables import Game, Outbox, Seat, User
+
+log = logging.getLogger(__name__)
+
+GameStatus = Literal["open", "active", "finished"]
+MAX_SEED = 2**63 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A player at the table; `seat` is None until the game starts."""
+
+    seat: int | None
+    user_id: int
+    username: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """What anyone may know about a game without seeing its state."""
+
+    id: int
+    name: str
+    status: str
+    seat_count: int
+    variants: dict[str, Any]
+    seq: int
+    to_act: tuple[int, ...]
+    move_timeout_hours: int | None
+    created_at: datetime
+    seats: tuple[SeatInfo, ...] = field(default=())
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def is_seated(self, user_id: int) -> bool:
+        return any(s.user_id == user_id for s in self.seats)
+
+    @property
+    def usernames(self) -> list[str]:
+        """Usernames indexed by seat (only meaningful once the game has started)."""
+        by_seat = sorted((s for s in self.seats if s.seat is not None), key=lambda s: s.seat or 0)
+        return [s.username for s in by_seat]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOptions:
+    """The caller's legal moves at `seq` (empty when nothing is awaited from them)."""
+
+    seq: int
+    seat: int | None
+    moves: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class VisibleEvent:
+    """An event of the log as one viewer may see it."""
+
+    seq: int
+    type: str
+    data: dict[str, Any]
+    at: datetime
+
+
+class GameService:
+    """Game commands and queries against one database; owns the state cache of this process."""
+
+    def __init__(self, db: Database, cache: StateCache | None = None) -> None:
+        self.db = db
+        self.cache = cache or StateCache()
+
+    # --- games -------------------------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        admin: Account,
+        *,
+        name: str,
+        seat_count: int,
+        variants: dict[str, Any],
+        players: Sequence[str] | None = None,
+        seed: int | None = None,
+        move_timeout_hours: int | None = None,
+    ) -> GameSummary:
+        """Create a game; with a full `players` list it starts at once (random seating)."""
+        _require_admin(admin)
+        config = _config(seat_count, variants)
+        players = list(players or [])
+        if len(players) > seat_count:
+            raise Invalid(
+                "too_many_players", f"The game has {seat_count} seats but {len(players)} players were listed."
+            )
+        if len({p.lower() for p in players}) != len(players):
+            raise Invalid("duplicate_player", "A player is listed twice.")
+        async with self.db.session() as session:
+            users = await _users_named(session, players)
+            game = Game(
+                name=name,
+                seat_count=seat_count,
+                variants=config.to_json(),
+                seed=seed if seed is not None else secrets.randbelow(MAX_SEED),
+                move_timeout_hours=move_timeout_hours,
+                created_by=admin.id,
+            )
+            session.add(game)
+            await session.flush()
+            session.add_all(Seat(game_id=game.id, user_id=user.id) for user in users)
+            await session.flush()
+            state = None
+            if len(users) == seat_count:
+                state = await self._start(session, game)
+            await session.commit()
+            game_id = game.id
+        if state is not None:
+            self.cache.remember(game_id, state)
+        return await self.summary(game_id)
+
+    async def join(self, account: Account, game_id: int) -> GameSummary:
+        """Take a free seat in an open game."""
+        async with self.db.session() as session:
+            game = await _game_for_update(session, game_id)
+            if game.status != "open":
+                raise Conflict("game_started", "This game has already started; nobody can join it now.")
+            seated = await session.scalar(
+                select(func.count()).select_from(Seat).where(Seat.game_id == game_id)
+            )
+            if await session.get(Seat, (game_id, account.id)) is not None:
+                raise Conflict("already_joined", "You have already joined this game.")
+            if (seated or 0) >= game.seat_count:
+                raise Conflict("game_full", "Every seat of this game is taken.")
+            session.add(Seat(game_id=game_id, user_id=account.id))
+            await session.commit()
+        return await self.summary(game_id)
+
+    async def start(self, admin: Account, game_id: int) -> GameSummary:
+        """Start an open game with the players who joined, seated at random."""
+        _require_admin(admin)
+        async with self.db.session() as session:
+            game = await _game_for_update(session, game_id)
+            if game.status != "open":
+                raise Conflict("game_started", "This game has already started.")
+            state = await self._start(session, game)
+            await session.commit()
+        self.cache.remember(game_id, state)
+        return await self.summary(game_id)
+
+    async def _start(self, session: AsyncSession, game: Game) -> GameState:
+        seats = list(
+            (
+                await session.execute(
+                    select(Seat).where(Seat.game_id == game.id).order_by(Seat.joined_at, Seat.user_id)
+                )
+            )
+            .scalars()
+            .all()
+        )
+        if len(seats) < 2:
+            raise Conflict("not_enough_players", "A game needs at least two players to start.")
+        config = _config(len(seats), game.variants)
+        # Seating follows from the seed, so a game created with a given seed is reproducible end to end.
+        order = list(range(len(seats)))
+        random.Random(game.seed).shuffle(order)
+        for seat, index in zip(seats, order, strict=True):
+            seat.seat = index
+        await session.flush()
+        events = new_game(config, game.seed)
+        new_seq = await event_store.append(session, game.id, 0, events)
+        state = replay(events)
+        game.seat_count = len(seats)
+        await self._record_head(session, game, state, new_seq)
+        return state
+
+    async def _record_head(self, session: AsyncSession, game: Game, state: GameState, new_seq: int) -> None:
+        """Project the new head onto the games row, queue the notification work and the bus notice."""
+        status: GameStatus = "finished" if state.status == "finished" else "active"
+        game.status = status
+        game.to_act = list(state.to_act)
+        game.seq = new_seq
+        game.updated_at = func.now()
+        session.add(
+            Outbox(
+                game_id=game.id,
+                seq=new_seq,
+                kind="game_changed",
+                payload={"to_act": list(state.to_act), "status": status},
+            )
+        )
+        await session.flush()
+        await announce(session, Change(game.id, new_seq, tuple(state.to_act), status))
+
+    async def summary(self, game_id: int) -> GameSummary:
+        async with self.db.session() as session:
+            summaries = await _summaries(session, select(Game).where(Game.id == game_id))
+        if not summaries:
+            raise NotFound("game_not_found", f"There is no game {game_id}.")
+        return summaries[0]
+
+    async def list_games(
+        self,
+        account: Account,
+        *,
+        status: GameStatus | None = None,
+        mine: bool = False,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> tuple[list[GameSummary], int]:
+        """Games, newest first, with the total count of games matching the filters."""
+        query = select(Game)
+        if status is not None:
+            query = query.where(Game.status == status)
+        if mine:
+            query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.user_id == account.id)))
+        async with self.db.session() as session:
+            count = await session.scalar(select(func.count()).select_from(query.subquery()))
+            page = await _summaries(session, query.order_by(Game.id.desc()).limit(limit).offset(offset))
+        return page, count or 0
+
+    # --- play --------------------------------------------------------------------------------------------
+
+    async def view(self, account: Account | None, game_id: int) -> dict[str, Any]:
+        """The caller's view of the state (a spectator's when the caller has no seat)."""
+        summary, state = await self._current(game_id)
+        seat = summary.seat_of(account.id) if account is not None else None
+        return player_view(state, seat, game_id=game_id, usernames=summary.usernames)
+
+    async def moves(self, account: Account, game_id: int) -> MoveOptions:
+        """Every move the caller may submit now."""
+        summary, state = await self._current(game_id)
+        seat = summary.seat_of(account.id)
+        if seat is None or seat not in state.to_act:
+            return MoveOptions(state.seq, seat, [])
+        return MoveOptions(state.seq, seat, legal_moves(state, seat))
+
+    async def events(
+        self, account: Account | None, game_id: int, after: int, limit: int
+    ) -> list[VisibleEvent]:
+        """The log after `after`, each event redacted for the caller."""
+        summary = await self.summary(game_id)
+        seat = summary.seat_of(account.id) if account is not None else None
+        async with self.db.session() as session:
+            stored = await event_store.load(session, game_id, after=after, limit=limit)
+        visible = []
+        for row in stored:
+            data = redact_event(row.event, seat)
+            visible.append(VisibleEvent(row.seq, str(row.event["type"]), data, row.at))
+        return visible
+
+    async def submit(self, account: Account, game_id: int, seq: int, move: dict[str, Any]) -> int:
+        """Validate and record the caller's move made against `seq`; return the new head.
+
+        Raises NotAllowed (no seat, not awaited), Conflict `stale_seq`, Invalid (illegal or malformed move).
+        """
+        if not isinstance(move.get("type"), str):
+            raise Invalid("malformed_move", 'A move is an object with a "type", as listed by GET .../moves.')
+        async with self.db.session() as session:
+            game = await session.get(Game, game_id)
+            if game is None:
+                raise NotFound("game_not_found", f"There is no game {game_id}.")
+            seat = await session.scalar(
+                select(Seat.seat).where(Seat.game_id == game_id, Seat.user_id == account.id)
+            )
+            if seat is None:
+                raise NotAllowed("no_seat", "You do not have a seat in this game.")
+            if game.status != "active":
+                raise Conflict("game_not_active", f"This game is {game.status}; no moves are accepted.")
+            if seq != game.seq:
+                raise _stale(game.seq)
+            state = await self.cache.load(session, game_id, game.seq)
+            if seat not in state.to_act:
+                raise NotAllowed("not_awaited", "It is not your turn: nothing is awaited from your seat now.")
+            new_events = _decide(state, seat, move, game.seed)
+            try:
+                new_seq = await event_store.append(session, game_id, seq, new_events, actor=seat)
+            except StaleSeq:
+                raise _stale(None) from None
+            new_state = fold(state, new_events)
+            await self._record_head(session, game, new_state, new_seq)
+            await session.commit()
+        self.cache.remember(game_id, new_state)
+        return new_seq
+
+    async def head(self, game_id: int) -> Change:
+        """The public head of the log, as the bus announces it."""
+        summary = await self.summary(game_id)
+        return Change(summary.id, summary.seq, summary.to_act, summary.status)
+
+    async def _current(self, game_id: int) -> tuple[GameSummary, GameState]:
+        summary = await self.summary(game_id)
+        if summary.status == "open":
+            raise Conflict("game_not_started", "This game has not started yet.")
+        async with self.db.session() as session:
+            state = await self.cache.load(session, game_id, summary.seq)
+        return summary, state
+
+
+def _require_admin(account: Account) -> None:
+    if not account.is_admin:
+        raise NotAllowed("admin_only", "Only an admin may do this.")
+
+
+def _config(players: int, variants: dict[str, Any]) -> GameConfig:
+    try:
+        return GameConfig.from_variants(players=players, variants=variants)
+    except ConfigError as exc:
+        raise Invalid("invalid_variant", f"Variant setting '{exc.setting}': {exc.message}") from exc
+
+
+def _stale(current: int | None) -> Conflict:
+    where = f" (it is now at {current})" if current is not None else ""
+    return Conflict("stale_seq", f"The game has moved on since you looked{where}; reload and try again.")
+
+
+def _decide(state: GameState, seat: int, move: dict[str, Any], seed: int) -> list[dict[str, Any]]:
+    try:
+        return list(decide(state, seat, move, seed))
+    except IllegalMove as exc:
+        raise Invalid(exc.code, exc.message) from exc
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        # The rules core validates moves it knows; a shape it did not expect is still the client's mistake.
+        log.info("malformed move %r for game state seq %s: %r", move.get("type"), state.seq, exc)
+        raise Invalid("malformed_move", "That move is not in a shape the game understands.") from exc
+
+
+async def _game_for_update(session: AsyncSession, game_id: int) -> Game:
+    game = await session.scalar(select(Game).where(Game.id == game_id).with_for_update())
+    if game is None:
+        raise NotFound("game_not_found", f"There is no game {game_id}.")
+    return game
+
+
+async def _users_named(session: AsyncSession, names: Sequence[str]) -> list[User]:
+    if not names:
+        return []
+    found = {
+        u.username.lower(): u
+        for u in (
+            await session.execute(
+                select(User).where(func.lower(User.username).in_([n.lower() for n in names]))
+            )
+        )
+        .scalars()
+        .all()
+    }
+    missing = [n for n in names if n.lower() not in found]
+    if missing:
+        raise Invalid("unknown_player", f"There is no player called '{missing[0]}'.")
+    return [found[n.lower()] for n in names]
+
+
+async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
+    games = list((await session.execute(query)).scalars().all())
+    if not games:
+        return []
+    rows = await session.execute(
+        select(Seat.game_id, Seat.seat, Seat.user_id, User.username)
+        .join(User, User.id == Seat.user_id)
+        .where(Seat.game_id.in_([g.id for g in games]))
+        .order_by(Seat.game_id, Seat.seat.nulls_last(), Seat.joined_at)
+    )
+    seats: dict[int, list[SeatInfo]] = {}
+    for game_id, seat, user_id, username in rows.all():
+        seats.setdefault(game_id, []).append(SeatInfo(seat, user_id, username))
+    return [
+        GameSummary(
+            id=g.id,
+            name=g.name,
+            status=g.status,
+            seat_count=g.seat_count,
+            variants=g.variants,
+            seq=g.seq,
+            to_act=tuple(g.to_act),
+            move_timeout_hours=g.move_timeout_hours,
+            created_at=g.created_at,
+            seats=tuple(seats.get(g.id, ())),
+        )
+        for g in games
+    ]

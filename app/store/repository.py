@@ -1,0 +1,69 @@
+"""Load a game's state without replaying its whole log on every request.
+
+States are immutable, so a cache of the latest state per game can be shared by every request of this process.
+A load reads only the events newer than the cached state (none, when the caller already knows the head), and
+folds them in with `evolve`. States enter the cache only after their events are committed, so the cache never
+holds a state the database does not.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.rules import GameState, evolve, replay
+from app.store import event_store
+
+
+def fold(state: GameState, events: Iterable[dict[str, Any]]) -> GameState:
+    """Apply `events` to `state` in order (evolve never fails and never rolls)."""
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+class StateCache:
+    """The most recent known state of up to `capacity` games, least recently used evicted first."""
+
+    def __init__(self, capacity: int = 2048) -> None:
+        self.capacity = capacity
+        self._states: OrderedDict[int, GameState] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, game_id: int) -> GameState | None:
+        state = self._states.get(game_id)
+        if state is not None:
+            self._states.move_to_end(game_id)
+        return state
+
+    def remember(self, game_id: int, state: GameState) -> None:
+        """Keep `state` (committed!) unless a newer one of the same game is already known."""
+        known = self._states.get(game_id)
+        if known is None or known.seq <= state.seq:
+            self._states[game_id] = state
+            self._states.move_to_end(game_id)
+        while len(self._states) > self.capacity:
+            self._states.popitem(last=False)
+
+    def forget(self, game_id: int) -> None:
+        self._states.pop(game_id, None)
+
+    async def load(self, session: AsyncSession, game_id: int, head_seq: int) -> GameState:
+        """The state of `game_id` at `head_seq` (the committed head the caller read from `games.seq`)."""
+        cached = self.get(game_id)
+        if cached is not None and cached.seq == head_seq:
+            self.hits += 1
+            return cached
+        self.misses += 1
+        if cached is not None and cached.seq < head_seq:
+            newer = await event_store.load(session, game_id, after=cached.seq, limit=head_seq - cached.seq)
+            state = fold(cached, (e.event for e in newer))
+        else:
+            stored = await event_store.load(session, game_id, limit=head_seq)
+            state = replay([e.event for e in stored])
+        self.remember(game_id, state)
+        return state

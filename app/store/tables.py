@@ -1,0 +1,129 @@
+"""The tables. PostgreSQL is the one stateful component; every game is its append-only event log.
+
+`games` also carries a small projection of the log (`seq`, `status`, `to_act`) kept in the same transaction as
+each append, so listings need no replay and `seq` doubles as the optimistic-concurrency guard. The seed lives
+only here, never in an event a client can read.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    func,
+    text,
+)
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Stable constraint names make Alembic migrations reproducible across databases.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Declarative base carrying the naming convention."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSONB}
+
+
+def _now() -> Any:
+    return mapped_column(DateTime(timezone=True), server_default=func.now(), nullable=False)
+
+
+class User(Base):
+    """An account: a player, and an admin when `is_admin`."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(32))
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    is_admin: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    created_at: Mapped[datetime] = _now()
+
+    # Names are unique regardless of case, so "Ann" cannot impersonate "ann".
+    __table_args__ = (Index("uq_users_username_lower", func.lower(username), unique=True),)
+
+
+class Game(Base):
+    """A game: its configuration and secrets, plus the log's head (`seq`, `status`, `to_act`)."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    status: Mapped[str] = mapped_column(String(16), server_default="open", index=True)
+    seat_count: Mapped[int] = mapped_column(Integer)
+    variants: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    move_timeout_hours: Mapped[int | None] = mapped_column(Integer)
+    seq: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    to_act: Mapped[list[int]] = mapped_column(ARRAY(Integer), server_default=text("'{}'"))
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = _now()
+    updated_at: Mapped[datetime] = _now()
+
+
+class Seat(Base):
+    """A player in a game; `seat` (0-based, the rules core's index) is drawn when the game starts."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    seat: Mapped[int | None] = mapped_column(Integer)
+    joined_at: Mapped[datetime] = _now()
+
+    __table_args__ = (Index("uq_seats_game_id_seat", "game_id", "seat", unique=True),)
+
+
+class GameEvent(Base):
+    """One event of a game's log; `(game_id, seq)` is the key and the concurrency control."""
+
+    __tablename__ = "game_events"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    type: Mapped[str] = mapped_column(String(64))
+    data: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    actor: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = _now()
+
+
+class Outbox(Base):
+    """Work for the notification worker, written in the same transaction as the events it is about."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int | None] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    attempts: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    next_attempt_at: Mapped[datetime] = _now()
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = _now()
+
+    __table_args__ = (
+        Index("ix_outbox_pending", "next_attempt_at", postgresql_where=text("sent_at IS NULL")),
+    )

@@ -1,0 +1,1 @@
+"""HTTP: the JSON API, the live stream, settings and the application factory."""

@@ -1,0 +1,163 @@
+"""The JSON API under /api/v1 (see API.md). Handlers only parse, call a service, and render."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request, Response, status
+from fastapi.security import OAuth2PasswordRequestForm
+
+from app.web.deps import AccountsDep, CurrentAccount, ServiceDep, SessionDep, SignerDep
+from app.web.schemas import (
+    AccountOut,
+    CreateGameIn,
+    ErrorResponse,
+    EventOut,
+    EventsOut,
+    GameListOut,
+    GameOut,
+    MeOut,
+    MoveIn,
+    MoveOut,
+    MovesOut,
+    RegisterIn,
+    TokenOut,
+)
+from app.web.security import SESSION_USER_KEY
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI documentation of error answers, all shaped `{"detail": {"code", "message"}}`."""
+    return {code: {"model": ErrorResponse} for code in codes}
+
+
+router = APIRouter(prefix="/api/v1", responses=errors(401, 422))
+PasswordForm = Annotated[OAuth2PasswordRequestForm, Depends()]
+
+
+# --- accounts -----------------------------------------------------------------------------------------------
+
+
+@router.post("/auth/register", status_code=status.HTTP_201_CREATED, responses=errors(409), tags=["auth"])
+async def register(body: RegisterIn, accounts: AccountsDep, session: SessionDep) -> AccountOut:
+    """Create a player account."""
+    account = await accounts.register(session, body.username, body.email, body.password)
+    await session.commit()
+    return AccountOut(id=account.id, username=account.username)
+
+
+@router.post("/auth/token", tags=["auth"])
+async def token(
+    form: PasswordForm, accounts: AccountsDep, session: SessionDep, signer: SignerDep
+) -> TokenOut:
+    """OAuth2 password flow: trade a username and password for a bearer token."""
+    account = await accounts.authenticate(session, form.username, form.password)
+    await session.commit()
+    return TokenOut(access_token=signer.issue(account.id))
+
+
+@router.post("/auth/login", tags=["auth"])
+async def login(request: Request, form: PasswordForm, accounts: AccountsDep, session: SessionDep) -> MeOut:
+    """Sign a browser in: sets the HttpOnly, SameSite session cookie."""
+    account = await accounts.authenticate(session, form.username, form.password)
+    await session.commit()
+    request.session.clear()
+    request.session[SESSION_USER_KEY] = account.id
+    return MeOut(id=account.id, username=account.username, is_admin=account.is_admin)
+
+
+@router.post("/auth/logout", status_code=status.HTTP_204_NO_CONTENT, tags=["auth"])
+async def logout(request: Request) -> Response:
+    """Sign the browser out (forgets the session cookie)."""
+    request.session.clear()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get("/auth/me", tags=["auth"])
+async def me(account: CurrentAccount) -> MeOut:
+    """Who the credentials belong to."""
+    return MeOut(id=account.id, username=account.username, is_admin=account.is_admin)
+
+
+# --- games --------------------------------------------------------------------------------------------------
+
+
+@router.post("/games", status_code=status.HTTP_201_CREATED, responses=errors(403), tags=["games"])
+async def create_game(body: CreateGameIn, account: CurrentAccount, service: ServiceDep) -> GameOut:
+    """Create a game (admins only). With a full `players` list it starts at once, seated at random."""
+    summary = await service.create_game(
+        account,
+        name=body.name,
+        seat_count=body.seats,
+        variants=body.variants.settings(),
+        players=body.players,
+        seed=body.seed,
+        move_timeout_hours=body.move_timeout_hours,
+    )
+    return GameOut.of(summary)
+
+
+@router.get("/games", tags=["games"])
+async def list_games(
+    account: CurrentAccount,
+    service: ServiceDep,
+    status_: Annotated[Literal["open", "active", "finished"] | None, Query(alias="status")] = None,
+    mine: bool = False,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> GameListOut:
+    """Games, newest first; `mine=true` keeps the caller's own."""
+    page, count = await service.list_games(account, status=status_, mine=mine, limit=limit, offset=offset)
+    return GameListOut(data=[GameOut.of(g) for g in page], count=count)
+
+
+@router.get("/games/{game_id}", responses=errors(404), tags=["games"])
+async def get_game(game_id: int, account: CurrentAccount, service: ServiceDep) -> GameOut:
+    """A game's summary: players, variants, and the head of its log (`seq`, `to_act`)."""
+    return GameOut.of(await service.summary(game_id))
+
+
+@router.post("/games/{game_id}/join", responses=errors(404, 409), tags=["games"])
+async def join_game(game_id: int, account: CurrentAccount, service: ServiceDep) -> GameOut:
+    """Take a free seat in an open game."""
+    return GameOut.of(await service.join(account, game_id))
+
+
+@router.post("/games/{game_id}/start", responses=errors(403, 404, 409), tags=["games"])
+async def start_game(game_id: int, account: CurrentAccount, service: ServiceDep) -> GameOut:
+    """Start an open game with the players who joined (admins only); seats are drawn at random."""
+    return GameOut.of(await service.start(account, game_id))
+
+
+# --- play ---------------------------------------------------------------------------------------------------
+
+
+@router.get("/games/{game_id}/state", responses=errors(404, 409), tags=["play"])
+async def get_state(game_id: int, account: CurrentAccount, service: ServiceDep) -> dict[str, Any]:
+    """The caller's view of the game (a spectator's view without a seat)."""
+    return await service.view(account, game_id)
+
+
+@router.get("/games/{game_id}/moves", responses=errors(404, 409), tags=["play"])
+async def get_moves(game_id: int, account: CurrentAccount, service: ServiceDep) -> MovesOut:
+    """Every move the caller may submit now, each exactly in the shape POST .../moves accepts."""
+    return MovesOut.of(await service.moves(account, game_id))
+
+
+@router.post("/games/{game_id}/moves", responses=errors(403, 404, 409), tags=["play"])
+async def post_move(game_id: int, body: MoveIn, account: CurrentAccount, service: ServiceDep) -> MoveOut:
+    """Submit a move made against `seq` (409 `stale_seq` if the game moved on); errors leave the log alone."""
+    return MoveOut(seq=await service.submit(account, game_id, body.seq, body.move))
+
+
+@router.get("/games/{game_id}/events", responses=errors(404), tags=["play"])
+async def get_events(
+    game_id: int,
+    account: CurrentAccount,
+    service: ServiceDep,
+    after: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
+) -> EventsOut:
+    """The log after `after`, each event redacted for the caller."""
+    events = await service.events(account, game_id, after, limit)
+    return EventsOut(events=[EventOut.of(e) for e in events])

@@ -1,0 +1,204 @@
+"""The application factory: wiring, start-up (database, migrations, bus, demo admin) and error rendering.
+
+Every error leaves as `{"detail": {"code", "message"}}`; domain errors carry their own code, and framework
+errors (validation, unknown routes, oversized bodies, crashes) get one here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.play.accounts import Accounts, make_hasher
+from app.play.bus import Bus
+from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn, PlayError
+from app.play.service import GameService
+from app.store import migrate
+from app.store.db import open_database
+from app.web import api, stream
+from app.web.security import TokenSigner
+from app.web.settings import Settings
+
+log = logging.getLogger(__name__)
+
+STATUS_OF: dict[type[PlayError], int] = {
+    NotSignedIn: 401,
+    NotAllowed: 403,
+    NotFound: 404,
+    Conflict: 409,
+    Invalid: 422,
+}
+HTTP_CODES = {
+    400: ("bad_request", "The request could not be understood."),
+    401: ("not_signed_in", "Please sign in first."),
+    403: ("forbidden", "You may not do this."),
+    404: ("not_found", "There is nothing at this address."),
+    405: ("method_not_allowed", "This address does not accept that method."),
+    413: ("body_too_large", "The request body is too large."),
+}
+
+
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse({"detail": {"code": code, "message": message}}, status_code=status, headers=headers)
+
+
+class BodyTooLarge(Exception):
+    """The client sent more than MAX_BODY_BYTES."""
+
+
+class BodyLimit:
+    """Refuse request bodies over `limit` bytes, whether announced by Content-Length or streamed in chunks."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+                await _too_large(scope, receive, send)
+                return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise BodyTooLarge
+            return message
+
+        await self.app(scope, limited, send)
+
+
+async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
+    code, message = HTTP_CODES[413]
+    await error_response(413, code, message)(scope, receive, send)
+
+
+def _validation_message(exc: RequestValidationError) -> tuple[str, str]:
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return "malformed_json", "The request body is not valid JSON."
+    first = errors[0] if errors else {}
+    where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path"))
+    reason = str(first.get("msg", "is invalid"))
+    return "invalid_request", f"{where}: {reason}" if where else reason
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    async def on_play_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, PlayError)
+        status = next((s for kind, s in STATUS_OF.items() if isinstance(exc, kind)), 400)
+        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        return error_response(status, exc.code, exc.message, headers)
+
+    async def on_validation(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        code, message = _validation_message(exc)
+        return error_response(422, code, message)
+
+    async def on_http(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        if isinstance(exc.detail, dict) and {"code", "message"} <= exc.detail.keys():
+            return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+        code, message = HTTP_CODES.get(exc.status_code, ("http_error", str(exc.detail)))
+        return error_response(exc.status_code, code, message, exc.headers)
+
+    async def on_too_large(request: Request, exc: Exception) -> JSONResponse:
+        code, message = HTTP_CODES[413]
+        return error_response(413, code, message)
+
+    async def on_crash(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return error_response(500, "internal_error", "Something went wrong on our side; please try again.")
+
+    app.add_exception_handler(PlayError, on_play_error)
+    app.add_exception_handler(RequestValidationError, on_validation)
+    app.add_exception_handler(StarletteHTTPException, on_http)
+    app.add_exception_handler(BodyTooLarge, on_too_large)
+    app.add_exception_handler(Exception, on_crash)
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Open the database (embedded if need be), migrate, listen on the bus; undo it all on shutdown."""
+    settings: Settings = app.state.settings
+    db = await asyncio.to_thread(open_database, settings.database_url, settings.data_dir)
+    bus: Bus | None = None
+    try:
+        if settings.migrate_on_start:
+            await asyncio.to_thread(migrate.upgrade, db.url)
+        bus = Bus(db.libpq_url)
+        await bus.start()
+        accounts = Accounts(make_hasher(settings.password_hashing))
+        if settings.admin_username and settings.admin_password:
+            async with db.session() as session:
+                await accounts.ensure_admin(
+                    session,
+                    settings.admin_username,
+                    settings.admin_password,
+                    f"{settings.admin_username.lower()}@admin.invalid",
+                )
+                await session.commit()
+        app.state.db = db
+        app.state.bus = bus
+        app.state.accounts = accounts
+        app.state.service = GameService(db)
+        app.state.signer = TokenSigner(settings.secret_key, settings.token_max_age_hours * 3600)
+        yield
+    finally:
+        if bus is not None:
+            await bus.stop()
+        # Stops the embedded server explicitly: uvicorn re-raises SIGTERM, so atexit would never run.
+        await db.close()
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the application; nothing touches the database until the lifespan starts."""
+    settings = settings or Settings()
+    app = FastAPI(
+        title="Carson City Online",
+        version="1",
+        summary="Carson City, the board game, played asynchronously.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    install_error_handlers(app)
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=settings.secret_key,
+        session_cookie="carson_session",
+        same_site="lax",
+        https_only=settings.session_cookie_secure,
+        max_age=14 * 24 * 3600,
+    )
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.include_router(api.router)
+    app.include_router(stream.router)
+
+    @app.get("/healthz", tags=["ops"], responses={503: {"model": api.ErrorResponse}})
+    async def healthz(request: Request) -> Any:
+        """200 when the database answers, 503 otherwise (for load balancers and Docker's HEALTHCHECK)."""
+        try:
+            await asyncio.wait_for(request.app.state.db.ping(), timeout=5)
+        except Exception:
+            return error_response(503, "database_unavailable", "The database does not answer.")
+        return {"status": "ok"}
+
+    return app

@@ -1,0 +1,149 @@
+"""Request and response bodies of the JSON API (they document it in /openapi.json)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.play.service import GameSummary, MoveOptions, VisibleEvent
+
+USERNAME_PATTERN = r"^[A-Za-z0-9_.-]+$"
+EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(examples=["stale_seq"])
+    message: str = Field(examples=["The game has moved on since you looked; reload and try again."])
+
+
+class ErrorResponse(BaseModel):
+    """Every error: a stable code for programs and a sentence for people."""
+
+    detail: ErrorBody
+
+
+class RegisterIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    username: str = Field(min_length=3, max_length=32, pattern=USERNAME_PATTERN)
+    email: str = Field(max_length=254, pattern=EMAIL_PATTERN)
+    password: str = Field(min_length=8, max_length=256)
+
+
+class AccountOut(BaseModel):
+    id: int
+    username: str
+
+
+class MeOut(AccountOut):
+    is_admin: bool
+
+
+class TokenOut(BaseModel):
+    access_token: str
+    token_type: Literal["bearer"] = "bearer"
+
+
+class VariantsIn(BaseModel):
+    """Variant settings; every one optional, defaults = the standard base game. Unknown keys reach the rules
+    core, which names the setting it cannot play (422)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    sides: Literal["yellow", "red", "random", "vote"] | None = None
+    might_is_right: bool | None = None
+    river: bool | None = None
+    new_beginning: bool | None = None
+    expansions: list[Literal["gold_and_guns", "outlaws", "big_box"]] | None = None
+    characters: list[int] | None = None
+
+    def settings(self) -> dict[str, Any]:
+        """Only the settings the admin actually gave (unknown ones included, for the rules core to name)."""
+        return self.model_dump(exclude_none=True)
+
+
+class CreateGameIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=100)
+    seats: int = Field(ge=2, le=5)
+    variants: VariantsIn = Field(default_factory=VariantsIn)
+    players: list[str] | None = Field(default=None, max_length=5)
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    move_timeout_hours: int | None = Field(default=None, ge=1, le=24 * 60)
+
+
+class SeatOut(BaseModel):
+    seat: int | None
+    username: str
+
+
+class GameOut(BaseModel):
+    id: int
+    name: str
+    status: Literal["open", "active", "finished"]
+    seats: list[SeatOut]
+    seat_count: int
+    variants: dict[str, Any]
+    seq: int
+    to_act: list[int]
+    move_timeout_hours: int | None
+    created_at: datetime
+
+    @classmethod
+    def of(cls, g: GameSummary) -> GameOut:
+        return cls(
+            id=g.id,
+            name=g.name,
+            status=g.status,  # type: ignore[arg-type]
+            seats=[SeatOut(seat=s.seat, username=s.username) for s in g.seats],
+            seat_count=g.seat_count,
+            variants=g.variants,
+            seq=g.seq,
+            to_act=list(g.to_act),
+            move_timeout_hours=g.move_timeout_hours,
+            created_at=g.created_at,
+        )
+
+
+class GameListOut(BaseModel):
+    data: list[GameOut]
+    count: int
+
+
+class MovesOut(BaseModel):
+    seq: int
+    seat: int | None
+    moves: list[dict[str, Any]] = Field(description="Each move exactly in the shape POST .../moves accepts.")
+
+    @classmethod
+    def of(cls, m: MoveOptions) -> MovesOut:
+        return cls(seq=m.seq, seat=m.seat, moves=m.moves)
+
+
+class MoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seq: int = Field(ge=0, le=2**31 - 1, description="The sequence number the client saw.")
+    move: dict[str, Any] = Field(description='A move: {"type": ..., ...fields}, as listed by GET .../moves.')
+
+
+class MoveOut(BaseModel):
+    seq: int
+
+
+class EventOut(BaseModel):
+    seq: int
+    type: str
+    data: dict[str, Any]
+    at: datetime
+
+    @classmethod
+    def of(cls, e: VisibleEvent) -> EventOut:
+        return cls(seq=e.seq, type=e.type, data=e.data, at=e.at)
+
+
+class EventsOut(BaseModel):
+    events: list[EventOut]

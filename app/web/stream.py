@@ -1,0 +1,61 @@
+"""Server-sent events: `GET /api/v1/games/{id}/stream` sends the log's public head after every change.
+
+The subscription is taken before the current head is read, so no change can fall between the two; each stream
+ends its subscription when the client goes away (sse-starlette cancels the generator).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+from fastapi import APIRouter, Request
+from sse_starlette import EventSourceResponse, ServerSentEvent
+
+from app.play.bus import Bus, Change
+from app.play.service import GameService
+from app.web.api import errors
+from app.web.deps import BusDep, CurrentAccount, ServiceDep, SettingsDep
+
+router = APIRouter(prefix="/api/v1", tags=["play"])
+EVENT_NAME = "turn"
+
+
+def _message(change: Change) -> ServerSentEvent:
+    data = {"seq": change.seq, "to_act": list(change.to_act), "status": change.status}
+    return ServerSentEvent(data=json.dumps(data), event=EVENT_NAME, id=str(change.seq))
+
+
+async def _changes(service: GameService, bus: Bus, game_id: int) -> AsyncIterator[ServerSentEvent]:
+    async with bus.subscribe(game_id) as queue:
+        last = await service.head(game_id)
+        yield _message(last)
+        while True:
+            change = await queue.get()
+            if change.seq > last.seq:
+                last = change
+                yield _message(change)
+
+
+@router.get(
+    "/games/{game_id}/stream",
+    response_class=EventSourceResponse,
+    responses={
+        200: {
+            "content": {"text/event-stream": {}},
+            "description": 'An event "turn" with {"seq", "to_act", "status"} now and after every change.',
+        },
+        **errors(404),
+    },
+)
+async def stream(
+    game_id: int,
+    request: Request,
+    account: CurrentAccount,
+    service: ServiceDep,
+    bus: BusDep,
+    settings: SettingsDep,
+) -> EventSourceResponse:
+    """Live updates of a game: its head now, then after every change, with keep-alive pings."""
+    await service.summary(game_id)  # 404 before the stream opens
+    return EventSourceResponse(_changes(service, bus, game_id), ping=settings.sse_ping_seconds)

@@ -1,0 +1,56 @@
+"""Alembic environment: the URL comes from the caller (`app.store.migrate`) or from the settings.
+
+Run from the command line (`alembic upgrade head`) it reads DATABASE_URL, or starts the embedded PostgreSQL in
+DATA_DIR for the duration of the command.
+"""
+
+import asyncio
+from logging.config import fileConfig
+
+from alembic import context
+from sqlalchemy import pool
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from app.store.tables import Base
+
+config = context.config
+if config.config_file_name is not None and config.attributes.get("configure_logger", True):
+    fileConfig(config.config_file_name)
+
+target_metadata = Base.metadata
+
+
+def do_run_migrations(connection: Connection) -> None:
+    context.configure(connection=connection, target_metadata=target_metadata, compare_type=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+async def run_async_migrations(url: str) -> None:
+    engine = create_async_engine(url, poolclass=pool.NullPool)
+    async with engine.connect() as connection:
+        await connection.run_sync(do_run_migrations)
+    await engine.dispose()
+
+
+def run_migrations_online() -> None:
+    url = config.attributes.get("url")
+    if url:
+        asyncio.run(run_async_migrations(url))
+        return
+    from app.store.db import resolve_url
+    from app.web.settings import Settings
+
+    settings = Settings()
+    url, server = resolve_url(settings.database_url, settings.data_dir)
+    try:
+        asyncio.run(run_async_migrations(url))
+    finally:
+        if server is not None:
+            server.cleanup()
+
+
+if context.is_offline_mode():
+    raise SystemExit("offline (--sql) migrations are not supported; run them against a database")
+run_migrations_online()

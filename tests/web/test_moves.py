@@ -1,0 +1,155 @@
+"""Moves through the API as API.md promises: legal moves, seq checks, refusals that change nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from conftest import Api, Player
+from support import assert_error
+
+
+async def _table(api: Api) -> tuple[dict[str, Any], Player, Player, Player]:
+    """A started 2-player game: (game, the awaited player, the other seated player, an unseated player)."""
+    admin = await api.admin()
+    ann, bob, eve = await api.player("ann"), await api.player("bob"), await api.player("eve")
+    game = await api.started_game(admin, [ann, bob])
+    seats = api.seated(game, [ann, bob])
+    awaited = seats[game["to_act"][0]]
+    other = ann if awaited is bob else bob
+    return game, awaited, other, eve
+
+
+async def _log(client: httpx.AsyncClient, gid: int, who: Player) -> list[dict[str, Any]]:
+    r = await client.get(f"/api/v1/games/{gid}/events", headers=who.headers)
+    assert r.status_code == 200
+    events: list[dict[str, Any]] = r.json()["events"]
+    return events
+
+
+async def test_the_awaited_player_plays_the_first_legal_move(api: Api, client: httpx.AsyncClient) -> None:
+    game, awaited, other, _ = await _table(api)
+    gid = game["id"]
+    r = await client.get(f"/api/v1/games/{gid}/moves", headers=awaited.headers)
+    assert r.status_code == 200
+    options = r.json()
+    assert options["seq"] == game["seq"] and options["seat"] == game["to_act"][0] and options["moves"]
+    assert all(isinstance(m.get("type"), str) for m in options["moves"])
+    r = await client.post(
+        f"/api/v1/games/{gid}/moves",
+        json={"seq": options["seq"], "move": options["moves"][0]},
+        headers=awaited.headers,
+    )
+    assert r.status_code == 200, r.text
+    new_seq = r.json()["seq"]
+    assert new_seq > game["seq"]
+    summary = (await client.get(f"/api/v1/games/{gid}", headers=other.headers)).json()
+    assert summary["seq"] == new_seq
+    state = (await client.get(f"/api/v1/games/{gid}/state", headers=awaited.headers)).json()
+    assert state["seq"] == new_seq and state["game_id"] == gid
+    assert [e["seq"] for e in await _log(client, gid, other)] == list(range(1, new_seq + 1))
+
+
+async def test_a_stale_seq_is_409_and_changes_nothing(api: Api, client: httpx.AsyncClient) -> None:
+    game, awaited, _, _ = await _table(api)
+    gid = game["id"]
+    move = (await client.get(f"/api/v1/games/{gid}/moves", headers=awaited.headers)).json()["moves"][0]
+    before = await _log(client, gid, awaited)
+    for seq in (game["seq"] - 1, game["seq"] + 1, 0):
+        r = await client.post(
+            f"/api/v1/games/{gid}/moves", json={"seq": seq, "move": move}, headers=awaited.headers
+        )
+        assert_error(r, 409, "stale_seq")
+    assert await _log(client, gid, awaited) == before
+
+
+async def test_an_illegal_move_is_422_with_a_code_and_changes_nothing(
+    api: Api, client: httpx.AsyncClient
+) -> None:
+    game, awaited, _, _ = await _table(api)
+    gid = game["id"]
+    before = await _log(client, gid, awaited)
+    for move in ({"type": "teleport", "to": [9, 9]}, {"no_type": True}, {"type": 7}):
+        r = await client.post(
+            f"/api/v1/games/{gid}/moves", json={"seq": game["seq"], "move": move}, headers=awaited.headers
+        )
+        detail = assert_error(r, 422)
+        assert detail["code"] and detail["message"]
+    assert await _log(client, gid, awaited) == before
+
+
+async def test_malformed_bodies_are_4xx_never_5xx(api: Api, client: httpx.AsyncClient) -> None:
+    game, awaited, _, _ = await _table(api)
+    url = f"/api/v1/games/{game['id']}/moves"
+    bodies: list[Any] = [
+        {"seq": "three", "move": {"type": "pass"}},
+        {"seq": game["seq"], "move": "pass"},
+        {"seq": game["seq"]},
+        [1, 2, 3],
+        {"seq": game["seq"], "move": {"type": "pass"}, "extra": 1},
+        {"seq": 2**70, "move": {"type": "pass"}},
+    ]
+    for body in bodies:
+        assert_error(await client.post(url, json=body, headers=awaited.headers), 422)
+    r = await client.post(
+        url, content=b'{"seq": 1, "move": {', headers={**awaited.headers, "Content-Type": "application/json"}
+    )
+    assert_error(r, 422, "malformed_json")
+    huge = {"seq": game["seq"], "move": {"type": "pass", "junk": "x" * 100_000}}
+    assert_error(await client.post(url, json=huge, headers=awaited.headers), 413, "body_too_large")
+
+
+async def test_only_the_awaited_seat_may_move(api: Api, client: httpx.AsyncClient) -> None:
+    game, awaited, other, eve = await _table(api)
+    gid = game["id"]
+    move = (await client.get(f"/api/v1/games/{gid}/moves", headers=awaited.headers)).json()["moves"][0]
+    body = {"seq": game["seq"], "move": move}
+    other_options = (await client.get(f"/api/v1/games/{gid}/moves", headers=other.headers)).json()
+    assert other_options["moves"] == [] and other_options["seat"] is not None
+    assert_error(
+        await client.post(f"/api/v1/games/{gid}/moves", json=body, headers=other.headers), 403, "not_awaited"
+    )
+    assert_error(
+        await client.post(f"/api/v1/games/{gid}/moves", json=body, headers=eve.headers), 403, "no_seat"
+    )
+    assert_error(await client.post(f"/api/v1/games/{gid}/moves", json=body), 401, "not_signed_in")
+    spectator = (await client.get(f"/api/v1/games/{gid}/moves", headers=eve.headers)).json()
+    assert spectator == {"seq": game["seq"], "seat": None, "moves": []}
+    assert [e["seq"] for e in await _log(client, gid, eve)] == list(range(1, game["seq"] + 1))
+
+
+async def test_events_after_n(api: Api, client: httpx.AsyncClient) -> None:
+    game, awaited, _, _ = await _table(api)
+    gid = game["id"]
+    all_events = await _log(client, gid, awaited)
+    assert all(set(e) == {"seq", "type", "data", "at"} for e in all_events)
+    r = await client.get(f"/api/v1/games/{gid}/events", params={"after": 1}, headers=awaited.headers)
+    assert r.json()["events"] == all_events[1:]
+    r = await client.get(
+        f"/api/v1/games/{gid}/events", params={"after": game["seq"]}, headers=awaited.headers
+    )
+    assert r.json() == {"events": []}
+    assert_error(
+        await client.get(f"/api/v1/games/{gid}/events", params={"after": -1}, headers=awaited.headers), 422
+    )
+
+
+async def test_the_seed_never_reaches_a_client(api: Api, client: httpx.AsyncClient) -> None:
+    seed = 8_675_309_123_457
+    admin = await api.admin()
+    ann, bob = await api.player("ann"), await api.player("bob")
+    game = await api.started_game(admin, [ann, bob], seed=seed)
+    gid = game["id"]
+    seats = api.seated(game, [ann, bob])
+    bodies = [str(game)]
+    for who in (admin, ann, bob):
+        for path in ("", "/state", "/moves", "/events"):
+            bodies.append((await client.get(f"/api/v1/games/{gid}{path}", headers=who.headers)).text)
+        bodies.append((await client.get("/api/v1/games", headers=who.headers)).text)
+    awaited = seats[game["to_act"][0]]
+    move = (await client.get(f"/api/v1/games/{gid}/moves", headers=awaited.headers)).json()["moves"][0]
+    r = await client.post(
+        f"/api/v1/games/{gid}/moves", json={"seq": game["seq"], "move": move}, headers=awaited.headers
+    )
+    bodies.append(r.text)
+    assert not [b for b in bodies if str(seed) in b or '"seed"' in b]
