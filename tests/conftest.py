@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import socket
-import sys
 import warnings
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -18,14 +17,6 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
-
-try:
-    from app.rules import new_game  # noqa: F401
-except ImportError:  # the rules core has not landed yet
-    sys.path.insert(0, str(Path(__file__).parent))
-    import fake_rules
-
-    sys.modules["app.rules"] = fake_rules
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

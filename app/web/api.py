@@ -155,7 +155,7 @@ async def get_events(
     game_id: int,
     account: CurrentAccount,
     service: ServiceDep,
-    after: Annotated[int, Query(ge=0)] = 0,
+    after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
 ) -> EventsOut:
     """The log after `after`, each event redacted for the caller."""
