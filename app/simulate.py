@@ -7,6 +7,7 @@ fast it runs. Each finished game's spectator state document can be written as on
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import statistics
@@ -58,12 +59,12 @@ def run_from_args(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     chooser = random.Random(args.seed)
-    out = open(args.out, "w", encoding="utf-8") if args.out else None
     decisions: list[int] = []
     decide_us: list[float] = []
     legal_us: list[float] = []
     start = time.perf_counter()
-    try:
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(open(args.out, "w", encoding="utf-8")) if args.out else None
         for game in range(args.games):
             record = play_random_game(config, chooser.randrange(2**63), chooser, timed=True)
             decisions.append(record.decisions)
@@ -71,9 +72,6 @@ def run_from_args(args: argparse.Namespace) -> int:
             legal_us += record.legal_us
             if out:
                 out.write(json.dumps(player_view(record.state, None, game_id=game + 1)) + "\n")
-    finally:
-        if out:
-            out.close()
     elapsed = time.perf_counter() - start
     print(f"games: {args.games} ({args.players} players, variants {config.to_json()})")
     print(f"decisions per game: mean {statistics.mean(decisions):.0f}, min {min(decisions)}, max {max(decisions)}")

@@ -24,12 +24,10 @@ from app.rules.catalog import (
     SETTLER_RED_MONEY,
 )
 from app.rules.construction import needs_house, permission_parcels
-from app.rules.errors import IllegalMove
 from app.rules.evolve import evolve
 from app.rules.explain import explain_illegal
 from app.rules.flow import Awaiting, awaiting, building_price, finish_step, next_step, refill_event
 from app.rules.income import parcel_price
-from app.rules.legal import MOVES_BY_KIND
 from app.rules.model import Event, GameState, Move
 from app.rules.rng import Rng
 

@@ -12,8 +12,8 @@ from typing import Any
 from app.rules.board import PARCELS, parcel_index
 from app.rules.catalog import (
     BUILDINGS,
-    COWBOYS_PER_PLAYER,
     CONSTRUCTION_INDEX,
+    COWBOYS_PER_PLAYER,
     FINAL_STEPS,
     PERSONALITIES,
     ROUND_STEPS,
@@ -25,7 +25,16 @@ from app.rules.catalog import (
     START_ROADS,
 )
 from app.rules.config import GameConfig
-from app.rules.model import replace, Construction, Cowboy, Event, GameState, Parcel, PermissionRequest, PlayerState
+from app.rules.model import (
+    Construction,
+    Cowboy,
+    Event,
+    GameState,
+    Parcel,
+    PermissionRequest,
+    PlayerState,
+    replace,
+)
 
 Handler = Callable[[GameState, Event], GameState]
 _HANDLERS: dict[str, Handler] = {}
@@ -234,10 +243,8 @@ def _placement_order_set(s: GameState, e: Event) -> GameState:
 def _cowboy_placed(s: GameState, e: Event) -> GameState:
     seat = e["seat"]
     cowboy = Cowboy(seat=seat, white=e.get("white", False))
-    if cowboy.white:
-        s = replace(s, white_cowboy=False)
-    else:
-        s = _gain(s, seat, cowboys=-1)
+    # The white cowboy is not part of the personal reserve (RULING B6).
+    s = replace(s, white_cowboy=False) if cowboy.white else _gain(s, seat, cowboys=-1)
     if "square" in e:
         squares = dict(s.squares)
         squares[e["square"]] = (*squares.get(e["square"], ()), cowboy)

@@ -55,7 +55,7 @@ def _parcel_reason(s: GameState, seat: int, move: dict[str, Any]) -> IllegalMove
         if parcel.content is not None:
             return IllegalMove("parcel_occupied", f"Parcel ({x}, {y}) is not empty.")
         return IllegalMove("cannot_build_here",
-                           f"You cannot build there: the parcel needs a road, or no parcel is left for the house.")
+                           "You cannot build there: the parcel needs a road, or no parcel is left for the house.")
     if move["type"] == "place_house" and parcel.content is not None:
         return IllegalMove("parcel_occupied", f"Parcel ({x}, {y}) is not empty.")
     return None

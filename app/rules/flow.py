@@ -19,20 +19,20 @@ from app.rules.catalog import (
     COWBOY_INCOME_PER_FIREPOWER,
     COWBOYS_PER_PLAYER,
     FINAL_STEPS,
-    ROUND_STEPS,
     GROCER_MONEY,
     NEW_COWBOYS,
     PARCEL_INCOME_PER_PARCEL,
     PERSONALITIES,
     ROADS_SUPPLY,
+    ROUND_STEPS,
     THREE_ROADS,
     WAGE_PER_COWBOY,
 )
 from app.rules.construction import parcels_owned
-from app.rules.evolve import evolve
 from app.rules.duels import duelling_seats, earliest_passer, fight
+from app.rules.evolve import evolve
 from app.rules.income import estate_payments, firepower, is_protected_by_church
-from app.rules.model import replace, Event, GameState
+from app.rules.model import Event, GameState, replace
 from app.rules.rng import Rng
 from app.rules.scoring import final_scores
 

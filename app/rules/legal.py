@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.rules.board import parcel_index, parcel_xy
+from app.rules.board import parcel_xy, road_points
 from app.rules.catalog import (
     BANKER_VP_PRICES,
     BUILDINGS,
@@ -30,11 +30,16 @@ from app.rules.construction import (
     house_targets,
     road_edges,
 )
-from app.rules.board import road_points
-from app.rules.flow import awaiting, building_price, cash_limit, purchase_singles, purchase_spots, attack_spots
+from app.rules.flow import (
+    attack_spots,
+    awaiting,
+    building_price,
+    cash_limit,
+    purchase_singles,
+    purchase_spots,
+)
 from app.rules.income import is_attackable, parcel_price
 from app.rules.model import Cowboy, GameState, Move
-
 
 _XY = tuple({"x": x, "y": y} for x, y in map(parcel_xy, range(64)))
 

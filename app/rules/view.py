@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from app.rules.board import parcel_xy, road_points, is_reached
+from app.rules.board import is_reached, parcel_xy, road_points
 from app.rules.catalog import (
     BUILDINGS,
     BUY_VP_SQUARES,
