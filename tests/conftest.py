@@ -6,6 +6,8 @@ or the one named by TEST_DATABASE_URL. Tests then truncate every table instead o
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import socket
 import warnings
@@ -17,6 +19,7 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
+import uvicorn
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -108,9 +111,7 @@ class Api:
 
     async def admin(self, username: str = "admin", password: str = "admin password") -> Player:
         async with self.app.state.service.db.session() as session:
-            account = await self.app.state.accounts.ensure_admin(
-                session, username, password, f"{username}@example.com"
-            )
+            account = await self.app.state.accounts.ensure_admin(session, username, password, f"{username}@example.com")
             await session.commit()
         return Player(account.id, username, await self.token(username, password))
 
@@ -143,3 +144,28 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+@contextlib.asynccontextmanager
+async def live_server(settings: Settings) -> AsyncIterator[tuple[str, Any]]:
+    """A real uvicorn serving a fresh app instance on a free port (ASGITransport buffers SSE streams)."""
+    application = create_app(settings)
+    config = uvicorn.Config(
+        application,
+        host="127.0.0.1",
+        port=free_port(),
+        log_level="warning",
+        timeout_graceful_shutdown=2,
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    try:
+        for _ in range(500):
+            if server.started or task.done():
+                break
+            await asyncio.sleep(0.01)
+        assert server.started, "the live server did not start"
+        yield f"http://127.0.0.1:{config.port}", application
+    finally:
+        server.should_exit = True
+        await task

@@ -160,9 +160,7 @@ class GameService:
             game = await _game_for_update(session, game_id)
             if game.status != "open":
                 raise Conflict("game_started", "This game has already started; nobody can join it now.")
-            seated = await session.scalar(
-                select(func.count()).select_from(Seat).where(Seat.game_id == game_id)
-            )
+            seated = await session.scalar(select(func.count()).select_from(Seat).where(Seat.game_id == game_id))
             if await session.get(Seat, (game_id, account.id)) is not None:
                 raise Conflict("already_joined", "You have already joined this game.")
             if (seated or 0) >= game.seat_count:
@@ -185,11 +183,7 @@ class GameService:
 
     async def _start(self, session: AsyncSession, game: Game) -> GameState:
         seats = list(
-            (
-                await session.execute(
-                    select(Seat).where(Seat.game_id == game.id).order_by(Seat.joined_at, Seat.user_id)
-                )
-            )
+            (await session.execute(select(Seat).where(Seat.game_id == game.id).order_by(Seat.joined_at, Seat.user_id)))
             .scalars()
             .all()
         )
@@ -270,9 +264,7 @@ class GameService:
             return MoveOptions(state.seq, seat, [])
         return MoveOptions(state.seq, seat, legal_moves(state, seat))
 
-    async def events(
-        self, account: Account | None, game_id: int, after: int, limit: int
-    ) -> list[VisibleEvent]:
+    async def events(self, account: Account | None, game_id: int, after: int, limit: int) -> list[VisibleEvent]:
         """The log after `after`, each event redacted for the caller."""
         summary = await self.summary(game_id)
         seat = summary.seat_of(account.id) if account is not None else None
@@ -295,9 +287,7 @@ class GameService:
             game = await session.get(Game, game_id)
             if game is None:
                 raise NotFound("game_not_found", f"There is no game {game_id}.")
-            seat = await session.scalar(
-                select(Seat.seat).where(Seat.game_id == game_id, Seat.user_id == account.id)
-            )
+            seat = await session.scalar(select(Seat.seat).where(Seat.game_id == game_id, Seat.user_id == account.id))
             if seat is None:
                 raise NotAllowed("no_seat", "You do not have a seat in this game.")
             if game.status != "active":
@@ -372,11 +362,7 @@ async def _users_named(session: AsyncSession, names: Sequence[str]) -> list[User
         return []
     found = {
         u.username.lower(): u
-        for u in (
-            await session.execute(
-                select(User).where(func.lower(User.username).in_([n.lower() for n in names]))
-            )
-        )
+        for u in (await session.execute(select(User).where(func.lower(User.username).in_([n.lower() for n in names]))))
         .scalars()
         .all()
     }

@@ -57,10 +57,7 @@ async def append(
     """
     new_seq = expected_seq + len(events)
     moved = await session.execute(
-        update(Game)
-        .where(Game.id == game_id, Game.seq == expected_seq)
-        .values(seq=new_seq)
-        .returning(Game.id)
+        update(Game).where(Game.id == game_id, Game.seq == expected_seq).values(seq=new_seq).returning(Game.id)
     )
     if moved.scalar_one_or_none() is None:
         raise StaleSeq(game_id, expected_seq)
@@ -68,16 +65,12 @@ async def append(
         rows = []
         for offset, event in enumerate(events, start=1):
             kind, data = _split(event)
-            rows.append(
-                {"game_id": game_id, "seq": expected_seq + offset, "type": kind, "data": data, "actor": actor}
-            )
+            rows.append({"game_id": game_id, "seq": expected_seq + offset, "type": kind, "data": data, "actor": actor})
         await session.execute(insert(GameEvent), rows)
     return new_seq
 
 
-async def load(
-    session: AsyncSession, game_id: int, after: int = 0, limit: int | None = None
-) -> list[StoredEvent]:
+async def load(session: AsyncSession, game_id: int, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
     """The events of `game_id` with seq > `after`, oldest first."""
     query = (
         select(GameEvent.seq, GameEvent.type, GameEvent.data, GameEvent.actor, GameEvent.created_at)
@@ -87,6 +80,4 @@ async def load(
     if limit is not None:
         query = query.limit(limit)
     result = await session.execute(query)
-    return [
-        StoredEvent(seq, {"type": kind, **data}, actor, at) for seq, kind, data, actor, at in result.all()
-    ]
+    return [StoredEvent(seq, {"type": kind, **data}, actor, at) for seq, kind, data, actor, at in result.all()]

@@ -87,9 +87,7 @@ class Seat(Base):
     __tablename__ = "seats"
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
-    user_id: Mapped[int] = mapped_column(
-        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True
-    )
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
     seat: Mapped[int | None] = mapped_column(Integer)
     joined_at: Mapped[datetime] = _now()
 
@@ -124,6 +122,4 @@ class Outbox(Base):
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = _now()
 
-    __table_args__ = (
-        Index("ix_outbox_pending", "next_attempt_at", postgresql_where=text("sent_at IS NULL")),
-    )
+    __table_args__ = (Index("ix_outbox_pending", "next_attempt_at", postgresql_where=text("sent_at IS NULL")),)

@@ -47,9 +47,7 @@ async def register(body: RegisterIn, accounts: AccountsDep, session: SessionDep)
 
 
 @router.post("/auth/token", tags=["auth"])
-async def token(
-    form: PasswordForm, accounts: AccountsDep, session: SessionDep, signer: SignerDep
-) -> TokenOut:
+async def token(form: PasswordForm, accounts: AccountsDep, session: SessionDep, signer: SignerDep) -> TokenOut:
     """OAuth2 password flow: trade a username and password for a bearer token."""
     account = await accounts.authenticate(session, form.username, form.password)
     await session.commit()

@@ -48,9 +48,7 @@ HTTP_CODES = {
 }
 
 
-def error_response(
-    status: int, code: str, message: str, headers: dict[str, str] | None = None
-) -> JSONResponse:
+def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"detail": {"code": code, "message": message}}, status_code=status, headers=headers)
 
 

@@ -47,9 +47,7 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
         if self.environment != "development" and self.secret_key == DEVELOPMENT_SECRET_KEY:
-            raise ValueError(
-                "SECRET_KEY is the development default; set a long random SECRET_KEY outside development"
-            )
+            raise ValueError("SECRET_KEY is the development default; set a long random SECRET_KEY outside development")
         if self.environment == "production" and self.password_hashing != "standard":
             raise ValueError("PASSWORD_HASHING=cheapest is for test suites only, never for production")
         return self

@@ -11,9 +11,7 @@ from sqlalchemy import select
 from app.store.tables import GameEvent
 
 
-async def test_fifty_concurrent_submissions_one_wins(
-    api: Api, client: httpx.AsyncClient, app: object
-) -> None:
+async def test_fifty_concurrent_submissions_one_wins(api: Api, client: httpx.AsyncClient, app: object) -> None:
     admin = await api.admin()
     ann, bob = await api.player("ann"), await api.player("bob")
     game = await api.started_game(admin, [ann, bob])

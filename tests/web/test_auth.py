@@ -26,20 +26,14 @@ async def test_register_refuses_taken_names_and_emails_in_any_case(client: httpx
     assert (await client.post("/api/v1/auth/register", json=body)).status_code == 201
     r = await client.post("/api/v1/auth/register", json={**body, "username": "bob", "email": "x@example.com"})
     assert_error(r, 409, "username_taken")
-    r = await client.post(
-        "/api/v1/auth/register", json={**body, "username": "bobby", "email": "BOB@example.com"}
-    )
+    r = await client.post("/api/v1/auth/register", json={**body, "username": "bobby", "email": "BOB@example.com"})
     assert_error(r, 409, "email_taken")
 
 
 async def test_register_validates_its_input(client: httpx.AsyncClient) -> None:
-    r = await client.post(
-        "/api/v1/auth/register", json={"username": "x", "email": "nope", "password": "short"}
-    )
+    r = await client.post("/api/v1/auth/register", json={"username": "x", "email": "nope", "password": "short"})
     assert_error(r, 422, "invalid_request")
-    r = await client.post(
-        "/api/v1/auth/register", content=b"{not json", headers={"Content-Type": "application/json"}
-    )
+    r = await client.post("/api/v1/auth/register", content=b"{not json", headers={"Content-Type": "application/json"})
     assert_error(r, 422, "malformed_json")
 
 
@@ -50,9 +44,7 @@ async def test_wrong_password_and_unknown_user_get_the_same_answer(client: httpx
     )
     wrong = await client.post("/api/v1/auth/token", data={"username": "cid", "password": "wrong password"})
     unknown = await client.post("/api/v1/auth/token", data={"username": "nobody", "password": "long enough"})
-    assert assert_error(wrong, 401, "invalid_credentials") == assert_error(
-        unknown, 401, "invalid_credentials"
-    )
+    assert assert_error(wrong, 401, "invalid_credentials") == assert_error(unknown, 401, "invalid_credentials")
     assert wrong.headers["www-authenticate"] == "Bearer"
 
 

@@ -43,9 +43,7 @@ async def test_a_game_needs_two_players_to_start(api: Api, client: httpx.AsyncCl
     r = await client.post("/api/v1/games", json={"name": "Lonely", "seats": 3}, headers=admin.headers)
     gid = r.json()["id"]
     await client.post(f"/api/v1/games/{gid}/join", headers=admin.headers)
-    assert_error(
-        await client.post(f"/api/v1/games/{gid}/start", headers=admin.headers), 409, "not_enough_players"
-    )
+    assert_error(await client.post(f"/api/v1/games/{gid}/start", headers=admin.headers), 409, "not_enough_players")
 
 
 async def test_only_admins_create_games(api: Api, client: httpx.AsyncClient) -> None:

@@ -56,16 +56,12 @@ async def test_a_stale_seq_is_409_and_changes_nothing(api: Api, client: httpx.As
     move = (await client.get(f"/api/v1/games/{gid}/moves", headers=awaited.headers)).json()["moves"][0]
     before = await _log(client, gid, awaited)
     for seq in (game["seq"] - 1, game["seq"] + 1, 0):
-        r = await client.post(
-            f"/api/v1/games/{gid}/moves", json={"seq": seq, "move": move}, headers=awaited.headers
-        )
+        r = await client.post(f"/api/v1/games/{gid}/moves", json={"seq": seq, "move": move}, headers=awaited.headers)
         assert_error(r, 409, "stale_seq")
     assert await _log(client, gid, awaited) == before
 
 
-async def test_an_illegal_move_is_422_with_a_code_and_changes_nothing(
-    api: Api, client: httpx.AsyncClient
-) -> None:
+async def test_an_illegal_move_is_422_with_a_code_and_changes_nothing(api: Api, client: httpx.AsyncClient) -> None:
     game, awaited, _, _ = await _table(api)
     gid = game["id"]
     before = await _log(client, gid, awaited)
@@ -106,12 +102,8 @@ async def test_only_the_awaited_seat_may_move(api: Api, client: httpx.AsyncClien
     body = {"seq": game["seq"], "move": move}
     other_options = (await client.get(f"/api/v1/games/{gid}/moves", headers=other.headers)).json()
     assert other_options["moves"] == [] and other_options["seat"] is not None
-    assert_error(
-        await client.post(f"/api/v1/games/{gid}/moves", json=body, headers=other.headers), 403, "not_awaited"
-    )
-    assert_error(
-        await client.post(f"/api/v1/games/{gid}/moves", json=body, headers=eve.headers), 403, "no_seat"
-    )
+    assert_error(await client.post(f"/api/v1/games/{gid}/moves", json=body, headers=other.headers), 403, "not_awaited")
+    assert_error(await client.post(f"/api/v1/games/{gid}/moves", json=body, headers=eve.headers), 403, "no_seat")
     assert_error(await client.post(f"/api/v1/games/{gid}/moves", json=body), 401, "not_signed_in")
     spectator = (await client.get(f"/api/v1/games/{gid}/moves", headers=eve.headers)).json()
     assert spectator == {"seq": game["seq"], "seat": None, "moves": []}
@@ -125,13 +117,9 @@ async def test_events_after_n(api: Api, client: httpx.AsyncClient) -> None:
     assert all(set(e) == {"seq", "type", "data", "at"} for e in all_events)
     r = await client.get(f"/api/v1/games/{gid}/events", params={"after": 1}, headers=awaited.headers)
     assert r.json()["events"] == all_events[1:]
-    r = await client.get(
-        f"/api/v1/games/{gid}/events", params={"after": game["seq"]}, headers=awaited.headers
-    )
+    r = await client.get(f"/api/v1/games/{gid}/events", params={"after": game["seq"]}, headers=awaited.headers)
     assert r.json() == {"events": []}
-    assert_error(
-        await client.get(f"/api/v1/games/{gid}/events", params={"after": -1}, headers=awaited.headers), 422
-    )
+    assert_error(await client.get(f"/api/v1/games/{gid}/events", params={"after": -1}, headers=awaited.headers), 422)
 
 
 async def test_the_seed_never_reaches_a_client(api: Api, client: httpx.AsyncClient) -> None:

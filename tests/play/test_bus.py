@@ -1,0 +1,46 @@
+"""The bus: a notice queued in a transaction reaches every instance on commit, never on rollback."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import async_sessionmaker
+
+from app.play.bus import Bus, Change, announce
+from app.store.db import make_engine, to_libpq_url
+
+
+async def test_commit_reaches_other_instances_and_rollback_does_not(clean_db: str) -> None:
+    a, b = Bus(to_libpq_url(clean_db)), Bus(to_libpq_url(clean_db))
+    await a.start()
+    await b.start()
+    engine = make_engine(clean_db)
+    sessions = async_sessionmaker(engine)
+    try:
+        async with a.subscribe(7) as on_a, b.subscribe(7) as on_b, b.subscribe(8) as other_game:
+            async with sessions() as session:
+                await announce(session, Change(7, 3, (1,), "active"))
+                await session.rollback()
+            async with sessions() as session:
+                await announce(session, Change(7, 4, (0, 1), "active"))
+                await session.execute(text("SELECT 1"))
+                await session.commit()
+            for queue in (on_a, on_b):
+                change = await asyncio.wait_for(queue.get(), timeout=5)
+                assert change == Change(7, 4, (0, 1), "active")
+                assert queue.empty()
+            assert other_game.empty()
+        assert a.subscriber_count(7) == b.subscriber_count(7) == 0
+    finally:
+        await engine.dispose()
+        await a.stop()
+        await b.stop()
+
+
+async def test_a_slow_subscriber_keeps_the_newest_notice() -> None:
+    bus = Bus("postgresql://unused", queue_size=2)
+    async with bus.subscribe(1) as queue:
+        for seq in range(1, 6):
+            bus.deliver(Change(1, seq, (0,), "active"))
+        assert [queue.get_nowait().seq for _ in range(2)] == [4, 5]
