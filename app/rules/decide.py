@@ -26,7 +26,7 @@ from app.rules.catalog import (
 from app.rules.construction import needs_house, permission_parcels
 from app.rules.evolve import evolve
 from app.rules.explain import explain_illegal
-from app.rules.flow import Awaiting, awaiting, building_price, finish_step, next_step, refill_event
+from app.rules.flow import Awaiting, awaiting, building_price, finish_step, next_step, refill_event, roads_in_supply
 from app.rules.income import parcel_price
 from app.rules.model import Event, GameState, Move
 from app.rules.rng import Rng
@@ -126,7 +126,7 @@ def _choose_personality(s: GameState, seat: int, move: Move, rng: Rng, kind: str
     if side.money:
         event["money"] = side.money
     if side.roads:
-        event["roads"] = side.roads
+        event["roads"] = min(side.roads, roads_in_supply(s))  # a gain beyond the supply is lost (RULING B3)
     return [event]
 
 
