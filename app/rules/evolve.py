@@ -50,7 +50,12 @@ def handles(event_type: str) -> Callable[[Handler], Handler]:
 
 def evolve(s: GameState, event: Event) -> GameState:
     """Apply one event. Unknown event types are a programming error, not a player's."""
-    return replace(_HANDLERS[event["type"]](s, event), seq=s.seq + 1)
+    new = _HANDLERS[event["type"]](s, event)
+    if new is s:
+        return replace(s, seq=s.seq + 1)
+    # `new` was just built by the handler and nobody else holds it yet: numbering it in place saves a copy.
+    object.__setattr__(new, "seq", s.seq + 1)
+    return new
 
 
 def replay(events: Iterable[Event], state: GameState | None = None) -> GameState:

@@ -1,0 +1,58 @@
+"""Benchmark of the rules core: complete random 4-player games per second on one core, and the median cost of
+`legal_moves`, `decide` (with its automatic steps) and `replay` of a whole game.
+
+Run: `.venv/bin/python bench/engine.py [--games N] [--players P]`. Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.rules import GameConfig, replay  # noqa: E402
+from app.simulate import play_random_game  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--variants", default="{}")
+    args = parser.parse_args()
+    import json
+
+    config = GameConfig.from_variants(args.players, json.loads(args.variants))
+    chooser = random.Random(2026)
+    seeds = [chooser.randrange(2**62) for _ in range(args.games)]
+
+    start = time.perf_counter()
+    logs = [play_random_game(config, seed, random.Random(seed)).events for seed in seeds]
+    elapsed = time.perf_counter() - start
+
+    timed = [play_random_game(config, seed, random.Random(seed), timed=True) for seed in seeds[:50]]
+    legal_us = [t for record in timed for t in record.legal_us]
+    decide_us = [t for record in timed for t in record.decide_us]
+    replay_ms = []
+    for events in logs[:50]:
+        t0 = time.perf_counter()
+        replay(events)
+        replay_ms.append((time.perf_counter() - t0) * 1e3)
+
+    decisions = statistics.mean(record.decisions for record in timed)
+    events = statistics.mean(len(log) for log in logs)
+    print(f"rules core, {args.players} players, variants {config.to_json()}, Python {sys.version.split()[0]}")
+    print(f"complete random games/s (one core): {args.games / elapsed:.1f}  ({args.games} games, {elapsed:.2f} s)")
+    print(f"decisions per game: {decisions:.0f}; events per game: {events:.0f}")
+    print(f"median legal_moves: {statistics.median(legal_us):.1f} us (p95 {statistics.quantiles(legal_us, n=20)[-1]:.1f})")
+    print(f"median decide: {statistics.median(decide_us):.1f} us (p95 {statistics.quantiles(decide_us, n=20)[-1]:.1f})")
+    print(f"median replay of a whole game: {statistics.median(replay_ms):.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

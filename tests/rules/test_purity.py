@@ -1,0 +1,49 @@
+"""The rules core is pure (issue "Rules core"; ARCHITECTURE "rules imports nothing of ours and does no I/O"):
+it imports only the standard library and itself, reads no clock, touches no file and uses no global random."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import app.rules
+
+RULES_DIR = Path(app.rules.__file__).parent
+FORBIDDEN_MODULES = {"os", "io", "time", "datetime", "socket", "pathlib", "subprocess", "threading", "asyncio",
+                     "logging", "shutil", "tempfile", "urllib", "http", "sqlite3", "secrets", "uuid"}
+
+
+def _modules() -> list[Path]:
+    return sorted(RULES_DIR.glob("*.py"))
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_rules_import_only_the_standard_library() -> None:
+    """R-WEB-3 (determinism rests on it): only stdlib and app.rules itself."""
+    for path in _modules():
+        for name in _imports(path):
+            top = name.split(".")[0]
+            assert name.startswith("app.rules") or (top in sys.stdlib_module_names and top != "app"), (path, name)
+            assert top not in FORBIDDEN_MODULES, (path, name)
+
+
+def test_no_global_random_and_no_io_calls() -> None:
+    """Randomness only through rng.Rng (seeded per game and decision); no open()/print()/input()."""
+    for path in _modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                assert node.func.id not in {"open", "print", "input", "exec", "eval"}, (path, node.func.id)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "random":
+                assert path.name == "rng.py" and node.attr == "Random", (path, node.attr)
