@@ -7,6 +7,7 @@ Run: `.venv/bin/python bench/engine.py [--games N] [--players P]`. Prints figure
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -15,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.rules import GameConfig, replay  # noqa: E402
-from app.simulate import play_random_game  # noqa: E402
+from app.rules import GameConfig, replay
+from app.simulate import play_random_game
 
 
 def main() -> None:
@@ -25,7 +26,6 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--variants", default="{}")
     args = parser.parse_args()
-    import json
 
     config = GameConfig.from_variants(args.players, json.loads(args.variants))
     chooser = random.Random(2026)
@@ -49,8 +49,9 @@ def main() -> None:
     print(f"rules core, {args.players} players, variants {config.to_json()}, Python {sys.version.split()[0]}")
     print(f"complete random games/s (one core): {args.games / elapsed:.1f}  ({args.games} games, {elapsed:.2f} s)")
     print(f"decisions per game: {decisions:.0f}; events per game: {events:.0f}")
-    print(f"median legal_moves: {statistics.median(legal_us):.1f} us (p95 {statistics.quantiles(legal_us, n=20)[-1]:.1f})")
-    print(f"median decide: {statistics.median(decide_us):.1f} us (p95 {statistics.quantiles(decide_us, n=20)[-1]:.1f})")
+    for name, samples in (("legal_moves", legal_us), ("decide", decide_us)):
+        p95 = statistics.quantiles(samples, n=20)[-1]
+        print(f"median {name}: {statistics.median(samples):.1f} us (p95 {p95:.1f})")
     print(f"median replay of a whole game: {statistics.median(replay_ms):.2f} ms")
 
 
