@@ -15,6 +15,24 @@ def _simulate(args: argparse.Namespace) -> int:
     return run_from_args(args)
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from app.web.commands import serve
+
+    return serve(args)
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from app.web.commands import migrate
+
+    return migrate(args)
+
+
+def _create_admin(args: argparse.Namespace) -> int:
+    from app.web.commands import create_admin
+
+    return create_admin(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m app", description="Carson City Online")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -26,6 +44,21 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--variants", default="{}", help="variant settings as JSON (see the API's `variants`)")
     sim.add_argument("--out", default=None, help="write each finished game's spectator state as a JSON line")
     sim.set_defaults(handler=_simulate)
+
+    serve = commands.add_parser("serve", help="run the server (embedded PostgreSQL unless DATABASE_URL is set)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(handler=_serve)
+
+    migrate = commands.add_parser("migrate", help="apply the database migrations")
+    migrate.add_argument("--revision", default="head", help="target revision (default: head)")
+    migrate.set_defaults(handler=_migrate)
+
+    admin = commands.add_parser("create-admin", help="create an admin account (or promote an existing one)")
+    admin.add_argument("username")
+    admin.add_argument("--email", default=None)
+    admin.add_argument("--password", default=None, help="default: ADMIN_PASSWORD, else asked on the terminal")
+    admin.set_defaults(handler=_create_admin)
     return parser
 
 

@@ -1,0 +1,90 @@
+"""The server's command-line commands: `serve`, `migrate`, `create-admin` (wired in app.cli).
+
+They live in the web layer because they assemble everything: settings, the database, the services.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import os
+import secrets
+import sys
+
+from app.web.settings import Settings
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Start the server; migrations run at start-up, the embedded PostgreSQL starts when DATABASE_URL is unset."""
+    import uvicorn
+
+    from app.web.app import create_app
+
+    settings = Settings()
+    demo_password = None
+    if settings.environment == "development" and not settings.admin_username:
+        # A fresh local server should be playable at once: a demo admin with a new password on each start.
+        demo_password = secrets.token_urlsafe(9)
+        settings = settings.model_copy(update={"admin_username": "admin", "admin_password": demo_password})
+    url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}"
+    database = "DATABASE_URL" if settings.database_url else f"embedded PostgreSQL in {settings.data_dir}/pgdata"
+    print(f"Carson City Online: {url}/  (API docs at {url}/docs; database: {database})")
+    if demo_password is not None:
+        print(f"Sign in as the admin: username 'admin', password '{demo_password}' (new on every start;")
+        print("  set ADMIN_USERNAME/ADMIN_PASSWORD to choose them).")
+    elif settings.admin_username:
+        print(f"Sign in as the admin '{settings.admin_username}' with ADMIN_PASSWORD.")
+    else:
+        print("Create an admin with `python -m app create-admin NAME`.")
+    print(f"Players register at POST {url}/api/v1/auth/register and get a token at POST {url}/api/v1/auth/token.")
+    sys.stdout.flush()
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, proxy_headers=True, log_level="info")
+    return 0
+
+
+def migrate(args: argparse.Namespace) -> int:
+    """Bring the database (DATABASE_URL, or the embedded one in DATA_DIR) to the newest schema."""
+    from app.store import migrate as migrations
+    from app.store.db import resolve_url
+
+    settings = Settings()
+    url, server = resolve_url(settings.database_url, settings.data_dir)
+    try:
+        migrations.upgrade(url, args.revision)
+    finally:
+        if server is not None:
+            server.cleanup()
+    print(f"database migrated to {args.revision}")
+    return 0
+
+
+def create_admin(args: argparse.Namespace) -> int:
+    """Create an admin account, or make an existing account an admin with a new password."""
+    password = args.password or os.environ.get("ADMIN_PASSWORD")
+    if not password:
+        if not sys.stdin.isatty():
+            print("create-admin: give --password or ADMIN_PASSWORD (no terminal to ask on)", file=sys.stderr)
+            return 2
+        password = getpass.getpass(f"Password for {args.username}: ")
+    if len(password) < 8:
+        print("create-admin: the password needs at least 8 characters", file=sys.stderr)
+        return 2
+    asyncio.run(_create_admin(Settings(), args.username, password, args.email or f"{args.username}@admin.invalid"))
+    print(f"admin '{args.username}' is ready")
+    return 0
+
+
+async def _create_admin(settings: Settings, username: str, password: str, email: str) -> None:
+    from app.play.accounts import Accounts, make_hasher
+    from app.store import migrate as migrations
+    from app.store.db import open_database
+
+    db = await asyncio.to_thread(open_database, settings.database_url, settings.data_dir)
+    try:
+        await asyncio.to_thread(migrations.upgrade, db.url)
+        async with db.session() as session:
+            await Accounts(make_hasher(settings.password_hashing)).ensure_admin(session, username, password, email)
+            await session.commit()
+    finally:
+        await db.close()
