@@ -1,0 +1,38 @@
+"""`python -m app simulate` (issue "Rules core", item 3): complete games, one finished state document per line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_simulate_writes_one_finished_state_per_game(tmp_path: Path, players: int,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """R-END-6, R-END-8: every simulated game finishes with a winner and a score breakdown for every player."""
+    out = tmp_path / "games.jsonl"
+    assert main(["simulate", "--players", str(players), "--games", "4", "--seed", "1", "--out", str(out)]) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 4
+    for line in lines:
+        doc = json.loads(line)
+        assert doc["status"] == "finished" and doc["winner"] in range(players)
+        assert len(doc["players"]) == players
+        for player in doc["players"]:
+            score = player["score"]
+            parts = ("during_game", "buildings", "houses", "mountains", "money")
+            assert score["total"] == sum(score[part] for part in parts)
+        best = max(p["score"]["total"] for p in doc["players"])
+        assert doc["players"][doc["winner"]]["score"]["total"] == best
+    printed = capsys.readouterr().out
+    for figure in ("games:", "decisions per game:", "games/s:", "median us per decide:", "median us per legal_moves:"):
+        assert figure in printed
+
+
+def test_simulate_refuses_unknown_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "1", "--variants", '{"dragons": true}']) == 2
+    assert "dragons" in capsys.readouterr().err
