@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.accounts import Account
@@ -197,29 +197,12 @@ class GameService:
             seat.seat = index
         await session.flush()
         events = new_game(config, game.seed)
-        new_seq = await event_store.append(session, game.id, 0, events)
         state = replay(events)
         game.seat_count = len(seats)
-        await self._record_head(session, game, state, new_seq)
-        return state
-
-    async def _record_head(self, session: AsyncSession, game: Game, state: GameState, new_seq: int) -> None:
-        """Project the new head onto the games row, queue the notification work and the bus notice."""
-        status: GameStatus = "finished" if state.status == "finished" else "active"
-        game.status = status
-        game.to_act = list(state.to_act)
-        game.seq = new_seq
-        game.updated_at = func.now()
-        session.add(
-            Outbox(
-                game_id=game.id,
-                seq=new_seq,
-                kind="game_changed",
-                payload={"to_act": list(state.to_act), "status": status},
-            )
-        )
         await session.flush()
-        await announce(session, Change(game.id, new_seq, tuple(state.to_act), status))
+        new_seq = await event_store.append(session, game.id, 0, events, status=_status(state), to_act=state.to_act)
+        await _announce(session, game.id, new_seq, state)
+        return state
 
     async def summary(self, game_id: int) -> GameSummary:
         async with self.db.session() as session:
@@ -284,26 +267,34 @@ class GameService:
         if not isinstance(move.get("type"), str):
             raise Invalid("malformed_move", 'A move is an object with a "type", as listed by GET .../moves.')
         async with self.db.session() as session:
-            game = await session.get(Game, game_id)
-            if game is None:
+            row = (
+                await session.execute(
+                    select(Game.status, Game.seq, Game.seed, Seat.seat)
+                    .outerjoin(Seat, (Seat.game_id == Game.id) & (Seat.user_id == account.id))
+                    .where(Game.id == game_id)
+                )
+            ).one_or_none()
+            if row is None:
                 raise NotFound("game_not_found", f"There is no game {game_id}.")
-            seat = await session.scalar(select(Seat.seat).where(Seat.game_id == game_id, Seat.user_id == account.id))
+            status, head, game_seed, seat = row
             if seat is None:
                 raise NotAllowed("no_seat", "You do not have a seat in this game.")
-            if game.status != "active":
-                raise Conflict("game_not_active", f"This game is {game.status}; no moves are accepted.")
-            if seq != game.seq:
-                raise _stale(game.seq)
-            state = await self.cache.load(session, game_id, game.seq)
+            if status != "active":
+                raise Conflict("game_not_active", f"This game is {status}; no moves are accepted.")
+            if seq != head:
+                raise _stale(head)
+            state = await self.cache.load(session, game_id, head)
             if seat not in state.to_act:
                 raise NotAllowed("not_awaited", "It is not your turn: nothing is awaited from your seat now.")
-            new_events = _decide(state, seat, move, game.seed)
+            new_events = _decide(state, seat, move, game_seed)
+            new_state = fold(state, new_events)
             try:
-                new_seq = await event_store.append(session, game_id, seq, new_events, actor=seat)
+                new_seq = await event_store.append(
+                    session, game_id, seq, new_events, actor=seat, status=_status(new_state), to_act=new_state.to_act
+                )
             except StaleSeq:
                 raise _stale(None) from None
-            new_state = fold(state, new_events)
-            await self._record_head(session, game, new_state, new_seq)
+            await _announce(session, game_id, new_seq, new_state)
             await session.commit()
         self.cache.remember(game_id, new_state)
         return new_seq
@@ -320,6 +311,22 @@ class GameService:
         async with self.db.session() as session:
             state = await self.cache.load(session, game_id, summary.seq)
         return summary, state
+
+
+def _status(state: GameState) -> GameStatus:
+    return "finished" if state.status == "finished" else "active"
+
+
+async def _announce(session: AsyncSession, game_id: int, new_seq: int, state: GameState) -> None:
+    """Queue the notification work (outbox) and the bus notice; both take effect only if the commit does."""
+    status = _status(state)
+    to_act = list(state.to_act)
+    await session.execute(
+        insert(Outbox).values(
+            game_id=game_id, seq=new_seq, kind="game_changed", payload={"to_act": to_act, "status": status}
+        )
+    )
+    await announce(session, Change(game_id, new_seq, tuple(to_act), status))
 
 
 def _require_admin(account: Account) -> None:

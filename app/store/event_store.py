@@ -7,15 +7,16 @@ and the log never forks. The primary key `(game_id, seq)` backs this up.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store.tables import Game, GameEvent
+from app.store.tables import GameEvent
 
 
 class StaleSeq(Exception):
@@ -42,6 +43,29 @@ def _split(event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return str(data.pop("type")), data
 
 
+# One round trip: move the head from `expected_seq` (with the caller's projection of the new state) and insert
+# the events only if the head moved. Of two writers that saw the same head, the second waits for the first's
+# row lock, then finds the head moved on and inserts nothing.
+_APPEND = text(
+    """
+    WITH moved AS (
+        UPDATE games
+        SET seq = :new_seq,
+            status = COALESCE(CAST(:status AS varchar), status),
+            to_act = COALESCE(CAST(:to_act AS integer[]), to_act),
+            updated_at = now()
+        WHERE id = :game_id AND seq = :expected_seq
+        RETURNING id
+    )
+    INSERT INTO game_events (game_id, seq, type, data, actor)
+    SELECT moved.id, e.seq, e.type, e.data, :actor
+    FROM moved,
+         unnest(CAST(:seqs AS integer[]), CAST(:types AS varchar[]), CAST(:datas AS jsonb[])) AS e(seq, type, data)
+    RETURNING game_events.seq
+    """
+)
+
+
 async def append(
     session: AsyncSession,
     game_id: int,
@@ -49,24 +73,34 @@ async def append(
     events: Sequence[dict[str, Any]],
     *,
     actor: int | None = None,
+    status: str | None = None,
+    to_act: Sequence[int] | None = None,
 ) -> int:
     """Append `events` after `expected_seq` in the caller's transaction; return the new head.
 
-    Raises StaleSeq when the game is not at `expected_seq` (or does not exist). Nothing is written then; the
-    caller's transaction stays usable for a rollback.
+    `status` and `to_act` update the games row's projection of the new state in the same statement. Raises
+    StaleSeq when the game is not at `expected_seq` (or does not exist); nothing is written then.
     """
+    if not events:
+        raise ValueError("an append needs at least one event")
+    kinds, datas = zip(*(_split(event) for event in events), strict=True)
     new_seq = expected_seq + len(events)
-    moved = await session.execute(
-        update(Game).where(Game.id == game_id, Game.seq == expected_seq).values(seq=new_seq).returning(Game.id)
+    inserted = await session.execute(
+        _APPEND,
+        {
+            "game_id": game_id,
+            "expected_seq": expected_seq,
+            "new_seq": new_seq,
+            "status": status,
+            "to_act": list(to_act) if to_act is not None else None,
+            "actor": actor,
+            "seqs": list(range(expected_seq + 1, new_seq + 1)),
+            "types": list(kinds),
+            "datas": [json.dumps(data) for data in datas],
+        },
     )
-    if moved.scalar_one_or_none() is None:
+    if len(inserted.all()) != len(events):
         raise StaleSeq(game_id, expected_seq)
-    if events:
-        rows = []
-        for offset, event in enumerate(events, start=1):
-            kind, data = _split(event)
-            rows.append({"game_id": game_id, "seq": expected_seq + offset, "type": kind, "data": data, "actor": actor})
-        await session.execute(insert(GameEvent), rows)
     return new_seq
 
 
