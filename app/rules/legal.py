@@ -42,6 +42,9 @@ from app.rules.income import is_attackable, parcel_price
 from app.rules.model import Cowboy, GameState, Move
 
 _XY = tuple({"x": x, "y": y} for x, y in map(parcel_xy, range(64)))
+# Placement moves are listed often; these shared rows are never handed out (legal_moves returns copies).
+_PLACE_ON_PARCEL = tuple({"type": "place_cowboy", **xy} for xy in _XY)
+_PLACE_ON_SQUARE = {square: {"type": "place_cowboy", "square": square} for square in SQUARES}
 
 
 def _xy(index: int) -> dict[str, int]:
@@ -143,18 +146,18 @@ def _placement(s: GameState, seat: int) -> list[Move]:
     if p.cowboys > 0:
         for square in squares:
             if _may_join(s.squares.get(square, ()), seat, SQUARES[square].many, red_sheriff):
-                moves.append({"type": "place_cowboy", "square": square})
+                moves.append(_PLACE_ON_SQUARE[square])
         for index, parcel in enumerate(s.parcels):
             cowboys = spots.get(index, ())
             if parcel.owner is None:
                 if not parcel.river and _may_join(cowboys, seat, False, red_sheriff):
-                    moves.append({"type": "place_cowboy", **_XY[index]})
+                    moves.append(_PLACE_ON_PARCEL[index])
             elif parcel.content in BUILDINGS and is_attackable(s, index):
                 defending = parcel.owner == seat
                 if red_sheriff and not defending:
                     continue  # the red Sheriff may not attack
                 if _may_join(cowboys, seat, False, red_sheriff and not defending):
-                    moves.append({"type": "place_cowboy", **_XY[index]})
+                    moves.append(_PLACE_ON_PARCEL[index])
     if s.white_cowboy and s.holds(seat, "sheriff", "yellow"):
         for square in squares:
             if not s.squares.get(square):
@@ -266,17 +269,16 @@ MOVES_BY_KIND: dict[str, Callable[[GameState, int], list[Move]]] = {
 
 def legal_moves(s: GameState, seat: int) -> list[Move]:
     """Every move `seat` may submit now; empty when nothing is awaited from that seat."""
+    return [dict(move) for move in legal_moves_view(s, seat)]  # callers may change their copies
+
+
+def legal_moves_view(s: GameState, seat: int) -> list[Move]:
+    """`legal_moves` without the defensive copies, for the core's own read-only use (memoised per state)."""
     key = ("legal", seat)
     if key not in s.memo:
         waiting = awaiting(s)
         s.memo[key] = MOVES_BY_KIND[waiting.kind](s, seat) if waiting and seat in waiting.seats else []
-    return [dict(move) for move in s.memo[key]]  # callers may change their copies
-
-
-def legal_moves_view(s: GameState, seat: int) -> list[Move]:
-    """`legal_moves` without the defensive copies, for the core's own read-only use."""
-    legal_moves(s, seat)
-    result: list[Move] = s.memo[("legal", seat)]
+    result: list[Move] = s.memo[key]
     return result
 
 

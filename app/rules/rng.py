@@ -13,7 +13,15 @@ T = TypeVar("T")
 
 class Rng:
     def __init__(self, seed: int, seq: int) -> None:
-        self._random = random.Random(f"carson-city:{seed}:{seq}")
+        self._key = f"carson-city:{seed}:{seq}"
+        self._generator: random.Random | None = None
+
+    @property
+    def _random(self) -> random.Random:
+        # Seeding costs more than most decisions; most decisions draw nothing, so seed only on first use.
+        if self._generator is None:
+            self._generator = random.Random(self._key)
+        return self._generator
 
     def die(self) -> int:
         return self._random.randint(1, 6)
