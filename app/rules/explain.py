@@ -70,14 +70,16 @@ def explain_illegal(s: GameState, seat: int, move: object, waiting: Any) -> Ille
     what = DECISIONS.get(waiting.kind, waiting.kind)
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
         return IllegalMove("malformed_move", 'A move is a JSON object with a "type".')
+    if move["type"] == "place_cowboy" and waiting.kind == "placement" and s.players[seat].cowboys == 0:
+        # Before the type check: with an empty reserve 'place_cowboy' is never listed (the Sheriff may still
+        # place the white cowboy), and "you must place a cowboy or pass" would mislead.
+        return IllegalMove("no_cowboys_left", "You have no cowboy left in your reserve: you can only pass.")
     if move["type"] not in _legal_types(s, seat, waiting.kind):
         return IllegalMove("wrong_decision", f"'{move['type']}' is not possible now: you must {what}.")
     if "x" in move or "y" in move:
         reason = _parcel_reason(s, seat, move)
         if reason is not None:
             return reason
-    if move["type"] == "place_cowboy" and s.players[seat].cowboys == 0:
-        return IllegalMove("no_cowboys_left", "You have no cowboy left in your reserve: you can only pass.")
     if move["type"] in ("buy_vp", "give_up_money", "hire_cowboys", "buy_revolvers", "banker_vp"):
         return IllegalMove("amount_not_allowed", f"That amount is not possible: you must {what}.")
     if move["type"] == "place_road":
