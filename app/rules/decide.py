@@ -51,14 +51,6 @@ def _legal(s: GameState, seat: int) -> list[Move]:
     return legal_moves_view(s, seat)
 
 
-def _is_listed(move: Move, legal: list[Move]) -> bool:
-    """Whether `move` is one of `legal`, value for value and type for type (so `true` is not `1`)."""
-    for candidate in legal:
-        if candidate == move:
-            return all(type(move[k]) is type(v) for k, v in candidate.items())
-    return False
-
-
 def decide(s: GameState, seat: int, move: Move, seed: int) -> list[Event]:
     """The events a legal move produces, followed by every automatic step up to the next decision."""
     events, _ = play(s, seat, move, Rng(seed, s.seq))
@@ -70,7 +62,9 @@ def play(s: GameState, seat: int, move: Move, rng: Rng) -> tuple[list[Event], Ga
     waiting = awaiting(s)
     if waiting is None or seat not in waiting.seats:
         raise explain_illegal(s, seat, move, waiting)
-    if not isinstance(move, dict) or not _is_listed(move, _legal(s, seat)):
+    from app.rules.legal import is_legal
+
+    if not isinstance(move, dict) or not is_legal(s, seat, move):
         raise explain_illegal(s, seat, move, waiting)
     events = _MOVES[move["type"]](s, seat, move, rng, waiting.kind)
     for event in events:

@@ -283,4 +283,9 @@ def legal_moves_view(s: GameState, seat: int) -> list[Move]:
 
 
 def is_legal(s: GameState, seat: int, move: Move) -> bool:
-    return move in legal_moves(s, seat)
+    """Whether `move` is one of `legal_moves(s, seat)`, value for value and type for type (so `true` is not `1`
+    and `1.0` is not `1`): the test `decide` applies, so the two never disagree."""
+    for candidate in legal_moves_view(s, seat):
+        if candidate == move:
+            return all(type(move[k]) is type(v) for k, v in candidate.items())
+    return False
