@@ -54,9 +54,17 @@ def build_sites(s: GameState, seat: int, building: str, granted: frozenset[int])
     return [i for i in sites if targets - {i}]
 
 
+def wants_road(s: GameState, work: Construction) -> bool:
+    """Whether this construction may be of a building that has to be connected: online, roads are placed only
+    then, never for a ranch or a mine (`000` "Rules adjusted to yucata", RULING B4)."""
+    if work.building is not None:
+        return BUILDINGS[work.building].needs_road
+    return any(BUILDINGS[b].needs_road for b in s.players[work.seat].buildings)
+
+
 def road_edges(s: GameState, seat: int) -> list[tuple[int, int, int, int]]:
     """Roads the builder may place from their reserve: each must extend the network (RULING B3)."""
-    if s.players[seat].roads < 1:
+    if s.players[seat].roads < 1 or s.work is None or not wants_road(s, s.work):
         return []
     return extensions(s.roads)
 

@@ -85,5 +85,6 @@ def explain_illegal(s: GameState, seat: int, move: object, waiting: Any) -> Ille
     if move["type"] == "place_road":
         return IllegalMove("road_not_allowed",
                            "A road must lie on a free edge that extends the roads already on the board, "
-                           "and you need a road in your reserve.")
+                           "you need a road in your reserve, and roads are placed only while constructing a "
+                           "building that must be connected (not a ranch or a mine).")
     return IllegalMove("illegal_move", f"That move is not allowed now: you must {what}.")

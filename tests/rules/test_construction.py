@@ -158,6 +158,25 @@ def test_roads_are_placed_only_while_constructing() -> None:
     assert of_type(g.moves(), "place_road")
 
 
+def test_no_roads_while_constructing_a_ranch_or_mine() -> None:
+    """R-ONL-1, R-CON-3: online, roads are placed only "when constructing a building which has to be connected
+    (ie every building except ranch and mine)" (`000` "Rules adjusted to yucata")."""
+    for building in ("ranch", "mine"):
+        g = town()
+        g.put(5, 5, owner=0)
+        g.set_player(0, roads=3)
+        bought(g, building)
+        assert not of_type(g.moves(), "place_road"), building
+    g = town()
+    g.put(5, 5, owner=0)
+    g.set_player(0, roads=3, buildings=("mine",))
+    run_step(g, "build_from_reserve")
+    assert (g.awaiting, g.state.to_act) == ("construct", (0,))
+    assert not of_type(g.moves(), "place_road")
+    g.set_player(0, buildings=("mine", "bank"))  # may build the bank, which has to be connected
+    assert of_type(g.moves(), "place_road")
+
+
 def test_each_road_extends_the_network() -> None:
     """R-CON-3: a new road must share an end point with a road on the board (`000` "Road": "must always extend
     previously placed roads", RULING B3). Around the centre's square of four roads, each of its four corners has
@@ -387,13 +406,14 @@ def test_build_from_reserve_in_placement_order() -> None:
     assert g.state.placement_order == (2, 1, 0)
     g.put(5, 5, owner=0)
     g.put(3, 3, owner=2)
+    g.put(3, 5, owner=2)
     g.set_player(0, buildings=("mine",))
     g.set_player(2, buildings=("ranch", "mine"))
     run_step(g, "build_from_reserve")
     assert (g.awaiting, g.state.to_act) == ("construct", (2,))
     assert {m["building"] for m in of_type(g.moves(), "place_building")} == {"ranch", "mine"}
     g.act({"type": "place_building", "building": "mine", "x": 3, "y": 3})
-    assert (g.awaiting, g.state.to_act) == ("construct", (2,))  # still holding a ranch, and may keep it
+    assert (g.awaiting, g.state.to_act) == ("construct", (2,))  # may build the ranch on (3, 5) too, or keep it
     g.act({"type": "keep_building"})
     assert (g.awaiting, g.state.to_act) == ("construct", (0,))
     g.act({"type": "place_building", "building": "mine", "x": 5, "y": 5})
