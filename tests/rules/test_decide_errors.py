@@ -143,8 +143,8 @@ def test_a_move_must_match_a_listed_move_exactly(move: dict[str, Any]) -> None:
 
 
 def test_the_state_stays_valid_after_a_refused_move() -> None:
-    """R-WEB-1: after a refused move the same state object is still the game: the awaited seat's legal move
-    is then accepted, and the log replays to the state reached."""
+    """R-WEB-1: after a refused move the same state object is still the game (STYLE "Habits" 2): the awaited
+    seat's legal move is then accepted, and the log replays to the state reached."""
     g = placing()
     seat = g.state.to_act[0]
     refused(g, seat, {"type": "place_cowboy", "x": 9, "y": 9})

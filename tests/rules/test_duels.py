@@ -132,7 +132,8 @@ def test_highest_strength_wins(passing_order: tuple[int, int, int]) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS[:15])
 def test_a_firepower_gap_beyond_a_die_decides(seed: int) -> None:
-    """R-DUE-2: with 6 more firepower, the stronger player wins whatever the dice (a die adds 1 to 6)."""
+    """R-DUE-2: with 6 more firepower, the stronger player wins whatever the dice (a die adds 1 to 6; `000`
+    "Performing The Actions and Duels", RULING B8)."""
     _, fought = square_duel(seed, {1: (6, 1), 0: (0, 1)}, (0, 1, 2))
     assert fought["winner"] == 1
 

@@ -447,7 +447,7 @@ def test_captain_cowboys_up_to_ten() -> None:
 
 
 def test_captain_pays_what_he_can() -> None:
-    """R-PER-8: the Captain must pay for the cowboys: with $3, only one cowboy ($1) or none."""
+    """R-PER-8: the Captain must pay for the cowboys (`000` "Captain"): with $3, only one cowboy ($1) or none."""
     _, _, offers = captain_offers(3, 3)
     assert offers == {0, 1}
 
@@ -598,7 +598,8 @@ def test_red_chinese_worker_takes_a_building_for_five_dollars() -> None:
 
 
 def test_red_chinese_worker_may_decline() -> None:
-    """R-PER-11: taking a building is optional ("You may ..."); without $5 the card offers nothing."""
+    """R-PER-11: taking a building is optional ("You may immediately pay $5", `000` "Chinese worker", "Red
+    Side"); without $5 the card offers nothing."""
     g = at_choice(3, sides="red")
     seat = g.state.to_act[0]
     g.act({"type": "choose_personality", "card": "chinese_worker"})
@@ -645,7 +646,8 @@ def test_red_banker_buys_vp_before_the_cash_limit(vp: int, price: int) -> None:
 
 
 def test_red_banker_pays_what_he_can() -> None:
-    """R-PER-11: the Banker must pay for the VP: with $14, 7 VP ($25) is out of reach."""
+    """R-PER-11: the red Banker must pay for the VP (`000` "Banker", "Red Side"): with $14, 7 VP ($25) is out of
+    reach."""
     g, banker = holder_game("banker", "red")
     g.set_player(banker, money=14)
     g.resume_at("banker_vp")
@@ -722,7 +724,8 @@ def test_red_captain_buys_revolvers(count: int, price: int) -> None:
 
 
 def test_red_captain_pays_what_he_can() -> None:
-    """R-PER-11: with $5 the red Captain can buy one revolver ($3) but not two ($9)."""
+    """R-PER-11: with $5 the red Captain can buy one revolver ($3) but not two ($9) (`000` "Captain", "Red
+    Side")."""
     g = at_choice(3, sides="red")
     g.set_player(g.state.to_act[0], money=5)
     g.act({"type": "choose_personality", "card": "captain"})

@@ -59,7 +59,8 @@ def test_centre_is_rolled_on_the_inner_six_by_six(seed: int) -> None:
 
 
 def test_centre_varies_with_the_seed() -> None:
-    """R-SET-1: the centre is determined by rolling the dice, so different games have different centres."""
+    """R-SET-1: the centre is determined by rolling the dice (`000` "Game Setup"), so different games have
+    different centres."""
     centres = {_xy(_event(Game(3, seed), "centre_placed")) for seed in SEEDS}
     assert len(centres) > 5
 
@@ -157,7 +158,8 @@ def test_construction_squares_at_setup(seed: int) -> None:
 
 
 def test_the_three_setup_draws_are_random() -> None:
-    """R-SET-3: the $5, $6 and $8 buildings are drawn randomly, so they differ between games."""
+    """R-SET-3: the $5, $6 and $8 buildings are drawn randomly (`000` "Game Setup"), so they differ between
+    games."""
     draws = {tuple(_event(Game(3, seed), "construction_refilled")["drawn"]) for seed in SEEDS}
     assert len(draws) > 5
 
@@ -193,7 +195,8 @@ def test_twelve_property_tiles() -> None:
 
 
 def test_eleven_parcels_leave_one_tile() -> None:
-    """R-SET-4: with 11 parcels a player still has a 12th property tile, so the Settler may take a parcel."""
+    """R-SET-4: with 11 parcels a player still has a 12th property tile (`000` "Game Setup"), so the Settler may
+    take a parcel."""
     g = Game(3)
     g.claim_starts()
     chooser = g.state.to_act[0]
