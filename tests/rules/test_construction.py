@@ -399,6 +399,31 @@ def test_bought_building_may_be_kept_and_built_after_the_squares() -> None:
     assert g.state.players[0].buildings == ()
 
 
+def test_kept_building_waits_for_the_end_of_the_construction_squares() -> None:
+    """R-CON-7: a kept building may be placed only after the construction squares (`000`: "they must wait until
+    the end of the 'building construction actions'"): at a later square only the building just bought can be
+    placed."""
+    g = town()
+    g.put(5, 5, owner=0)
+    g.put(3, 3, owner=0)
+    g.set_player(0, buildings=("ranch",))
+    bought(g, "mine", square="build_4")
+    assert {m["building"] for m in of_type(g.moves(), "place_building")} == {"mine"}
+    g.act({"type": "place_building", "building": "mine", "x": 5, "y": 5})
+    assert (g.state.step, g.state.to_act) == ("build_from_reserve", (0,))
+    assert {m["building"] for m in of_type(g.moves(), "place_building")} == {"ranch"}
+
+
+def test_kept_building_stays_in_reserve_into_the_next_round() -> None:
+    """R-CON-7: kept buildings stay in front of their owner ("All players may have several buildings in front of
+    them", `000`) until built, also across rounds."""
+    g = town()
+    g.set_player(1, roads=0, buildings=("hotel", "ranch"))  # no parcel, no road: nothing can be built
+    g.pass_all()
+    assert g.state.round == 2
+    assert g.state.players[1].buildings == ("hotel", "ranch")
+
+
 def test_build_from_reserve_in_placement_order() -> None:
     """R-CON-7: several players with buildings in reserve build them in placement (turn) order, not seat order
     (`000`: "done in player turn order", RULING B11)."""
