@@ -32,7 +32,7 @@ def check_invariants(s: GameState) -> None:
         assert p.money >= 0, f"seat {p.seat} has ${p.money}"
         assert p.vp >= 0
         assert p.roads >= 0
-        assert 0 <= p.cowboys and p.cowboys + placed[p.seat] <= COWBOYS_PER_PLAYER
+        assert p.cowboys >= 0 and p.cowboys + placed[p.seat] <= COWBOYS_PER_PLAYER
         assert owned[p.seat] <= PROPERTY_TILES
     assert is_connected(s.roads), "the road network is not connected"
     assert len(s.roads) + sum(p.roads for p in s.players) <= ROADS_SUPPLY
