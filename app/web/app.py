@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -26,6 +26,7 @@ from app.play.service import GameService
 from app.store import migrate
 from app.store.db import open_database
 from app.web import api, stream
+from app.web.schemas import ErrorResponse
 from app.web.security import TokenSigner
 from app.web.settings import Settings
 
@@ -48,7 +49,7 @@ HTTP_CODES = {
 }
 
 
-def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+def error_response(status: int, code: str, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"detail": {"code": code, "message": message}}, status_code=status, headers=headers)
 
 
@@ -190,7 +191,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(stream.router)
 
-    @app.get("/healthz", tags=["ops"], responses={503: {"model": api.ErrorResponse}})
+    @app.get("/healthz", tags=["ops"], responses={503: {"model": ErrorResponse}})
     async def healthz(request: Request) -> Any:
         """200 when the database answers, 503 otherwise (for load balancers and Docker's HEALTHCHECK)."""
         try:
