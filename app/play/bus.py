@@ -15,6 +15,7 @@ import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
 import psycopg
 from sqlalchemy import text
@@ -106,6 +107,8 @@ class Bus:
                 conn = await psycopg.AsyncConnection.connect(self.libpq_url, autocommit=True)
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    if self._listening.is_set():
+                        await self._resync(conn)
                     self._listening.set()
                     delay = 0.5
                     async for notice in conn.notifies():
@@ -119,3 +122,13 @@ class Bus:
                 log.warning("bus connection lost (%s); reconnecting in %.1fs", exc, delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 10.0)
+
+    async def _resync(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """After a reconnect, hand every watched game's current head to its subscribers: notices sent while
+        the connection was down are lost, and a stream must not stay behind."""
+        watched = list(self._subscribers)
+        if not watched:
+            return
+        cursor = await conn.execute("SELECT id, seq, to_act, status FROM games WHERE id = ANY(%s)", (watched,))
+        for game_id, seq, to_act, status in await cursor.fetchall():
+            self.deliver(Change(game_id, seq, tuple(to_act), status))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import psycopg
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
@@ -44,3 +45,24 @@ async def test_a_slow_subscriber_keeps_the_newest_notice() -> None:
         for seq in range(1, 6):
             bus.deliver(Change(1, seq, (0,), "active"))
         assert [queue.get_nowait().seq for _ in range(2)] == [4, 5]
+
+
+async def test_after_a_lost_connection_subscribers_get_the_current_head(clean_db: str) -> None:
+    bus = Bus(to_libpq_url(clean_db))
+    await bus.start()
+    try:
+        with psycopg.connect(to_libpq_url(clean_db), autocommit=True) as conn:
+            gid = conn.execute(
+                "INSERT INTO games (name, seat_count, variants, seed) VALUES ('g', 2, '{}', 1) RETURNING id"
+            ).fetchone()[0]  # type: ignore[index]
+            async with bus.subscribe(gid) as queue:
+                killed = conn.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'"
+                ).fetchall()
+                assert killed == [(True,)]
+                # This change is announced while nobody listens: its notice is lost.
+                conn.execute("UPDATE games SET seq = 5, to_act = '{1}', status = 'active' WHERE id = %s", (gid,))
+                change = await asyncio.wait_for(queue.get(), timeout=10)
+                assert change == Change(gid, 5, (1,), "active")
+    finally:
+        await bus.stop()
