@@ -131,3 +131,10 @@ def is_connected(roads: frozenset[Edge]) -> bool:
                 seen.add(nxt)
                 todo.append(nxt)
     return len(seen) == len(adjacency)
+
+
+def water_edges(river: frozenset[int]) -> frozenset[Edge]:
+    """Edges with no land parcel on either side: a road there is a bridge (RULING V3)."""
+    if not river:
+        return frozenset()
+    return frozenset(e for e in EDGES if all(i in river for i in PARCELS_BESIDE[e]))

@@ -153,7 +153,10 @@ TRACK_STEPS: Final = (
 )
 END_OF_ROUND_STEPS: Final = ("banker_vp", "cash_limit", "end_of_round_vp", "new_cowboys", "refill", "round_end")
 ROUND_STEPS: Final = ("personalities", "placement", *TRACK_STEPS, *END_OF_ROUND_STEPS)
-FINAL_STEPS: Final = ("final_scoring",)
+# Before round 1: the per-card vote (V1), the starting parcels (B19) or A New Beginning's shopping and parcel
+# picks (V4). After round 4: The River's final roads (V9), then the final scoring (B17).
+SETUP_STEPS: Final = ("vote", "start_parcels", "shopping", "parcel_picks")
+FINAL_STEPS: Final = ("final_roads", "final_scoring")
 
 # --- Personalities (`000` "Personalities", RULING B5) -----------------------------------------------------------
 
@@ -241,3 +244,49 @@ GROCER_MONEY: Final = 8
 SETTLER_RED_MONEY: Final = 8
 CHINESE_WORKER_RED_PRICE: Final = 5
 SHERIFF_RED_VP_PER_LOST_DUEL: Final = 3
+
+
+# --- Variants (`000` "Variants"; RULINGS V1-V9) -----------------------------------------------------------------
+
+# The River (RULING V3, a house ruling kept in this one table): the river parcels as (x, y).
+RIVER_PARCELS: Final = ((1, 6), (2, 6), (3, 6), (3, 5), (4, 5), (5, 5), (6, 5), (6, 4), (7, 4), (8, 4))
+RIVER_MOUNTAINS: Final = 6
+BRIDGE_ROADS: Final = 2  # a road across the river takes two roads from the builder's reserve
+BRIDGE_VP_PER_ITEM: Final = 3  # instead of 2, for items on parcels touching a bridge
+RIVER_MINE_BONUS: Final = 3  # once, for a mine in contact with the river
+
+# Might Is Right (`000` "Might Is Right", RULING V2).
+DUEL_TILE_VALUES: Final = (0, 1, 2, 3, 4, 5)  # one set per player
+MIGHT_TWO_PLAYER_MONEY: Final = 15
+MIGHT_MONEY_BEFORE_TILES: Final = 30  # 3-5 players: $30 minus the sum of one's tiles
+MIGHT_REDRAW: Final = 3  # an empty hand takes three tiles at random from the used pile
+
+# A New Beginning (RULING V4: house prices, one table).
+NEW_BEGINNING_MONEY: Final = 50
+NEW_BEGINNING_COWBOYS: Final = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ShopItem:
+    item: str
+    name: str
+    price: int  # negative: money received
+    vp: int = 0  # VP received (negative: given)
+    limit: int | None = None  # at most this many per player
+
+
+SHOP: Final[dict[str, ShopItem]] = {
+    i.item: i
+    for i in (
+        ShopItem("cowboy", "Cowboy", 5),
+        ShopItem("revolver", "Revolver", 6),
+        ShopItem("road", "Road", 3),
+        ShopItem("vp", "Victory point", 5, vp=1),
+        ShopItem("parcel", "Parcel pick", 6),
+        ShopItem("marksman", "Marksman (duels: two dice, the higher counts)", 10, limit=1),
+        ShopItem("sell_5_vp", "Give 5 VP for $15", -15, vp=-5, limit=1),
+        ShopItem("sell_10_vp", "Give 10 VP for $30", -30, vp=-10, limit=1),
+    )
+}
+# Only one of the two VP sales (RULING V4: "-5 VP for +$15 or -10 VP for +$30").
+SHOP_EXCLUSIVE: Final = (("sell_5_vp", "sell_10_vp"),)

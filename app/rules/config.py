@@ -12,7 +12,6 @@ from typing import Any
 from app.rules.errors import ConfigError
 
 SIDES = ("yellow", "red", "random", "vote")
-SUPPORTED_SIDES = ("yellow", "red", "random")
 KNOWN_EXPANSIONS = ("gold_and_guns", "outlaws", "big_box")
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -40,14 +39,9 @@ class GameConfig:
         sides = variants.get("sides", "yellow")
         if sides not in SIDES:
             raise ConfigError("sides", f"'sides' must be one of {', '.join(SIDES)}.")
-        if sides not in SUPPORTED_SIDES:
-            raise ConfigError("sides", "The per-card vote on personality sides is not playable yet.")
         for flag in ("might_is_right", "river", "new_beginning"):
-            value = variants.get(flag, False)
-            if not isinstance(value, bool):
+            if not isinstance(variants.get(flag, False), bool):
                 raise ConfigError(flag, f"'{flag}' must be true or false.")
-            if value:
-                raise ConfigError(flag, f"The variant '{flag}' is not playable yet.")
         expansions = variants.get("expansions", [])
         if not isinstance(expansions, list) or any(e not in KNOWN_EXPANSIONS for e in expansions):
             raise ConfigError("expansions", f"'expansions' must be a list drawn from {', '.join(KNOWN_EXPANSIONS)}.")
@@ -55,7 +49,13 @@ class GameConfig:
             raise ConfigError("expansions", "The expansions are not playable yet.")
         if variants.get("characters") is not None:
             raise ConfigError("characters", "Choosing the characters needs an expansion, which is not playable yet.")
-        return cls(players=players, sides=sides)
+        return cls(
+            players=players,
+            sides=sides,
+            might_is_right=variants.get("might_is_right", False),
+            river=variants.get("river", False),
+            new_beginning=variants.get("new_beginning", False),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -3,8 +3,10 @@ where its house may go, which roads may be placed and whom the builder may ask f
 
 from __future__ import annotations
 
-from app.rules.board import Point, extensions, is_reached, road_points
-from app.rules.catalog import BUILDINGS, PROPERTY_TILES
+from typing import Final
+
+from app.rules.board import Edge, Point, extensions, is_reached, parcel_index, road_points, water_edges
+from app.rules.catalog import BRIDGE_ROADS, BUILDINGS, PROPERTY_TILES, RIVER_PARCELS
 from app.rules.model import Construction, GameState
 
 
@@ -62,11 +64,32 @@ def wants_road(s: GameState, work: Construction) -> bool:
     return any(BUILDINGS[b].needs_road for b in s.players[work.seat].buildings)
 
 
-def road_edges(s: GameState, seat: int) -> list[tuple[int, int, int, int]]:
-    """Roads the builder may place from their reserve: each must extend the network (RULING B3)."""
-    if s.players[seat].roads < 1 or s.work is None or not wants_road(s, s.work):
+WATER_EDGES: Final = water_edges(frozenset(parcel_index(x, y) for x, y in RIVER_PARCELS))
+
+
+def is_bridge(s: GameState, edge: Edge) -> bool:
+    """With The River, a road on an edge with no land on either side is a bridge (RULING V3)."""
+    return s.config.river and edge in WATER_EDGES
+
+
+def road_pieces_on_board(s: GameState) -> int:
+    return len(s.roads) + (BRIDGE_ROADS - 1) * sum(1 for e in s.roads if is_bridge(s, e))
+
+
+def buildable_roads(s: GameState, seat: int) -> list[Edge]:
+    """Roads `seat` can place from their reserve now: each extends the network (RULING B3); a bridge takes
+    two roads (RULING V3)."""
+    roads = s.players[seat].roads
+    if roads < 1:
         return []
-    return extensions(s.roads)
+    return [e for e in extensions(s.roads) if roads >= BRIDGE_ROADS or not is_bridge(s, e)]
+
+
+def road_edges(s: GameState, seat: int) -> list[Edge]:
+    """Roads the builder may place while constructing a building that has to be connected (RULING B4)."""
+    if s.work is None or not wants_road(s, s.work):
+        return []
+    return buildable_roads(s, seat)
 
 
 def permission_parcels(s: GameState, owner: int) -> list[int]:

@@ -22,8 +22,9 @@ from app.rules.catalog import (
     GROCER_MONEY,
     PERSONALITIES,
     SETTLER_RED_MONEY,
+    SHOP,
 )
-from app.rules.construction import needs_house, permission_parcels
+from app.rules.construction import is_bridge, needs_house, permission_parcels
 from app.rules.evolve import evolve
 from app.rules.explain import explain_illegal
 from app.rules.flow import Awaiting, awaiting, building_price, finish_step, next_step, refill_event, roads_in_supply
@@ -107,7 +108,7 @@ def _forced_move(s: GameState, waiting: Awaiting) -> tuple[int, Move] | None:
 
 @move_handler("claim_parcel")
 def _claim_parcel(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
-    reason = "start" if kind == "start_parcel" else "settler"
+    reason = {"start_parcel": "start", "parcel_pick": "pick"}.get(kind, "settler")
     return [{"type": "parcel_claimed", "seat": seat, "x": move["x"], "y": move["y"], "reason": reason}]
 
 
@@ -166,6 +167,8 @@ def _take_building(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> 
 def _decline(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
     if kind == "buy_building":
         return [{"type": "building_purchase_declined", "seat": seat, "square": s.step}]
+    if kind == "parcel_pick":
+        return [{"type": "parcel_pick_forfeited", "seat": seat, "refund": SHOP["parcel"].price}]
     return [{"type": "card_decision_declined", "seat": seat}]
 
 
@@ -206,6 +209,8 @@ def _resolve_duel(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> l
     index = parcel_index(move["x"], move["y"])
     seats = duelling_seats(s.parcel_cowboys[index])
     chosen: Event = {"type": "duel_order_chosen", "seat": seat, "x": move["x"], "y": move["y"]}
+    if s.config.might_is_right:
+        return [chosen]  # the duellists choose their tiles first
     return [chosen, fight(s, {"x": move["x"], "y": move["y"]}, seats, rng)]
 
 
@@ -230,7 +235,10 @@ def _buy_building(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> l
 
 @move_handler("place_road")
 def _place_road(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
-    return [{"type": "road_placed", "seat": seat, **{k: move[k] for k in ("x1", "y1", "x2", "y2")}}]
+    event: Event = {"type": "road_placed", "seat": seat, **{k: move[k] for k in ("x1", "y1", "x2", "y2")}}
+    if is_bridge(s, (move["x1"], move["y1"], move["x2"], move["y2"])):
+        event["bridge"] = True
+    return [event]
 
 
 @move_handler("ask_permission")
@@ -291,3 +299,36 @@ def _banker_vp(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list
 def _give_up_money(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
     amount = move["amount"]
     return [{"type": "money_given_up", "seat": seat, "amount": amount, "vp": amount // CASH_LIMIT_MONEY_PER_VP}]
+
+
+# --- variants -------------------------------------------------------------------------------------------------
+
+
+@move_handler("vote_side")
+def _vote_side(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [{"type": "side_voted", "seat": seat, "card": move["card"], "side": move["side"]}]
+
+
+@move_handler("play_tile")
+def _play_tile(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [{"type": "duel_tile_chosen", "seat": seat, "tile": move["tile"]}]
+
+
+@move_handler("shop_add")
+def _shop_add(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [{"type": "shop_item_added", "seat": seat, "item": move["item"]}]
+
+
+@move_handler("shop_remove")
+def _shop_remove(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [{"type": "shop_item_removed", "seat": seat, "item": move["item"]}]
+
+
+@move_handler("shop_done")
+def _shop_done(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [{"type": "shopping_finished", "seat": seat}]
+
+
+@move_handler("finish_roads")
+def _finish_roads(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [{"type": "final_roads_finished", "seat": seat}]

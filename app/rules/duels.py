@@ -29,11 +29,19 @@ def earliest_passer(s: GameState, seats: Iterable[int]) -> int:
 
 
 def fight(s: GameState, target: Mapping[str, Any], seats: list[int], rng: Rng) -> Event:
-    duelists = []
+    duelists: list[dict[str, Any]] = []
     for seat in seats:
-        roll = rng.die()
         power = firepower(s, seat)
-        duelists.append({"seat": seat, "roll": roll, "firepower": power, "strength": roll + power})
+        if s.config.might_is_right:  # the tile replaces the die (`000` "Might Is Right")
+            tile = s.duel_tiles[seat]
+            duelists.append({"seat": seat, "tile": tile, "firepower": power, "strength": tile + power})
+            continue
+        rolls = [rng.die(), rng.die()] if s.players[seat].marksman else [rng.die()]
+        roll = max(rolls)  # the marksman keeps the higher die (`000` "Rules adjusted to yucata")
+        duelist: dict[str, Any] = {"seat": seat, "roll": roll, "firepower": power, "strength": roll + power}
+        if len(rolls) > 1:
+            duelist["rolls"] = rolls
+        duelists.append(duelist)
     best = max(d["strength"] for d in duelists)
     winner = earliest_passer(s, [d["seat"] for d in duelists if d["strength"] == best])
     return {"type": "duel_fought", "target": dict(target), "duelists": duelists, "winner": winner}

@@ -11,13 +11,18 @@ from typing import Any
 
 from app.rules.board import PARCELS, parcel_index
 from app.rules.catalog import (
+    BRIDGE_ROADS,
     BUILDINGS,
     CONSTRUCTION_INDEX,
     COWBOYS_PER_PLAYER,
     FINAL_STEPS,
+    NEW_BEGINNING_COWBOYS,
+    NEW_BEGINNING_MONEY,
     PERSONALITIES,
+    RIVER_PARCELS,
     ROUND_STEPS,
     ROUNDS,
+    SETUP_STEPS,
     SHERIFF_RED_VP_PER_LOST_DUEL,
     START_COWBOYS,
     START_MONEY,
@@ -142,20 +147,34 @@ def _remove_cowboys(s: GameState, target: Mapping[str, Any], seats: Iterable[int
 
 @handles("game_started")
 def _game_started(s: GameState, e: Event) -> GameState:
+    if s.config.new_beginning:  # RULING V4: $50 and one cowboy, no revolver, road or parcel
+        money, cowboys, revolvers, roads = NEW_BEGINNING_MONEY, NEW_BEGINNING_COWBOYS, 0, 0
+    else:
+        money, cowboys, revolvers, roads = START_MONEY, START_COWBOYS, START_REVOLVERS, START_ROADS
     players = tuple(
-        PlayerState(seat=i, money=START_MONEY, cowboys=START_COWBOYS, revolvers=START_REVOLVERS, roads=START_ROADS)
+        PlayerState(seat=i, money=money, cowboys=cowboys, revolvers=revolvers, roads=roads)
         for i in range(e["players"])
     )
+    river = {parcel_index(x, y) for x, y in RIVER_PARCELS} if s.config.river else set()
     bag = {b.type: b.count for b in BUILDINGS.values()}
     return replace(
-        s, players=players, parcels=tuple(Parcel() for _ in PARCELS), bag=bag, sides=dict(e["sides"]),
-        construction=(None,) * len(CONSTRUCTION_INDEX),
+        s, players=players, parcels=tuple(Parcel(river=i in river) for i in PARCELS), bag=bag,
+        sides=dict(e["sides"]), construction=(None,) * len(CONSTRUCTION_INDEX),
     )
+
+
+@handles("tiles_dealt")
+def _tiles_dealt(s: GameState, e: Event) -> GameState:
+    for seat, hand in enumerate(e["hands"]):
+        s = _update_player(s, seat, tiles=tuple(hand))
+        if "money" in e:
+            s = _update_player(s, seat, money=e["money"][seat])
+    return s
 
 
 @handles("turn_order_drawn")
 def _turn_order_drawn(s: GameState, e: Event) -> GameState:
-    return replace(s, initial_order=tuple(e["order"]), step="start_parcels")
+    return replace(s, initial_order=tuple(e["order"]), step=SETUP_STEPS[0])
 
 
 @handles("centre_placed")
@@ -187,6 +206,9 @@ def _parcel_claimed(s: GameState, e: Event) -> GameState:
     s = _set_parcel(s, _idx(e), owner=e["seat"])
     if e["reason"] == "start":
         return replace(s, draft_claims=s.draft_claims + 1)
+    if e["reason"] == "pick":
+        s = _update_player(s, e["seat"], picks=s.players[e["seat"]].picks - 1)
+        return replace(s, turn=_next_picker(s, e["seat"]))
     return replace(s, card_decision=None)
 
 
@@ -274,7 +296,7 @@ def _player_passed(s: GameState, e: Event) -> GameState:
 
 @handles("step_completed")
 def _step_completed(s: GameState, e: Event) -> GameState:
-    if s.step == "start_parcels":
+    if s.round == 0 and e["next"] in ROUND_STEPS:
         return replace(s, round=1, step=e["next"], choosing_order=s.initial_order)
     return replace(s, step=e["next"])
 
@@ -296,7 +318,15 @@ def _roads_handed_out(s: GameState, e: Event) -> GameState:
 @handles("duel_fought")
 def _duel_fought(s: GameState, e: Event) -> GameState:
     losers = [d["seat"] for d in e["duelists"] if d["seat"] != e["winner"]]
-    s = _remove_cowboys(s, e["target"], losers)
+    s = replace(_remove_cowboys(s, e["target"], losers), duel_target=None)
+    if s.config.might_is_right:  # played tiles go to the used pile (`000` "Might Is Right")
+        used = list(s.used_tiles)
+        for d in e["duelists"]:
+            hand = list(s.players[d["seat"]].tiles)
+            hand.remove(d["tile"])
+            s = _update_player(s, d["seat"], tiles=tuple(hand))
+            used.append(d["tile"])
+        s = replace(s, used_tiles=tuple(sorted(used)), duel_tiles={})
     for seat in losers:
         vp = SHERIFF_RED_VP_PER_LOST_DUEL if s.holds(seat, "sheriff", "red") else 0
         s = _gain(s, seat, cowboys=1, vp=vp)
@@ -373,7 +403,8 @@ def _construction_started(s: GameState, e: Event) -> GameState:
 @handles("road_placed")
 def _road_placed(s: GameState, e: Event) -> GameState:
     road = (e["x1"], e["y1"], e["x2"], e["y2"])
-    return replace(_gain(s, e["seat"], roads=-1), roads=s.roads | {road})
+    pieces = BRIDGE_ROADS if e.get("bridge") else 1
+    return replace(_gain(s, e["seat"], roads=-pieces), roads=s.roads | {road})
 
 
 @handles("permission_asked")
@@ -507,4 +538,88 @@ def _game_finished(s: GameState, e: Event) -> GameState:
 
 @handles("duel_order_chosen")
 def _duel_order_chosen(s: GameState, e: Event) -> GameState:
-    return s
+    return replace(s, duel_target={"x": e["x"], "y": e["y"]})
+
+
+# --- variants -------------------------------------------------------------------------------------------------
+
+
+@handles("side_voted")
+def _side_voted(s: GameState, e: Event) -> GameState:
+    votes = {seat: dict(v) for seat, v in s.votes.items()}
+    votes.setdefault(e["seat"], {})[e["card"]] = e["side"]
+    return replace(s, votes=votes)
+
+
+@handles("sides_decided")
+def _sides_decided(s: GameState, e: Event) -> GameState:
+    return replace(s, sides=dict(e["sides"]), votes={})  # the votes are public now, in this event
+
+
+@handles("duel_tile_chosen")
+def _duel_tile_chosen(s: GameState, e: Event) -> GameState:
+    return replace(s, duel_tiles={**s.duel_tiles, e["seat"]: e["tile"]})
+
+
+@handles("tiles_drawn")
+def _tiles_drawn(s: GameState, e: Event) -> GameState:
+    used = list(s.used_tiles)
+    for tile in e["tiles"]:
+        used.remove(tile)
+    s = _update_player(s, e["seat"], tiles=tuple(sorted((*s.players[e["seat"]].tiles, *e["tiles"]))))
+    return replace(s, used_tiles=tuple(used))
+
+
+def _basket_change(s: GameState, seat: int, item: str, change: int) -> GameState:
+    baskets = {k: dict(v) for k, v in s.baskets.items()}
+    basket = baskets.setdefault(seat, {})
+    basket[item] = basket.get(item, 0) + change
+    return replace(s, baskets=baskets)
+
+
+@handles("shop_item_added")
+def _shop_item_added(s: GameState, e: Event) -> GameState:
+    return _basket_change(s, e["seat"], e["item"], 1)
+
+
+@handles("shop_item_removed")
+def _shop_item_removed(s: GameState, e: Event) -> GameState:
+    return _basket_change(s, e["seat"], e["item"], -1)
+
+
+@handles("shopping_finished")
+def _shopping_finished(s: GameState, e: Event) -> GameState:
+    return replace(s, shopping_done=s.shopping_done | {e["seat"]})
+
+
+@handles("shopping_revealed")
+def _shopping_revealed(s: GameState, e: Event) -> GameState:
+    for basket in e["baskets"]:
+        items = basket["items"]
+        s = _gain(s, basket["seat"], money=basket["money"], vp=basket["vp"], roads=basket["roads"],
+                  cowboys=items.get("cowboy", 0), revolvers=items.get("revolver", 0))
+        s = _update_player(s, basket["seat"], picks=items.get("parcel", 0), marksman=bool(items.get("marksman")))
+    return replace(s, baskets={}, turn=_next_picker(s, None))
+
+
+def _next_picker(s: GameState, after: int | None) -> int | None:
+    """The next player in turn order with a parcel pick left (A New Beginning, RULING V4)."""
+    order = s.initial_order
+    start = -1 if after is None else order.index(after)
+    for k in range(1, len(order) + 1):
+        seat = order[(start + k) % len(order)]
+        if s.players[seat].picks > 0:
+            return seat
+    return None
+
+
+@handles("parcel_pick_forfeited")
+def _parcel_pick_forfeited(s: GameState, e: Event) -> GameState:
+    p = s.players[e["seat"]]
+    s = _update_player(s, e["seat"], picks=p.picks - 1, money=p.money + e["refund"])
+    return replace(s, turn=_next_picker(s, e["seat"]))
+
+
+@handles("final_roads_finished")
+def _final_roads_finished(s: GameState, e: Event) -> GameState:
+    return replace(s, final_roads_done=s.final_roads_done | {e["seat"]})

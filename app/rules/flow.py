@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from app.rules.board import parcel_xy
+from app.rules.board import parcel_index, parcel_xy
 from app.rules.catalog import (
     BUILDINGS,
     BUY_VP_PRICE,
@@ -20,11 +21,14 @@ from app.rules.catalog import (
     COWBOYS_PER_PLAYER,
     FINAL_STEPS,
     GROCER_MONEY,
+    MIGHT_REDRAW,
     NEW_COWBOYS,
     PARCEL_INCOME_PER_PARCEL,
     PERSONALITIES,
     ROADS_SUPPLY,
     ROUND_STEPS,
+    SETUP_STEPS,
+    SHOP,
     THREE_ROADS,
     WAGE_PER_COWBOY,
 )
@@ -69,8 +73,10 @@ def _completed(s: GameState, *events: Event) -> Auto:
 
 
 def roads_in_supply(s: GameState) -> int:
-    """Road pieces neither on the board nor in a personal reserve (RULING B3)."""
-    return ROADS_SUPPLY - len(s.roads) - sum(p.roads for p in s.players)
+    """Road pieces neither on the board nor in a personal reserve (RULING B3); a bridge is two pieces (V3)."""
+    from app.rules.construction import road_pieces_on_board
+
+    return ROADS_SUPPLY - road_pieces_on_board(s) - sum(p.roads for p in s.players)
 
 
 def refill_event(s: GameState, rng: Rng) -> Event:
@@ -103,14 +109,98 @@ def _target(index: int) -> dict[str, int]:
     return {"x": x, "y": y}
 
 
+def duel_step(s: GameState, target: dict[str, Any], seats: list[int]) -> Step:
+    """A duel: dice at once, or with Might Is Right the secret tiles of those involved first (RULING V2)."""
+    if not s.config.might_is_right:
+        return lambda rng: [fight(s, target, seats, rng)]
+    missing = tuple(seat for seat in seats if seat not in s.duel_tiles)
+    if missing:
+        return Awaiting("duel_tile", missing)
+
+    def reveal(rng: Rng) -> list[Event]:
+        duel = fight(s, target, seats, rng)
+        after = evolve(s, duel)
+        events = [duel]
+        for seat in seats:  # an empty hand takes three tiles at random from the used pile (`000`)
+            if not after.players[seat].tiles and after.used_tiles:
+                pile = list(after.used_tiles)
+                drawn = [pile.pop(rng.choice(range(len(pile)))) for _ in range(min(MIGHT_REDRAW, len(pile)))]
+                draw: Event = {"type": "tiles_drawn", "seat": seat, "tiles": sorted(drawn)}
+                after = evolve(after, draw)
+                events.append(draw)
+        return events
+
+    return reveal
+
+
 # --- the steps ------------------------------------------------------------------------------------------------
 
 
+def _vote(s: GameState) -> Step:
+    """The per-card vote on sides: secret and simultaneous; majority wins, a tie is drawn (RULING V1)."""
+    if s.config.sides != "vote" or s.sides:
+        return None
+    missing = tuple(p.seat for p in s.players if len(s.votes.get(p.seat, {})) < len(PERSONALITIES))
+    if missing:
+        return Awaiting("vote", missing)
+
+    def count(rng: Rng) -> list[Event]:
+        sides: dict[str, str] = {}
+        drawn: list[str] = []
+        for card in PERSONALITIES:
+            red = sum(1 for votes in s.votes.values() if votes[card] == "red")
+            yellow = len(s.votes) - red
+            if red == yellow:
+                drawn.append(card)
+                sides[card] = rng.choice(("yellow", "red"))
+            else:
+                sides[card] = "red" if red > yellow else "yellow"
+        votes = {str(seat): dict(v) for seat, v in sorted(s.votes.items())}
+        return _completed(s, {"type": "sides_decided", "sides": sides, "votes": votes, "drawn": drawn})(rng)
+
+    return count
+
+
 def _start_parcels(s: GameState) -> Step:
+    if s.config.new_beginning:
+        return None  # no starting parcels in A New Beginning (RULING V4)
     order = (*s.initial_order, *reversed(s.initial_order))
     if s.draft_claims < len(order):
         return Awaiting("start_parcel", (order[s.draft_claims],))
     return None
+
+
+def _shopping(s: GameState) -> Step:
+    """A New Beginning: everyone shops in secret; the baskets are revealed together (RULING V4)."""
+    if not s.config.new_beginning:
+        return None
+    missing = tuple(p.seat for p in s.players if p.seat not in s.shopping_done)
+    if missing:
+        return Awaiting("shopping", missing)
+    return _completed(s, shopping_revealed(s))
+
+
+def shopping_revealed(s: GameState) -> Event:
+    """What every basket buys. Roads come from the common supply, in turn order; a road the supply cannot
+    give is refunded (RULING B3, decision D21)."""
+    supply = roads_in_supply(s)
+    baskets = []
+    for seat in s.initial_order:
+        basket = {item: n for item, n in sorted(s.baskets.get(seat, {}).items()) if n}
+        roads = min(basket.get("road", 0), supply)
+        supply -= roads
+        refund = (basket.get("road", 0) - roads) * SHOP["road"].price
+        cost = sum(SHOP[item].price * n for item, n in basket.items()) - refund
+        vp = sum(SHOP[item].vp * n for item, n in basket.items())
+        baskets.append({"seat": seat, "items": basket, "roads": roads, "money": -cost, "vp": vp})
+    return {"type": "shopping_revealed", "baskets": baskets}
+
+
+def _parcel_picks(s: GameState) -> Step:
+    """The parcels bought in A New Beginning are placed in turn order, one at a time (RULING V4)."""
+    if not s.config.new_beginning or s.turn is None:
+        return None
+    return Awaiting("parcel_pick", (s.turn,))
 
 
 def _personalities(s: GameState) -> Step:
@@ -170,7 +260,7 @@ def _single_square(perform: Callable[[GameState, str, int], Step]) -> Callable[[
             return None
         seats = duelling_seats(cowboys)
         if len(seats) > 1:
-            return lambda rng: [fight(s, {"square": square}, seats, rng)]
+            return duel_step(s, {"square": square}, seats)
         return perform(s, square, seats[0])
 
     return step
@@ -224,9 +314,12 @@ def _contested_or_single(s: GameState, spots: dict[int, list[int]], single: Call
     contested = [index for index, seats in spots.items() if len(seats) > 1]
     if not contested:
         return None
+    if s.duel_target is not None:
+        target = dict(s.duel_target)
+        return duel_step(s, target, spots[parcel_index(target["x"], target["y"])])
     if len(contested) == 1:
         index = contested[0]
-        return lambda rng: [fight(s, _target(index), spots[index], rng)]
+        return duel_step(s, _target(index), spots[index])
     involved = {seat for index in contested for seat in spots[index]}
     return Awaiting("choose_duel", (earliest_passer(s, involved),))
 
@@ -269,7 +362,7 @@ def _construction_square(s: GameState) -> Step:
         return None
     seats = duelling_seats(cowboys)
     if len(seats) > 1:
-        return lambda rng: [fight(s, {"square": square}, seats, rng)]
+        return duel_step(s, {"square": square}, seats)
     return Awaiting("buy_building", (seats[0],))
 
 
@@ -351,13 +444,29 @@ def _round_end(s: GameState) -> Step:
     return _events({"type": "round_ended", "round": s.round})
 
 
+def _final_roads(s: GameState) -> Step:
+    """The River: after the last cash limit, each player with roads may place them, in placement order
+    (`000` "Rules adjusted to yucata", RULING V9)."""
+    if not s.config.river:
+        return None
+    from app.rules.construction import buildable_roads
+
+    for seat in s.placement_order:
+        if seat not in s.final_roads_done and buildable_roads(s, seat):
+            return Awaiting("final_roads", (seat,))
+    return None
+
+
 def _final_scoring(s: GameState) -> Step:
     scores, winner = final_scores(s)
     return _events({"type": "game_finished", "scores": scores, "winner": winner})
 
 
 STEPS: dict[str, Callable[[GameState], Step]] = {
+    "vote": _vote,
     "start_parcels": _start_parcels,
+    "shopping": _shopping,
+    "parcel_picks": _parcel_picks,
     "personalities": _personalities,
     "placement": _placement,
     "wages": _wages,
@@ -383,7 +492,8 @@ STEPS: dict[str, Callable[[GameState], Step]] = {
     "new_cowboys": _new_cowboys,
     "refill": _refill,
     "round_end": _round_end,
-    FINAL_STEPS[0]: _final_scoring,
+    "final_roads": _final_roads,
+    "final_scoring": _final_scoring,
 }
 
 
@@ -409,12 +519,13 @@ def finish_step(s: GameState) -> list[Event]:
 def _next_busy_step(s: GameState) -> str:
     """The next step of the schedule that has something to do; steps with nothing to do are skipped in one
     event, so the log shows only what happened."""
-    if s.step == "start_parcels":
-        return ROUND_STEPS[0]
-    for step in ROUND_STEPS[ROUND_STEPS.index(s.step) + 1:]:
-        if STEPS[step](replace(s, step=step)) is not None:
-            return step
-    raise AssertionError("the round's last step always has something to do")
+    for schedule in (SETUP_STEPS + ROUND_STEPS[:1], ROUND_STEPS, FINAL_STEPS):
+        if s.step in schedule:
+            for step in schedule[schedule.index(s.step) + 1:]:
+                # A round always starts with the personalities (whose order is only set as it starts).
+                if step == ROUND_STEPS[0] or STEPS[step](replace(s, step=step)) is not None:
+                    return step
+    raise AssertionError("the last step of every schedule always has something to do")
 
 
 def awaiting(s: GameState) -> Awaiting | None:

@@ -4,7 +4,7 @@ parcel price — the numbers the board shows as hints and the estate income step
 from __future__ import annotations
 
 from app.rules.board import NEIGHBOURS
-from app.rules.catalog import AMMUNITION_FIREPOWER, BUILDINGS
+from app.rules.catalog import AMMUNITION_FIREPOWER, BUILDINGS, RIVER_MINE_BONUS
 from app.rules.model import GameState
 
 
@@ -54,11 +54,13 @@ def _ranch(s: GameState, owner: int, index: int) -> int:
 
 
 def _mine(s: GameState, owner: int, index: int) -> int:
-    return 3 * sum(
+    mountains = sum(
         1
         for n in NEIGHBOURS[index]
         if s.parcels[n].content == "mountain" and s.parcels[n].owner in (None, owner)
     )
+    river = any(s.parcels[n].river for n in NEIGHBOURS[index])  # +$3 once beside the river (RULING V3)
+    return 3 * mountains + (RIVER_MINE_BONUS if river else 0)
 
 
 def _saloon(s: GameState, owner: int, index: int) -> int:

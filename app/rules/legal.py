@@ -21,11 +21,15 @@ from app.rules.catalog import (
     COWBOYS_PER_PLAYER,
     INCOME_BUILDINGS,
     PERSONALITIES,
+    PROPERTY_TILES,
+    SHOP,
+    SHOP_EXCLUSIVE,
     SQUARES,
 )
 from app.rules.construction import (
     askable_players,
     build_sites,
+    buildable_roads,
     has_property_tile,
     house_targets,
     road_edges,
@@ -37,6 +41,7 @@ from app.rules.flow import (
     cash_limit,
     purchase_singles,
     purchase_spots,
+    roads_in_supply,
 )
 from app.rules.income import is_attackable, parcel_price
 from app.rules.model import Cowboy, GameState, Move
@@ -245,7 +250,76 @@ def _cash_limit(s: GameState, seat: int) -> list[Move]:
     return [{"type": "give_up_money", "amount": amount} for amount in range(money - limit, money + 1)]
 
 
+def _vote(s: GameState, seat: int) -> list[Move]:
+    """One small move per card: yellow or red (RULING V1)."""
+    voted = s.votes.get(seat, {})
+    return [
+        {"type": "vote_side", "card": card, "side": side}
+        for card in PERSONALITIES
+        if card not in voted
+        for side in ("yellow", "red")
+    ]
+
+
+def _duel_tile(s: GameState, seat: int) -> list[Move]:
+    """Might Is Right: play one tile of one's hand (RULING V2)."""
+    return [{"type": "play_tile", "tile": tile} for tile in sorted(set(s.players[seat].tiles))]
+
+
+def basket_balance(s: GameState, seat: int) -> int:
+    """Money left after the basket so far (A New Beginning)."""
+    basket = s.baskets.get(seat, {})
+    return s.players[seat].money - sum(SHOP[item].price * n for item, n in basket.items())
+
+
+def _shopping(s: GameState, seat: int) -> list[Move]:
+    """A New Beginning: add one item, take one back, or be done (RULING V4)."""
+    basket = s.baskets.get(seat, {})
+    money = basket_balance(s, seat)
+    p = s.players[seat]
+    caps = {
+        "cowboy": COWBOYS_PER_PLAYER - p.cowboys,
+        "parcel": PROPERTY_TILES,
+        "road": roads_in_supply(s),
+    }
+    moves: list[Move] = []
+    for item in SHOP.values():
+        have = basket.get(item.item, 0)
+        cap = caps.get(item.item, item.limit)
+        if cap is not None and have >= cap:
+            continue
+        if item.item == "marksman" and s.config.might_is_right:
+            continue  # no dice to roll in Might Is Right (decision D22)
+        if any(item.item in pair and any(basket.get(o, 0) for o in pair if o != item.item) for pair in SHOP_EXCLUSIVE):
+            continue
+        if item.price <= money:
+            moves.append({"type": "shop_add", "item": item.item})
+    for name, have in sorted(basket.items()):
+        if have and money + SHOP[name].price >= 0:
+            moves.append({"type": "shop_remove", "item": name})
+    moves.append({"type": "shop_done"})
+    return moves
+
+
+def _parcel_pick(s: GameState, seat: int) -> list[Move]:
+    return _claimable(s, seat, "pick") or [{"type": "decline"}]
+
+
+def _final_roads(s: GameState, seat: int) -> list[Move]:
+    """The River's final road phase (RULING V9): place roads one at a time, or stop."""
+    moves: list[Move] = [
+        {"type": "place_road", "x1": e[0], "y1": e[1], "x2": e[2], "y2": e[3]} for e in buildable_roads(s, seat)
+    ]
+    moves.append({"type": "finish_roads"})
+    return moves
+
+
 MOVES_BY_KIND: dict[str, Callable[[GameState, int], list[Move]]] = {
+    "vote": _vote,
+    "duel_tile": _duel_tile,
+    "shopping": _shopping,
+    "parcel_pick": _parcel_pick,
+    "final_roads": _final_roads,
     "start_parcel": _start_parcel,
     "personality": _personality,
     "settler": _settler,

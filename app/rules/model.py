@@ -42,6 +42,9 @@ class PlayerState:
     passed: bool = False
     buildings: tuple[str, ...] = ()  # bought, kept in reserve
     card_option: str | None = None  # what the holder chose on their card this round, e.g. "double:bank", "vp"
+    tiles: tuple[int, ...] = ()  # Might Is Right: the duel tiles in hand (secret)
+    marksman: bool = False  # A New Beginning: duels with two dice, the higher counts
+    picks: int = 0  # A New Beginning: parcel picks bought and not yet placed
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +101,16 @@ class GameState:
     work: Construction | None = None
     reserve_done: frozenset[int] = frozenset()
     attacks: Mapping[int, int] = field(default_factory=dict)  # building parcel -> attacker who takes half its income
+    # Variants: the per-card vote (secret until all voted), Might Is Right's used pile and the duel being
+    # prepared (chosen tiles are secret until revealed together), A New Beginning's baskets (secret until all
+    # are done), The River's final road phase.
+    votes: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
+    used_tiles: tuple[int, ...] = ()
+    duel_target: Mapping[str, Any] | None = None
+    duel_tiles: Mapping[int, int] = field(default_factory=dict)
+    baskets: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+    shopping_done: frozenset[int] = frozenset()
+    final_roads_done: frozenset[int] = frozenset()
     winner: int | None = None
     scores: tuple[Mapping[str, int], ...] = ()
     # Answers computed from this (immutable) state, such as the awaited decision and the legal moves; never

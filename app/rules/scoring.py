@@ -4,24 +4,30 @@ passed earliest in round 4."""
 
 from __future__ import annotations
 
-from app.rules.catalog import BUILDINGS, FINAL_MONEY_PER_VP, FINAL_VP_PER_ITEM
+from app.rules.board import CORNERS
+from app.rules.catalog import BRIDGE_VP_PER_ITEM, BUILDINGS, FINAL_MONEY_PER_VP, FINAL_VP_PER_ITEM
 from app.rules.model import GameState
 
 
+def _bridge_parcels(s: GameState) -> set[int]:
+    """Parcels touching the end point of a bridge (RULING V3)."""
+    from app.rules.construction import is_bridge
+
+    points = {(x, y) for x1, y1, x2, y2 in s.roads if is_bridge(s, (x1, y1, x2, y2)) for x, y in ((x1, y1), (x2, y2))}
+    return {i for i in range(len(s.parcels)) if any(c in points for c in CORNERS[i])}
+
+
 def final_scores(s: GameState) -> tuple[list[dict[str, int]], int]:
+    bridged = _bridge_parcels(s)
     scores: list[dict[str, int]] = []
     for p in s.players:
-        owned = [parcel.content for parcel in s.parcels if parcel.owner == p.seat]
-        buildings = sum(1 for c in owned if c in BUILDINGS)
-        houses = sum(1 for c in owned if c == "house")
-        mountains = sum(1 for c in owned if c == "mountain")
-        score = {
-            "during_game": p.vp,
-            "buildings": FINAL_VP_PER_ITEM * buildings,
-            "houses": FINAL_VP_PER_ITEM * houses,
-            "mountains": FINAL_VP_PER_ITEM * mountains,
-            "money": p.money // FINAL_MONEY_PER_VP,
-        }
+        counts = {"buildings": 0, "houses": 0, "mountains": 0}
+        for index, parcel in enumerate(s.parcels):
+            if parcel.owner != p.seat or parcel.content is None:
+                continue
+            kind = "buildings" if parcel.content in BUILDINGS else f"{parcel.content}s"
+            counts[kind] += BRIDGE_VP_PER_ITEM if index in bridged else FINAL_VP_PER_ITEM
+        score = {"during_game": p.vp, **counts, "money": p.money // FINAL_MONEY_PER_VP}
         score["total"] = sum(score.values())
         scores.append(score)
     best = max(score["total"] for score in scores)

@@ -6,7 +6,16 @@ Every die rolled and every tile drawn is written into these events; the seed its
 from __future__ import annotations
 
 from app.rules.board import parcel_index
-from app.rules.catalog import BUILDINGS, CONSTRUCTION_SQUARES, MOUNTAINS, PERSONALITIES
+from app.rules.catalog import (
+    BUILDINGS,
+    CONSTRUCTION_SQUARES,
+    DUEL_TILE_VALUES,
+    MIGHT_MONEY_BEFORE_TILES,
+    MOUNTAINS,
+    PERSONALITIES,
+    RIVER_MOUNTAINS,
+    RIVER_PARCELS,
+)
 from app.rules.config import GameConfig
 from app.rules.decide import advance
 from app.rules.evolve import replay
@@ -26,9 +35,23 @@ def _roll_parcel(rng: Rng, taken: set[int], rolls: list[list[int]]) -> int:
 
 
 def _sides(config: GameConfig, rng: Rng) -> dict[str, str]:
+    if config.sides == "vote":
+        return {}  # decided by the players' vote before the starting parcels (RULING V1)
     if config.sides == "random":
         return {card: rng.choice(("yellow", "red")) for card in PERSONALITIES}
     return {card: config.sides for card in PERSONALITIES}
+
+
+def _deal_tiles(config: GameConfig, rng: Rng) -> Event:
+    """Might Is Right (`000`): with 2 players — or with A New Beginning — each gets the tiles 0-5; with 3-5
+    players the sets are mixed and 6 dealt to each at random, whose starting cash is then $30 minus their sum."""
+    if config.players == 2 or config.new_beginning:
+        return {"type": "tiles_dealt", "hands": [list(DUEL_TILE_VALUES)] * config.players}
+    pool = rng.shuffled([v for _ in range(config.players) for v in DUEL_TILE_VALUES])
+    size = len(DUEL_TILE_VALUES)
+    hands = [sorted(pool[k * size:(k + 1) * size]) for k in range(config.players)]
+    money = [MIGHT_MONEY_BEFORE_TILES - sum(hand) for hand in hands]
+    return {"type": "tiles_dealt", "hands": hands, "money": money}
 
 
 def new_game(config: GameConfig, seed: int) -> list[Event]:
@@ -38,13 +61,14 @@ def new_game(config: GameConfig, seed: int) -> list[Event]:
          "sides": _sides(config, rng)},
         {"type": "turn_order_drawn", "order": rng.shuffled(range(config.players))},
     ]
+    river = {parcel_index(x, y) for x, y in RIVER_PARCELS} if config.river else set()
     rolls: list[list[int]] = []
-    centre = _roll_parcel(rng, set(), rolls)
+    centre = _roll_parcel(rng, river, rolls)  # river parcels stay free (`000` "The River")
     events.append({"type": "centre_placed", "x": centre % 8 + 1, "y": centre // 8 + 1, "dice": rolls[-1]})
-    taken = {centre}
+    taken = {centre, *river}
     mountains: list[dict[str, int]] = []
     rolls = []
-    for _ in range(MOUNTAINS):
+    for _ in range(RIVER_MOUNTAINS if config.river else MOUNTAINS):
         index = _roll_parcel(rng, taken, rolls)
         taken.add(index)
         mountains.append({"x": index % 8 + 1, "y": index // 8 + 1})
@@ -66,5 +90,7 @@ def new_game(config: GameConfig, seed: int) -> list[Event]:
             construction.append(tile)
     events.append({"type": "construction_refilled", "construction": construction, "drawn": drawn,
                    "placed": placed})
+    if config.might_is_right:
+        events.append(_deal_tiles(config, rng))
     more, _ = advance(replay(events), rng)
     return events + more

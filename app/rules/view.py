@@ -20,7 +20,7 @@ from app.rules.catalog import (
     SQUARES,
     TRACK_STEPS,
 )
-from app.rules.construction import parcels_owned
+from app.rules.construction import is_bridge, parcels_owned
 from app.rules.flow import awaiting, cash_limit, roads_in_supply
 from app.rules.income import building_income, firepower, parcel_price
 from app.rules.legal import open_squares
@@ -45,9 +45,10 @@ def _white(cowboys: Sequence[Cowboy]) -> int | None:
     return next((c.seat for c in cowboys if c.white), None)
 
 
-def _player(s: GameState, seat: int, usernames: Sequence[str] | None) -> dict[str, Any]:
+def _player(s: GameState, seat: int, viewer: int | None, usernames: Sequence[str] | None) -> dict[str, Any]:
     p = s.players[seat]
     card = p.personality
+    own = seat == viewer
     return {
         "seat": seat,
         "username": usernames[seat] if usernames else f"Player {seat + 1}",
@@ -66,6 +67,18 @@ def _player(s: GameState, seat: int, usernames: Sequence[str] | None) -> dict[st
         "buildings_in_reserve": list(p.buildings),
         "has_3_guns": s.chip_holder == seat,
         "score": dict(s.scores[seat]) if s.scores else None,
+        # Might Is Right: a player's tiles are theirs alone; the others see how many (RULING V2).
+        "tiles": list(p.tiles) if own else None,
+        "tile_count": len(p.tiles),
+        "duel_tile_chosen": seat in s.duel_tiles,
+        "duel_tile": s.duel_tiles.get(seat) if own else None,
+        # The vote and the shopping stay secret until everyone is done (RULINGS V1, V4).
+        "votes": dict(s.votes.get(seat, {})) if own else None,
+        "votes_cast": len(s.votes.get(seat, {})),
+        "basket": dict(s.baskets.get(seat, {})) if own else None,
+        "shopping_done": seat in s.shopping_done,
+        "marksman": p.marksman,
+        "parcel_picks": p.picks,
     }
 
 
@@ -142,10 +155,11 @@ def player_view(
         "to_act": list(waiting.seats) if waiting else [],
         "awaiting": waiting.kind if waiting else None,
         "variants": s.config.to_json(),
-        "players": [_player(s, p.seat, usernames) for p in s.players],
+        "players": [_player(s, p.seat, seat, usernames) for p in s.players],
         "board": {
             "parcels": _parcels(s),
             "roads": [list(road) for road in sorted(s.roads)],
+            "bridges": [list(road) for road in sorted(s.roads) if is_bridge(s, road)],
             "centre": list(parcel_xy(s.centre)) if s.centre is not None else None,
         },
         "construction": [
@@ -183,11 +197,32 @@ def player_view(
         "houses_left": s.houses,
         "roads_left": roads_in_supply(s) if s.players else None,
         "construction_work": _work(s),
+        "used_tiles": list(s.used_tiles),
         "winner": s.winner,
     }
 
 
+# Event fields that only the acting seat may see, by event type (RULINGS V1, V2, V4).
+_PRIVATE_FIELDS = {
+    "side_voted": ("side",),
+    "duel_tile_chosen": ("tile",),
+    "tiles_drawn": ("tiles",),
+    "shop_item_added": ("item",),
+    "shop_item_removed": ("item",),
+}
+
+
 def redact_event(event: Event, seat: int | None) -> Event:
-    """The part of `event` that `seat` may see. The base game's events hold nothing secret (the seed is never
-    in an event), so they are shown whole; secret choices of the variants are removed here."""
-    return dict(event)
+    """The part of `event` that `seat` (None: a spectator) may see. Secret choices and hands are removed for
+    everybody but their owner; everything else — dice and bag draws included — is public once it happened."""
+    shown = dict(event)
+    kind = event["type"]
+    if kind in _PRIVATE_FIELDS and event["seat"] != seat:
+        for name in _PRIVATE_FIELDS[kind]:
+            value = shown.pop(name)
+            if isinstance(value, list):
+                shown["count"] = len(value)
+    elif kind == "tiles_dealt":
+        shown["hands"] = [hand if i == seat else None for i, hand in enumerate(event["hands"])]
+        shown["counts"] = [len(hand) for hand in event["hands"]]
+    return shown

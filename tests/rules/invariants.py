@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
-from app.rules import GameState, player_view
+from app.rules import GameState, player_view, redact_event
 from app.rules.board import is_connected, is_reached, road_points
 from app.rules.catalog import BUILDINGS, COWBOYS_PER_PLAYER, HOUSES_SUPPLY, PROPERTY_TILES, ROADS_SUPPLY
-from app.rules.model import replace
+from app.rules.construction import road_pieces_on_board
+from app.rules.model import Event, replace
 
 
 def check_invariants(s: GameState) -> None:
@@ -30,22 +31,56 @@ def check_invariants(s: GameState) -> None:
                 placed[cowboy.seat] += 1
     for p in s.players:
         assert p.money >= 0, f"seat {p.seat} has ${p.money}"
-        assert p.vp >= 0
+        assert p.vp >= (-10 if s.config.new_beginning else 0)  # A New Beginning sells up to 10 VP (RULING V4)
         assert p.roads >= 0
         assert p.cowboys >= 0 and p.cowboys + placed[p.seat] <= COWBOYS_PER_PLAYER
         assert owned[p.seat] <= PROPERTY_TILES
     assert is_connected(s.roads), "the road network is not connected"
-    assert len(s.roads) + sum(p.roads for p in s.players) <= ROADS_SUPPLY
+    assert road_pieces_on_board(s) + sum(p.roads for p in s.players) <= ROADS_SUPPLY
     assert houses_on_board + s.houses == HOUSES_SUPPLY and s.houses >= 0
     assert all(count >= 0 for count in s.bag.values())
 
 
+def _scrambled_for(s: GameState, viewer: int | None) -> GameState:
+    """The state with every secret of the players other than `viewer` changed: their duel tiles, chosen tile,
+    votes and shopping basket. A view for `viewer` must not notice the difference."""
+    players = tuple(
+        p if p.seat == viewer else replace(p, tiles=tuple((t + 1) % 6 for t in p.tiles))
+        for p in s.players
+    )
+    flip = {"yellow": "red", "red": "yellow"}
+    votes = {
+        seat: v if seat == viewer else {card: flip[side] for card, side in v.items()} for seat, v in s.votes.items()
+    }
+    baskets = {
+        seat: b if seat == viewer else {"vp": sum(b.values()) + 1} for seat, b in s.baskets.items()
+    }
+    duel_tiles = {seat: t if seat == viewer else (t + 1) % 6 for seat, t in s.duel_tiles.items()}
+    return replace(s, players=players, votes=votes, baskets=baskets, duel_tiles=duel_tiles,
+                   bag={building: 0 for building in BUILDINGS})
+
+
 def check_view_hides_secrets(s: GameState, seed: int) -> None:
-    """No view contains the seed, and the bag cannot influence any view (so its contents never leak)."""
-    other_bag = replace(s, bag={building: 0 for building in BUILDINGS})
+    """R-WEB-2: no view contains the seed, and neither the bag nor another player's secrets (tiles, chosen
+    tile, votes, basket) can influence what a viewer sees — so they never leak."""
     for seat in (None, *range(len(s.players))):
         view = player_view(s, seat)
         text = json.dumps(view)
         assert str(seed) not in text
         assert '"bag"' not in text
-        assert view == player_view(other_bag, seat)
+        assert view == player_view(_scrambled_for(s, seat), seat), f"a secret leaks into the view of {seat}"
+
+
+PRIVATE_FIELDS = {"side_voted": "side", "duel_tile_chosen": "tile", "tiles_drawn": "tiles",
+                  "shop_item_added": "item", "shop_item_removed": "item"}
+
+
+def check_events_redacted(events: list[Event], players: int) -> None:
+    """R-WEB-2: what redact_event shows of a secret choice to anyone but its owner holds no secret."""
+    for event in events:
+        for seat in (None, *range(players)):
+            shown = redact_event(event, seat)
+            if event["type"] in PRIVATE_FIELDS and event["seat"] != seat:
+                assert PRIVATE_FIELDS[event["type"]] not in shown
+            if event["type"] == "tiles_dealt":
+                assert all(hand is None for i, hand in enumerate(shown["hands"]) if i != seat)

@@ -15,14 +15,26 @@ import pytest
 
 from app.rules import GameConfig, legal_moves, new_game, play, replay
 from app.rules.rng import Rng
-from tests.rules.invariants import check_invariants, check_view_hides_secrets
+from tests.rules.invariants import check_events_redacted, check_invariants, check_view_hides_secrets
 
 GAMES_PER_CASE = 25
 CASES = [(players, sides) for players in (2, 3, 4, 5) for sides in ("yellow", "red", "random")]
+ALL_VARIANTS = {"sides": "vote", "might_is_right": True, "river": True, "new_beginning": True}
+VARIANT_CASES = [
+    {"sides": "vote"},
+    {"might_is_right": True},
+    {"river": True},
+    {"new_beginning": True},
+    {"new_beginning": True, "might_is_right": True},
+    ALL_VARIANTS,
+]
 
 
-def _play_checked(players: int, sides: str, seed: int, chooser: random.Random, probe: int) -> None:
-    config = GameConfig.from_variants(players, {"sides": sides})
+def _play_checked(players: int, variants: dict[str, object] | str, seed: int, chooser: random.Random,
+                  probe: int) -> None:
+    if isinstance(variants, str):
+        variants = {"sides": variants}
+    config = GameConfig.from_variants(players, variants)
     events = new_game(config, seed)
     state = replay(events)
     decisions = 0
@@ -37,9 +49,12 @@ def _play_checked(players: int, sides: str, seed: int, chooser: random.Random, p
         events += new
         decisions += 1
         check_invariants(state)
-        if decisions % 25 == 0:
+        check_events_redacted(new, players)
+        secrets_pending = state.votes or state.baskets or state.duel_tiles
+        if decisions % 25 == 0 or secrets_pending:
             check_view_hides_secrets(state, seed)
-    assert state.winner is not None and all(score["total"] >= 0 for score in state.scores)
+    lowest = -10 if config.new_beginning else 0  # A New Beginning sells up to 10 VP (RULING V4)
+    assert state.winner is not None and all(score["total"] >= lowest for score in state.scores)
     check_view_hides_secrets(state, seed)
     assert replay(events) == state, "R-WEB-3: replaying the log must give the same state"
     assert replay(json.loads(json.dumps(events))) == state, "the log must survive a JSON round trip"
@@ -54,12 +69,22 @@ def test_random_complete_games_keep_invariants(players: int, sides: str) -> None
         _play_checked(players, sides, seed, chooser, probe=2)
 
 
+@pytest.mark.parametrize("variants", VARIANT_CASES, ids=lambda v: "+".join(f"{k}={v[k]}" for k in sorted(v)))
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_random_games_with_variants_keep_invariants(players: int, variants: dict[str, object]) -> None:
+    """R-WEB-2, R-WEB-3 for every variant alone and all together (RULINGS V1-V9): invariants after every
+    decision, replay equality, and no secret (votes, tiles, baskets, the bag, the seed) in another's view."""
+    chooser = random.Random(f"{players}-{sorted(variants.items())}")
+    for _ in range(4):
+        _play_checked(players, variants, chooser.randrange(10**15, 10**16), chooser, probe=2)
+
+
 def test_every_listed_move_decides_cleanly() -> None:
     """R-WEB-1: at every decision of a few whole games, every single listed move is accepted by `decide`."""
     chooser = random.Random("all-moves")
-    for players in (2, 4):
+    for players, variants in ((2, {"sides": "random"}), (4, {"sides": "random"}), (3, ALL_VARIANTS)):
         seed = chooser.randrange(10**15, 10**16)
-        _play_checked(players, "random", seed, chooser, probe=10_000)
+        _play_checked(players, variants, seed, chooser, probe=10_000)
 
 
 def test_same_seed_and_moves_give_the_same_log() -> None:
