@@ -205,7 +205,7 @@ class GameService:
         return state
 
     async def summary(self, game_id: int) -> GameSummary:
-        async with self.db.session() as session:
+        async with self.db.reading() as session:
             summaries = await _summaries(session, select(Game).where(Game.id == game_id))
         if not summaries:
             raise NotFound("game_not_found", f"There is no game {game_id}.")
@@ -226,7 +226,7 @@ class GameService:
             query = query.where(Game.status == status)
         if mine:
             query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.user_id == account.id)))
-        async with self.db.session() as session:
+        async with self.db.reading() as session:
             count = await session.scalar(select(func.count()).select_from(query.subquery()))
             page = await _summaries(session, query.order_by(Game.id.desc()).limit(limit).offset(offset))
         return page, count or 0
@@ -251,7 +251,7 @@ class GameService:
         """The log after `after`, each event redacted for the caller."""
         summary = await self.summary(game_id)
         seat = summary.seat_of(account.id) if account is not None else None
-        async with self.db.session() as session:
+        async with self.db.reading() as session:
             stored = await event_store.load(session, game_id, after=after, limit=limit)
         visible = []
         for row in stored:
@@ -308,7 +308,7 @@ class GameService:
         summary = await self.summary(game_id)
         if summary.status == "open":
             raise Conflict("game_not_started", "This game has not started yet.")
-        async with self.db.session() as session:
+        async with self.db.reading() as session:
             state = await self.cache.load(session, game_id, summary.seq)
         return summary, state
 

@@ -96,6 +96,12 @@ class Database:
     engine: AsyncEngine
     sessions: async_sessionmaker[AsyncSession]
     server: PostgresServer | None = field(default=None)
+    readers: async_sessionmaker[AsyncSession] = field(init=False)
+
+    def __post_init__(self) -> None:
+        # Reads run in autocommit: no BEGIN/ROLLBACK round trips around a single SELECT. Same pool.
+        autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.readers = async_sessionmaker(autocommit, expire_on_commit=False)
 
     @property
     def libpq_url(self) -> str:
@@ -106,6 +112,12 @@ class Database:
     async def session(self) -> AsyncIterator[AsyncSession]:
         """A session whose transaction the caller commits; rolled back if the block raises."""
         async with self.sessions() as session:
+            yield session
+
+    @contextlib.asynccontextmanager
+    async def reading(self) -> AsyncIterator[AsyncSession]:
+        """A session for reads only: each statement sees the latest committed data, nothing is written."""
+        async with self.readers() as session:
             yield session
 
     async def ping(self) -> None:

@@ -19,27 +19,29 @@ from app.web.settings import Settings
 oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/api/v1/auth/token", auto_error=False)
 
 
-def _settings(request: Request) -> Settings:
+# The getters are `async def` on purpose: FastAPI runs plain `def` dependencies in a thread pool, a thread hop
+# per dependency per request.
+async def _settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
 
-def _service(request: Request) -> GameService:
+async def _service(request: Request) -> GameService:
     service: GameService = request.app.state.service
     return service
 
 
-def _accounts(request: Request) -> Accounts:
+async def _accounts(request: Request) -> Accounts:
     accounts: Accounts = request.app.state.accounts
     return accounts
 
 
-def _bus(request: Request) -> Bus:
+async def _bus(request: Request) -> Bus:
     bus: Bus = request.app.state.bus
     return bus
 
 
-def _signer(request: Request) -> TokenSigner:
+async def _signer(request: Request) -> TokenSigner:
     signer: TokenSigner = request.app.state.signer
     return signer
 
@@ -69,7 +71,7 @@ async def _optional_account(
         user_id = request.session.get(SESSION_USER_KEY)
         if not isinstance(user_id, int):
             return None
-    async with request.app.state.service.db.session() as session:
+    async with request.app.state.service.db.reading() as session:
         account = await get_account(session, user_id)
     if account is None:
         request.session.pop(SESSION_USER_KEY, None)
