@@ -297,8 +297,39 @@ def _vp_square(amount: Callable[[GameState, int], int]) -> Callable[[GameState, 
     return perform
 
 
-def _buildings_owned(s: GameState, seat: int) -> int:
+def parcel_income(s: GameState, seat: int) -> int:
+    """Parcel income: $2 per parcel owned (`000` "Parcel income")."""
+    return PARCEL_INCOME_PER_PARCEL * parcels_owned(s, seat)
+
+
+def cowboy_income(s: GameState, seat: int) -> int:
+    """Cowboy income: $2 per firepower point (`000` "Cowboy income")."""
+    return COWBOY_INCOME_PER_FIREPOWER * firepower(s, seat)
+
+
+def parcels_vp(s: GameState, seat: int) -> int:
+    """Parcels VP: half the parcels owned, rounded down (`000` "Parcels victory points")."""
+    return parcels_owned(s, seat) // 2
+
+
+def cowboy_vp(s: GameState, seat: int) -> int:
+    """Cowboy VP: half the firepower, rounded down (`000` "Cowboy victory points")."""
+    return firepower(s, seat) // 2
+
+
+def estate_vp(s: GameState, seat: int) -> int:
+    """Estate VP: buildings on one's parcels, houses and mountains excluded (`000` "Estate victory points")."""
     return sum(1 for p in s.parcels if p.owner == seat and p.content in BUILDINGS)
+
+
+# What each income and VP square would give each player now: the hints the board shows (`000` "Hints").
+SQUARE_GAINS: dict[str, Callable[[GameState, int], int]] = {
+    "parcel_income": parcel_income,
+    "cowboy_income": cowboy_income,
+    "parcels_vp": parcels_vp,
+    "cowboy_vp": cowboy_vp,
+    "estate_vp": estate_vp,
+}
 
 
 def _buy_vp(s: GameState, square: str, seat: int) -> Step:
@@ -364,6 +395,24 @@ def _construction_square(s: GameState) -> Step:
     if len(seats) > 1:
         return duel_step(s, {"square": square}, seats)
     return Awaiting("buy_building", (seats[0],))
+
+
+def placement_cost(s: GameState, seat: int) -> int:
+    """What the parcels and buildings under `seat`'s cowboys would cost them now (`000` "Hints": the sum
+    shown during cowboy placement)."""
+    from app.rules.income import parcel_price
+
+    parcels = sum(
+        parcel_price(s, index)
+        for index, cowboys in s.parcel_cowboys.items()
+        if s.parcels[index].owner is None and any(c.seat == seat for c in cowboys)
+    )
+    buildings = sum(
+        building_price(s, seat, square)
+        for square in CONSTRUCTION_PRICE
+        if any(c.seat == seat for c in s.squares.get(square, ()))
+    )
+    return parcels + buildings
 
 
 def building_price(s: GameState, seat: int, square: str) -> int:
@@ -477,14 +526,14 @@ STEPS: dict[str, Callable[[GameState], Step]] = {
     **{square: _construction_square for square in CONSTRUCTION_PRICE},
     "build_from_reserve": _build_from_reserve,
     "parcel_income": _single_square(
-        _money_square(lambda s, seat: PARCEL_INCOME_PER_PARCEL * parcels_owned(s, seat))),
+        _money_square(parcel_income)),
     "cowboy_income": _single_square(
-        _money_square(lambda s, seat: COWBOY_INCOME_PER_FIREPOWER * firepower(s, seat))),
+        _money_square(cowboy_income)),
     "gambling_income": _single_square(_gambling),
     "estate_income": _estate_income,
-    "parcels_vp": _single_square(_vp_square(lambda s, seat: parcels_owned(s, seat) // 2)),
-    "cowboy_vp": _single_square(_vp_square(lambda s, seat: firepower(s, seat) // 2)),
-    "estate_vp": _single_square(_vp_square(_buildings_owned)),
+    "parcels_vp": _single_square(_vp_square(parcels_vp)),
+    "cowboy_vp": _single_square(_vp_square(cowboy_vp)),
+    "estate_vp": _single_square(_vp_square(estate_vp)),
     **{square: _single_square(_buy_vp) for square in BUY_VP_PRICE},
     "banker_vp": _banker_vp,
     "cash_limit": _cash_limit,

@@ -21,7 +21,7 @@ from app.rules.catalog import (
     TRACK_STEPS,
 )
 from app.rules.construction import is_bridge, parcels_owned
-from app.rules.flow import awaiting, cash_limit, roads_in_supply
+from app.rules.flow import SQUARE_GAINS, awaiting, cash_limit, placement_cost, roads_in_supply
 from app.rules.income import building_income, firepower, parcel_price
 from app.rules.legal import open_squares
 from app.rules.model import Cowboy, Event, GameState
@@ -79,6 +79,12 @@ def _player(s: GameState, seat: int, viewer: int | None, usernames: Sequence[str
         "shopping_done": seat in s.shopping_done,
         "marksman": p.marksman,
         "parcel_picks": p.picks,
+        # Hints (`000` "Hints for handling"): what each income/VP square would give now, and the cost of
+        # the parcels and buildings under this player's cowboys.
+        "hints": {
+            **{square: gain(s, seat) for square, gain in SQUARE_GAINS.items()},
+            "placement_cost": placement_cost(s, seat),
+        },
     }
 
 
