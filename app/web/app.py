@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -83,6 +84,28 @@ class BodyLimit:
             return message
 
         await self.app(scope, limited, send)
+
+
+class ServerTiming:
+    """Add `Server-Timing: app;dur=<ms>` to every response: the time spent inside the application, which
+    benchmarks and browsers' developer tools can read without counting the client's own delays."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+
+        async def timed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                took = (time.perf_counter() - start) * 1000
+                message["headers"] = [*message.get("headers", ()), (b"server-timing", f"app;dur={took:.2f}".encode())]
+            await send(message)
+
+        await self.app(scope, receive, timed)
 
 
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
@@ -188,6 +211,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_age=14 * 24 * 3600,
     )
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(ServerTiming)
     app.include_router(api.router)
     app.include_router(stream.router)
 
