@@ -6,6 +6,7 @@ Hashing takes a tenth of a second on purpose, so it runs in a worker thread to k
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher, profiles
@@ -25,6 +26,29 @@ class Account:
     id: int
     username: str
     is_admin: bool
+
+
+class AccountCache:
+    """Accounts by id for a few seconds, so that authenticating a request usually costs no query.
+
+    The price: a change to an account (admin flag, deletion) reaches this process within `ttl` seconds.
+    """
+
+    def __init__(self, ttl: float = 5.0, capacity: int = 10_000) -> None:
+        self.ttl = ttl
+        self.capacity = capacity
+        self._entries: dict[int, tuple[float, Account]] = {}
+
+    def get(self, user_id: int) -> Account | None:
+        entry = self._entries.get(user_id)
+        if entry is None or entry[0] < time.monotonic():
+            return None
+        return entry[1]
+
+    def put(self, account: Account) -> None:
+        if len(self._entries) >= self.capacity:
+            self._entries.clear()
+        self._entries[account.id] = (time.monotonic() + self.ttl, account)
 
 
 def make_hasher(profile: str = "standard") -> PasswordHasher:

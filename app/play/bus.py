@@ -1,6 +1,6 @@
 """ "Game G is at seq N": fan-out to this process's listeners, across instances by PostgreSQL LISTEN/NOTIFY.
 
-The service issues `pg_notify` inside the move's transaction, so PostgreSQL delivers the notice exactly when
+The service evaluates `pg_notify` inside the move's transaction, so PostgreSQL delivers the notice exactly when
 (and only if) the move commits, to every instance including this one. Each instance keeps one LISTEN
 connection and hands notices to the in-process queues of its subscribers (the SSE streams). A notice carries
 only the public head of the log (`seq`, `to_act`, `status`): never anything a viewer may not see.
@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import ColumnElement, func
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +45,10 @@ class Change:
         return cls(int(data["game_id"]), int(data["seq"]), tuple(data["to_act"]), str(data["status"]))
 
 
-async def announce(session: AsyncSession, change: Change) -> None:
-    """Queue the notice in the caller's transaction: PostgreSQL sends it on commit, drops it on rollback."""
-    await session.execute(
-        text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": change.to_json()}
-    )
+def notice(change: Change) -> ColumnElement[Any]:
+    """The SQL expression that queues the notice when a statement of the caller's transaction evaluates it;
+    PostgreSQL sends it on commit and drops it on rollback."""
+    return func.pg_notify(CHANNEL, change.to_json())
 
 
 class Bus:

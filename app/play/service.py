@@ -19,7 +19,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.accounts import Account
-from app.play.bus import Change, announce
+from app.play.bus import Change, notice
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound
 from app.rules import (
     ConfigError,
@@ -241,8 +241,11 @@ class GameService:
 
     async def moves(self, account: Account, game_id: int) -> MoveOptions:
         """Every move the caller may submit now."""
-        summary, state = await self._current(game_id)
-        seat = summary.seat_of(account.id)
+        async with self.db.reading() as session:
+            status, head, _, seat = await _head_and_seat(session, game_id, account.id)
+            if status == "open":
+                raise _not_started()
+            state = await self.cache.load(session, game_id, head)
         if seat is None or seat not in state.to_act:
             return MoveOptions(state.seq, seat, [])
         return MoveOptions(state.seq, seat, legal_moves(state, seat))
@@ -267,16 +270,7 @@ class GameService:
         if not isinstance(move.get("type"), str):
             raise Invalid("malformed_move", 'A move is an object with a "type", as listed by GET .../moves.')
         async with self.db.session() as session:
-            row = (
-                await session.execute(
-                    select(Game.status, Game.seq, Game.seed, Seat.seat)
-                    .outerjoin(Seat, (Seat.game_id == Game.id) & (Seat.user_id == account.id))
-                    .where(Game.id == game_id)
-                )
-            ).one_or_none()
-            if row is None:
-                raise NotFound("game_not_found", f"There is no game {game_id}.")
-            status, head, game_seed, seat = row
+            status, head, game_seed, seat = await _head_and_seat(session, game_id, account.id)
             if seat is None:
                 raise NotAllowed("no_seat", "You do not have a seat in this game.")
             if status != "active":
@@ -307,7 +301,7 @@ class GameService:
     async def _current(self, game_id: int) -> tuple[GameSummary, GameState]:
         summary = await self.summary(game_id)
         if summary.status == "open":
-            raise Conflict("game_not_started", "This game has not started yet.")
+            raise _not_started()
         async with self.db.reading() as session:
             state = await self.cache.load(session, game_id, summary.seq)
         return summary, state
@@ -321,12 +315,30 @@ async def _announce(session: AsyncSession, game_id: int, new_seq: int, state: Ga
     """Queue the notification work (outbox) and the bus notice; both take effect only if the commit does."""
     status = _status(state)
     to_act = list(state.to_act)
+    # One round trip: the outbox row, and the notice evaluated in its RETURNING clause.
     await session.execute(
-        insert(Outbox).values(
-            game_id=game_id, seq=new_seq, kind="game_changed", payload={"to_act": to_act, "status": status}
-        )
+        insert(Outbox)
+        .values(game_id=game_id, seq=new_seq, kind="game_changed", payload={"to_act": to_act, "status": status})
+        .returning(notice(Change(game_id, new_seq, tuple(to_act), status)))
     )
-    await announce(session, Change(game_id, new_seq, tuple(to_act), status))
+
+
+async def _head_and_seat(session: AsyncSession, game_id: int, user_id: int) -> tuple[str, int, int, int | None]:
+    """(status, seq, seed, the user's seat or None) of a game in one query; NotFound if there is no game."""
+    row = (
+        await session.execute(
+            select(Game.status, Game.seq, Game.seed, Seat.seat)
+            .outerjoin(Seat, (Seat.game_id == Game.id) & (Seat.user_id == user_id))
+            .where(Game.id == game_id)
+        )
+    ).one_or_none()
+    if row is None:
+        raise NotFound("game_not_found", f"There is no game {game_id}.")
+    return row.status, row.seq, row.seed, row.seat
+
+
+def _not_started() -> Conflict:
+    return Conflict("game_not_started", "This game has not started yet.")
 
 
 def _require_admin(account: Account) -> None:

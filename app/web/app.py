@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.play.accounts import Accounts, make_hasher
+from app.play.accounts import AccountCache, Accounts, make_hasher
 from app.play.bus import Bus
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn, PlayError
 from app.play.service import GameService
@@ -181,6 +181,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.db = db
         app.state.bus = bus
         app.state.accounts = accounts
+        app.state.account_cache = AccountCache()
         app.state.service = GameService(db)
         app.state.signer = TokenSigner(settings.secret_key, settings.token_max_age_hours * 3600)
         yield

@@ -9,7 +9,7 @@ from fastapi import Depends, Request
 from fastapi.security import OAuth2PasswordBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.play.accounts import Account, Accounts, get_account
+from app.play.accounts import Account, AccountCache, Accounts, get_account
 from app.play.bus import Bus
 from app.play.errors import NotSignedIn
 from app.play.service import GameService
@@ -71,10 +71,16 @@ async def _optional_account(
         user_id = request.session.get(SESSION_USER_KEY)
         if not isinstance(user_id, int):
             return None
+    cache: AccountCache = request.app.state.account_cache
+    account = cache.get(user_id)
+    if account is not None:
+        return account
     async with request.app.state.service.db.reading() as session:
         account = await get_account(session, user_id)
     if account is None:
         request.session.pop(SESSION_USER_KEY, None)
+    else:
+        cache.put(account)
     return account
 
 
