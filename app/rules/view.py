@@ -17,6 +17,7 @@ from app.rules.catalog import (
     CONSTRUCTION_SQUARES,
     END_OF_ROUND_STEPS,
     PERSONALITIES,
+    SETUP_STEPS,
     SQUARES,
     TRACK_STEPS,
 )
@@ -28,7 +29,7 @@ from app.rules.model import Cowboy, Event, GameState
 
 
 def phase(s: GameState) -> str:
-    if s.step in ("setup", "start_parcels", "personalities", "placement", "finished"):
+    if s.step in ("setup", *SETUP_STEPS, "personalities", "placement", "final_roads", "finished"):
         return s.step
     if s.step in TRACK_STEPS:
         return "resolution"

@@ -342,3 +342,13 @@ def test_d22_no_marksman_with_might_is_right() -> None:
     assert {"cowboy", "revolver", "road", "vp", "parcel", "sell_5_vp", "sell_10_vp"} == shop_adds(g, 0)
     with pytest.raises(IllegalMove):
         g.move(0, add("marksman"))
+
+
+def test_r_var_8_the_state_document_names_the_shopping_and_picking_phases() -> None:
+    """R-VAR-8 (RULING V4; API.md: `status` "active" while the game runs): the shopping and the parcel picks
+    are phases of a running game."""
+    g = Game(2, new_beginning=True)
+    assert (player_view(g.state, None)["status"], player_view(g.state, None)["phase"]) == ("active", "shopping")
+    shop(g, 0, ["parcel"])
+    shop(g, 1, [])
+    assert (player_view(g.state, None)["status"], player_view(g.state, None)["phase"]) == ("active", "parcel_picks")

@@ -98,7 +98,7 @@ def test_r_var_4_nine_mountains_without_the_river() -> None:
 
 def test_r_var_4_a_river_parcel_cannot_be_bought_or_taken() -> None:
     """R-VAR-4 (`000` "The River": "It is neither allowed to buy a river parcel ..."; RULINGS B19, V3): no
-    starting parcel, no cowboy (white or not) and no Settler's parcel on the river."""
+    starting parcel and no cowboy (white or not) on the river."""
     g = Game(3, river=True)
     assert g.awaiting == "start_parcel"
     assert not {(m["x"], m["y"]) for m in g.moves()} & RIVER
@@ -319,6 +319,8 @@ def test_r_onl_2_d29_final_roads_in_placement_order_after_the_last_cash_limit() 
     events += g.act(g.moves()[0])
     assert events_of(events, "round_ended")[0]["round"] == 4
     assert g.state.step == "final_roads"
+    view = player_view(g.state, None)
+    assert (view["status"], view["phase"]) == ("active", "final_roads")  # API.md: a running game
     assert g.awaiting == "final_roads" and g.state.to_act == (second,)  # `first` has no road
     moves = g.moves()
     assert road(BRIDGE) in moves and {"type": "finish_roads"} in moves

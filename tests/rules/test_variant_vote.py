@@ -188,3 +188,11 @@ def test_r_var_1_the_voted_sides_are_played() -> None:
     before = g.state.players[seat].money
     g.act({"type": "choose_personality", "card": "banker"})
     assert g.state.players[seat].money == before + 9
+
+
+def test_r_var_1_the_state_document_names_the_vote_phase() -> None:
+    """R-VAR-1 (RULING V1: the vote at game start; API.md: `status` "active" while the game runs): the state
+    document shows the vote as the current phase, not a finished game."""
+    g = Game(3, sides="vote")
+    view = player_view(g.state, 0)
+    assert (view["status"], view["phase"], view["awaiting"]) == ("active", "vote", "vote")
