@@ -278,3 +278,15 @@ def test_r_var_3_attack_duels_are_fought_with_tiles() -> None:
     assert events_of(events, "attack_won")[0]["seat"] == 0
     (paid,) = events_of(events, "estate_income_paid")[0]["payments"]
     assert (paid["owner_gets"], paid["attacker"], paid["attacker_gets"]) == (3, 0, 3)  # hotel $6 (`000`)
+
+
+def test_d31_the_white_cowboy_never_duels() -> None:
+    """D31 (RULING B6: nobody may join the white cowboy): the Sheriff's white cowboy takes its square's action
+    with no tile to choose."""
+    g = placing()
+    sheriff = g.state.holder("sheriff")
+    assert sheriff is not None
+    g.place_cowboys(square="three_roads", seats=[sheriff], white=True)
+    events = g.resume_at("three_roads")
+    assert not events_of(events, "duel_tile_chosen") and not events_of(events, "duel_fought")
+    assert events_of(events, "roads_gained")[0]["seat"] == sheriff
