@@ -11,6 +11,7 @@ from app.rules.catalog import (
     CONSTRUCTION_SQUARES,
     DUEL_TILE_VALUES,
     MIGHT_MONEY_BEFORE_TILES,
+    MIGHT_TWO_PLAYER_MONEY,
     MOUNTAINS,
     PERSONALITIES,
     RIVER_MOUNTAINS,
@@ -45,8 +46,10 @@ def _sides(config: GameConfig, rng: Rng) -> dict[str, str]:
 def _deal_tiles(config: GameConfig, rng: Rng) -> Event:
     """Might Is Right (`000`): with 2 players — or with A New Beginning — each gets the tiles 0-5; with 3-5
     players the sets are mixed and 6 dealt to each at random, whose starting cash is then $30 minus their sum."""
-    if config.players == 2 or config.new_beginning:
+    if config.new_beginning:  # each gets 0-5 and keeps A New Beginning's money (`000` "A new beginning")
         return {"type": "tiles_dealt", "hands": [list(DUEL_TILE_VALUES)] * config.players}
+    if config.players == 2:
+        return {"type": "tiles_dealt", "hands": [list(DUEL_TILE_VALUES)] * 2, "money": [MIGHT_TWO_PLAYER_MONEY] * 2}
     pool = rng.shuffled([v for _ in range(config.players) for v in DUEL_TILE_VALUES])
     size = len(DUEL_TILE_VALUES)
     hands = [sorted(pool[k * size:(k + 1) * size]) for k in range(config.players)]
