@@ -289,3 +289,30 @@ def test_d20_replay_never_rolls() -> None:
     g = _opened()
     assert g.events[2]["type"] == "centre_placed" and len(g.events[2]["dice"]) == 2
     assert replay(g.events) == g.state
+
+
+def test_d32_the_used_pile_is_public_the_drawn_tiles_are_not() -> None:
+    """D32 (RULING V2: others see "how many tiles each player holds and the used pile")."""
+    from app.rules import player_view, redact_event
+
+    g = Game(3, might_is_right=True)
+    g.with_state(used_tiles=(0, 2, 5))
+    for viewer in (None, 0, 1, 2):
+        assert player_view(g.state, viewer)["used_tiles"] == [0, 2, 5]
+    drawn = {"type": "tiles_drawn", "seat": 1, "tiles": [0, 2, 5]}
+    assert "tiles" not in redact_event(drawn, 2) and redact_event(drawn, 1)["tiles"] == [0, 2, 5]
+
+
+def test_d33_a_parcel_pick_may_take_a_mountain_or_the_centre() -> None:
+    """D33 (RULING B19 applied to RULING V4's picks)."""
+    g = Game(2, new_beginning=True)
+    for seat in g.state.initial_order:
+        g.move(seat, {"type": "shop_add", "item": "parcel"})
+        g.move(seat, {"type": "shop_done"})
+    assert g.awaiting == "parcel_pick"
+    centre = g.state.centre
+    assert centre is not None
+    mountain = next(i for i, p in enumerate(g.state.parcels) if p.content == "mountain")
+    moves = g.moves()
+    for index in (centre, mountain):
+        assert {"type": "claim_parcel", "x": index % 8 + 1, "y": index // 8 + 1} in moves
