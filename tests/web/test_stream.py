@@ -23,7 +23,7 @@ async def _signup(client: httpx.AsyncClient, name: str) -> dict[str, str]:
 async def test_a_move_on_instance_a_reaches_a_stream_on_instance_b(settings: Settings) -> None:
     settings = settings.model_copy(update={"admin_username": "boss", "admin_password": "boss password"})
     async with (
-        live_server(settings) as (url_a, _),
+        live_server(settings) as (url_a, app_a),
         live_server(settings) as (url_b, app_b),
         httpx.AsyncClient(base_url=url_a) as a,
         httpx.AsyncClient(base_url=url_b, timeout=10) as b,
@@ -37,22 +37,28 @@ async def test_a_move_on_instance_a_reaches_a_stream_on_instance_b(settings: Set
         by_name = {"ann": ann, "bob": bob}
         awaited = {s["seat"]: by_name[s["username"]] for s in game["seats"]}[game["to_act"][0]]
 
-        received: list[dict[str, Any]] = []
-        connected = asyncio.Event()
-
-        async def watch() -> None:
-            async with aconnect_sse(b, "GET", f"/api/v1/games/{gid}/stream", headers=bob) as source:
+        async def watch(
+            client: httpx.AsyncClient, headers: dict[str, str], into: list[dict[str, Any]], connected: asyncio.Event
+        ) -> None:
+            async with aconnect_sse(client, "GET", f"/api/v1/games/{gid}/stream", headers=headers) as source:
                 assert source.response.headers["content-type"].startswith("text/event-stream")
                 async for event in source.aiter_sse():
                     if event.event != "turn":
                         continue
-                    received.append(json.loads(event.data))
+                    into.append(json.loads(event.data))
                     connected.set()
-                    if len(received) == 2:
+                    if len(into) == 2:
                         return
 
-        watcher = asyncio.create_task(watch())
-        await asyncio.wait_for(connected.wait(), timeout=10)
+        # Bob watches on instance B, Ann on instance A, where the move is made.
+        on_b: list[dict[str, Any]] = []
+        on_a: list[dict[str, Any]] = []
+        ready = [asyncio.Event(), asyncio.Event()]
+        watchers = [
+            asyncio.create_task(watch(b, bob, on_b, ready[0])),
+            asyncio.create_task(watch(a, ann, on_a, ready[1])),
+        ]
+        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), timeout=10)
         options = (await a.get(f"/api/v1/games/{gid}/moves", headers=awaited)).json()
         r = await a.post(
             f"/api/v1/games/{gid}/moves",
@@ -60,15 +66,37 @@ async def test_a_move_on_instance_a_reaches_a_stream_on_instance_b(settings: Set
             headers=awaited,
         )
         assert r.status_code == 200, r.text
-        await asyncio.wait_for(watcher, timeout=10)
-        assert received[0]["seq"] == game["seq"] and received[0]["to_act"] == game["to_act"]
-        assert received[1]["seq"] == r.json()["seq"]
+        await asyncio.wait_for(asyncio.gather(*watchers), timeout=10)
         summary = (await b.get(f"/api/v1/games/{gid}", headers=bob)).json()
-        assert received[1]["to_act"] == summary["to_act"]
-        assert all(set(m) >= {"seq", "to_act"} and "seed" not in m for m in received)
-        # The client hung up: instance B drops its subscription.
+        for received in (on_a, on_b):
+            assert received[0]["seq"] == game["seq"] and received[0]["to_act"] == game["to_act"]
+            assert received[1]["seq"] == r.json()["seq"] and received[1]["to_act"] == summary["to_act"]
+            assert all(set(m) >= {"seq", "to_act"} and "seed" not in m for m in received)
+        # The clients hung up: both instances drop their subscriptions.
         for _ in range(200):
-            if app_b.state.bus.subscriber_count(gid) == 0:
+            if app_a.state.bus.subscriber_count(gid) == app_b.state.bus.subscriber_count(gid) == 0:
                 break
             await asyncio.sleep(0.02)
-        assert app_b.state.bus.subscriber_count(gid) == 0
+        assert app_a.state.bus.subscriber_count(gid) == app_b.state.bus.subscriber_count(gid) == 0
+
+
+async def test_streams_send_keep_alive_pings(settings: Settings) -> None:
+    async with live_server(settings) as (url, app), httpx.AsyncClient(base_url=url, timeout=10) as client:
+        headers = await _signup(client, "ann")
+        async with app.state.service.db.session() as session:
+            await app.state.accounts.ensure_admin(session, "boss", "boss password", "boss@example.com")
+            await session.commit()
+        r = await client.post("/api/v1/auth/token", data={"username": "boss", "password": "boss password"})
+        boss = {"Authorization": f"Bearer {r.json()['access_token']}"}
+        gid = (await client.post("/api/v1/games", json={"name": "Quiet", "seats": 2}, headers=boss)).json()["id"]
+        async with client.stream("GET", f"/api/v1/games/{gid}/stream", headers=headers) as response:
+            lines = response.aiter_lines()
+            comment = await asyncio.wait_for(_first_comment(lines), timeout=5)  # settings ping every second
+        assert comment.startswith(":")
+
+
+async def _first_comment(lines: Any) -> str:
+    async for line in lines:
+        if line.startswith(":"):
+            return str(line)
+    raise AssertionError("the stream ended without a keep-alive")
