@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import httpx
@@ -141,3 +142,54 @@ async def test_the_seed_never_reaches_a_client(api: Api, client: httpx.AsyncClie
     )
     bodies.append(r.text)
     assert not [b for b in bodies if str(seed) in b or '"seed"' in b]
+
+
+async def test_deeply_nested_json_is_refused_not_crashed(api: Api, client: httpx.AsyncClient) -> None:
+    game, awaited, _, _ = await _table(api)
+    url = f"/api/v1/games/{game['id']}/moves"
+    depth = 20_000
+    body = b'{"seq": 1, "move": {"type": "pass", "x": ' + b"[" * depth + b"]" * depth + b"}}"
+    r = await client.post(url, content=body, headers={**awaited.headers, "Content-Type": "application/json"})
+    assert 400 <= r.status_code < 500, r.text
+    assert set(r.json()["detail"]) == {"code", "message"}
+
+
+def _random_json(rng: random.Random, depth: int = 0) -> Any:
+    kinds = ["int", "float", "str", "bool", "null"] + (["list", "dict"] if depth < 3 else [])
+    kind = rng.choice(kinds)
+    if kind == "int":
+        return rng.choice([0, 1, -1, 7, 2**40, -(2**63)])
+    if kind == "float":
+        return rng.choice([0.5, -1.25, 1e300])
+    if kind == "str":
+        return rng.choice(["", "a", "ranch", "x" * 50, "\u00e9\u2603"])
+    if kind == "bool":
+        return rng.random() < 0.5
+    if kind == "null":
+        return None
+    if kind == "list":
+        return [_random_json(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {
+        rng.choice(["x", "y", "type", "seat", "parcel", "building"]): _random_json(rng, depth + 1)
+        for _ in range(rng.randrange(4))
+    }
+
+
+async def test_random_move_shapes_get_4xx_never_5xx(api: Api, client: httpx.AsyncClient) -> None:
+    game, awaited, _, _ = await _table(api)
+    url = f"/api/v1/games/{game['id']}/moves"
+    legal = (await client.get(url, headers=awaited.headers)).json()["moves"]
+    types = [*sorted({m["type"] for m in legal}), "pass", "buy_parcel", "place_cowboy"]
+    rng = random.Random(3)
+    before = await _log(client, game["id"], awaited)
+    for _ in range(150):
+        move = _random_json(rng)
+        if isinstance(move, dict) and rng.random() < 0.7:
+            move["type"] = rng.choice(types)
+        r = await client.post(url, json={"seq": game["seq"], "move": move}, headers=awaited.headers)
+        if r.status_code == 200:  # a random shape can happen to be legal: that is fine, and ends the probe
+            break
+        assert 400 <= r.status_code < 500, (move, r.text)
+        assert set(r.json()["detail"]) == {"code", "message"}
+    else:
+        assert await _log(client, game["id"], awaited) == before
