@@ -72,9 +72,6 @@ class GameSummary:
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
-    def is_seated(self, user_id: int) -> bool:
-        return any(s.user_id == user_id for s in self.seats)
-
     @property
     def usernames(self) -> list[str]:
         """Usernames indexed by seat (only meaningful once the game has started)."""

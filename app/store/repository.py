@@ -49,9 +49,6 @@ class StateCache:
         while len(self._states) > self.capacity:
             self._states.popitem(last=False)
 
-    def forget(self, game_id: int) -> None:
-        self._states.pop(game_id, None)
-
     async def load(self, session: AsyncSession, game_id: int, head_seq: int) -> GameState:
         """The state of `game_id` at `head_seq` (the committed head the caller read from `games.seq`)."""
         cached = self.get(game_id)
