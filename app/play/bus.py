@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import uuid
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -57,6 +58,8 @@ class Bus:
     def __init__(self, libpq_url: str, *, queue_size: int = 64) -> None:
         self.libpq_url = libpq_url
         self.queue_size = queue_size
+        # Shown in pg_stat_activity, so an operator (or a test) can tell the listeners apart.
+        self.name = f"carson-bus-{uuid.uuid4().hex[:8]}"
         self._subscribers: defaultdict[int, set[asyncio.Queue[Change]]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
@@ -102,7 +105,9 @@ class Bus:
         delay = 0.5
         while True:
             try:
-                conn = await psycopg.AsyncConnection.connect(self.libpq_url, autocommit=True)
+                conn = await psycopg.AsyncConnection.connect(
+                    self.libpq_url, autocommit=True, application_name=self.name
+                )
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     if self._listening.is_set():

@@ -57,7 +57,8 @@ async def test_after_a_lost_connection_subscribers_get_the_current_head(clean_db
             ).fetchone()[0]  # type: ignore[index]
             async with bus.subscribe(gid) as queue:
                 killed = conn.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'"
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+                    (bus.name,),
                 ).fetchall()
                 assert killed == [(True,)]
                 # This change is announced while nobody listens: its notice is lost.
