@@ -142,8 +142,12 @@ def resolve_url(database_url: str | None, data_dir: Path) -> tuple[str, Postgres
 
 
 def make_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
-    """An async engine with a pool sized for one server process and pings that survive database restarts."""
-    return create_async_engine(url, pool_size=pool_size, max_overflow=20, pool_pre_ping=True)
+    """An async engine with a pool sized for one server process and pings that survive database restarts.
+
+    Statement parameters are kept out of error messages, so a failing statement never writes a game's seed
+    (or a password hash) into a log line.
+    """
+    return create_async_engine(url, pool_size=pool_size, max_overflow=20, pool_pre_ping=True, hide_parameters=True)
 
 
 def open_database(database_url: str | None, data_dir: Path) -> Database:
