@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -84,6 +85,33 @@ class BodyLimit:
             return message
 
         await self.app(scope, limited, send)
+
+
+class DatabaseFailure(Exception):
+    """An unexpected database error, stripped of PostgreSQL's DETAIL (which quotes whole rows, seeds included)
+    and of statement parameters, so that neither the response nor any log line can carry a secret."""
+
+
+def scrubbed(exc: DBAPIError) -> DatabaseFailure:
+    """The error code and primary message of `exc`, nothing else."""
+    diag = getattr(exc.orig, "diag", None)
+    sqlstate = getattr(diag, "sqlstate", None) or "?"
+    primary = getattr(diag, "message_primary", None) or type(exc.orig).__name__
+    return DatabaseFailure(f"database error {sqlstate}: {primary}")
+
+
+class HideDatabaseDetails:
+    """Replace unexpected database errors by their scrubbed form before anything logs them (the server's error
+    middleware re-raises every exception for uvicorn to log)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        except DBAPIError as exc:
+            raise scrubbed(exc) from None
 
 
 class ServerTiming:
@@ -213,6 +241,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(ServerTiming)
+    app.add_middleware(HideDatabaseDetails)
     app.include_router(api.router)
     app.include_router(stream.router)
 
