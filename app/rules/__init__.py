@@ -5,6 +5,7 @@ No I/O, no clock, no global random: randomness comes from the game's seed and is
 
 from app.rules.config import GameConfig
 from app.rules.decide import decide, play
+from app.rules.defaults import default_move
 from app.rules.errors import ConfigError, IllegalMove
 from app.rules.evolve import evolve, replay
 from app.rules.legal import is_legal, legal_moves
@@ -20,6 +21,7 @@ __all__ = [
     "IllegalMove",
     "Move",
     "decide",
+    "default_move",
     "evolve",
     "is_legal",
     "legal_moves",

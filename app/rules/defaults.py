@@ -1,0 +1,48 @@
+"""The move the site makes for a player whose clock ran out: the safest legal move.
+
+Safest means: commit to nothing that costs money or gives something away — pass, decline, deny, keep, stop,
+buy nothing, give up only the money the cash limit requires. Where a choice cannot be avoided (a starting
+parcel, a personality, a duel tile), the first listed option is taken, or the smallest amount.
+"""
+
+from __future__ import annotations
+
+from app.rules.legal import legal_moves_view
+from app.rules.model import GameState, Move
+
+# Moves that commit to nothing, in order of preference.
+_SAFE_TYPES = (
+    "pass",
+    "decline",
+    "decline_parcel",
+    "keep_building",
+    "deny_remaining",
+    "finish_roads",
+    "shop_done",
+)
+# Amount-like fields: the smallest listed value is the safest.
+_AMOUNTS = ("count", "amount", "vp", "tile")
+# Choices with a clear safest option.
+_PREFERRED: tuple[Move, ...] = (
+    {"type": "grocer_choice", "option": "money_now"},
+    {"type": "card_option", "option": "money"},
+)
+
+
+def default_move(s: GameState, seat: int) -> Move | None:
+    """The move to make for `seat` when its time is up; None when nothing is awaited from it."""
+    moves = legal_moves_view(s, seat)
+    if not moves:
+        return None
+    for safe in _SAFE_TYPES:
+        for move in moves:
+            if move["type"] == safe:
+                return dict(move)
+    for preferred in _PREFERRED:
+        if preferred in moves:
+            return dict(preferred)
+    for field in _AMOUNTS:
+        with_amount = [m for m in moves if field in m]
+        if with_amount:
+            return dict(min(with_amount, key=lambda m: m[field]))
+    return dict(moves[0])
