@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.play.service import GameSummary, MoveOptions, VisibleEvent
+from app.rules.moves import move_json_schema
 
 USERNAME_PATTERN = r"^[A-Za-z0-9_.-]+$"
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
@@ -116,7 +117,10 @@ class GameListOut(BaseModel):
 class MovesOut(BaseModel):
     seq: int
     seat: int | None
-    moves: list[dict[str, Any]] = Field(description="Each move exactly in the shape POST .../moves accepts.")
+    moves: list[dict[str, Any]] = Field(
+        description="Each move exactly in the shape POST .../moves accepts.",
+        json_schema_extra={"items": move_json_schema()},
+    )
 
     @classmethod
     def of(cls, m: MoveOptions) -> MovesOut:
@@ -127,7 +131,11 @@ class MoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     seq: int = Field(ge=0, le=2**31 - 1, description="The sequence number the client saw.")
-    move: dict[str, Any] = Field(description='A move: {"type": ..., ...fields}, as listed by GET .../moves.')
+    move: dict[str, Any] = Field(
+        description='A move: {"type": ..., ...fields}, as listed by GET .../moves. The vocabulary: one shape per '
+        '"type" below; which of them are legal now is what GET .../moves lists.',
+        json_schema_extra=move_json_schema(),
+    )
 
 
 class MoveOut(BaseModel):
