@@ -77,10 +77,14 @@ def replay(events: Iterable[Event], state: GameState | None = None) -> GameState
 # --- helpers --------------------------------------------------------------------------------------------------
 
 
+def _with_player(players: tuple[PlayerState, ...], seat: int, **changes: Any) -> tuple[PlayerState, ...]:
+    changed = list(players)
+    changed[seat] = replace(players[seat], **changes)
+    return tuple(changed)
+
+
 def _update_player(s: GameState, seat: int, **changes: Any) -> GameState:
-    players = list(s.players)
-    players[seat] = replace(players[seat], **changes)
-    return replace(s, players=tuple(players))
+    return replace(s, players=_with_player(s.players, seat, **changes))
 
 
 def _gain(s: GameState, seat: int, money: int = 0, vp: int = 0, roads: int = 0, cowboys: int = 0,
@@ -270,18 +274,22 @@ def _placement_order_set(s: GameState, e: Event) -> GameState:
 def _cowboy_placed(s: GameState, e: Event) -> GameState:
     seat = e["seat"]
     cowboy = Cowboy(seat=seat, white=e.get("white", False))
+    changes: dict[str, Any] = {"turn": _next_turn(s, seat)}  # placing changes nobody's "passed"
     # The white cowboy is not part of the personal reserve (RULING B6).
-    s = replace(s, white_cowboy=False) if cowboy.white else _gain(s, seat, cowboys=-1)
+    if cowboy.white:
+        changes["white_cowboy"] = False
+    else:
+        changes["players"] = _with_player(s.players, seat, cowboys=s.players[seat].cowboys - 1)
     if "square" in e:
         squares = dict(s.squares)
         squares[e["square"]] = (*squares.get(e["square"], ()), cowboy)
-        s = replace(s, squares=squares)
+        changes["squares"] = squares
     else:
         spots = dict(s.parcel_cowboys)
         index = _idx(e)
         spots[index] = (*spots.get(index, ()), cowboy)
-        s = replace(s, parcel_cowboys=spots)
-    return replace(s, turn=_next_turn(s, seat))
+        changes["parcel_cowboys"] = spots
+    return replace(s, **changes)  # one copy: this is the most frequent event
 
 
 @handles("player_passed")
