@@ -246,13 +246,7 @@ def _revolvers_bought(s: GameState, e: Event) -> GameState:
 
 @handles("building_taken")
 def _building_taken(s: GameState, e: Event) -> GameState:
-    seat = e["seat"]
-    construction = list(s.construction)
-    construction[CONSTRUCTION_INDEX[e["square"]]] = None
-    p = s.players[seat]
-    s = _update_player(s, seat, money=p.money - e["price"], buildings=(*p.buildings, e["building"]))
-    work = Construction(seat=seat, source="card", building=e["building"])
-    return replace(s, construction=tuple(construction), work=work, card_decision=None)
+    return _building_to_player(s, e, source="card")
 
 
 @handles("card_decision_declined")
@@ -387,15 +381,20 @@ def _parcel_purchase_declined(s: GameState, e: Event) -> GameState:
 # --- construction ---------------------------------------------------------------------------------------------
 
 
-@handles("building_bought")
-def _building_bought(s: GameState, e: Event) -> GameState:
+def _building_to_player(s: GameState, e: Event, source: str) -> GameState:
+    """A building leaves its construction square for the player's reserve; its construction begins."""
     seat = e["seat"]
     construction = list(s.construction)
     construction[CONSTRUCTION_INDEX[e["square"]]] = None
     p = s.players[seat]
     s = _update_player(s, seat, money=p.money - e["price"], buildings=(*p.buildings, e["building"]))
-    s = replace(s, construction=tuple(construction), work=Construction(seat, "square", e["building"]))
-    return _clear_square(s, e["square"])
+    return replace(s, construction=tuple(construction), work=Construction(seat, source, e["building"]),
+                   card_decision=None)
+
+
+@handles("building_bought")
+def _building_bought(s: GameState, e: Event) -> GameState:
+    return _clear_square(_building_to_player(s, e, source="square"), e["square"])
 
 
 @handles("building_purchase_declined")

@@ -386,15 +386,8 @@ def _parcel_purchase(s: GameState) -> Step:
     return _contested_or_single(s, spots, lambda index, seats: None)
 
 
-def _construction_square(s: GameState) -> Step:
-    square = s.step
-    cowboys = s.squares.get(square)
-    if not cowboys:
-        return None
-    seats = duelling_seats(cowboys)
-    if len(seats) > 1:
-        return duel_step(s, {"square": square}, seats)
-    return Awaiting("buy_building", (seats[0],))
+def _offer_building(s: GameState, square: str, seat: int) -> Step:
+    return Awaiting("buy_building", (seat,))
 
 
 def placement_cost(s: GameState, seat: int) -> int:
@@ -523,7 +516,7 @@ STEPS: dict[str, Callable[[GameState], Step]] = {
     "three_roads": _single_square(_three_roads),
     "road": _road,
     "parcel_purchase": _parcel_purchase,
-    **{square: _construction_square for square in CONSTRUCTION_PRICE},
+    **{square: _single_square(_offer_building) for square in CONSTRUCTION_PRICE},
     "build_from_reserve": _build_from_reserve,
     "parcel_income": _single_square(
         _money_square(parcel_income)),
