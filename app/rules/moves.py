@@ -21,12 +21,17 @@ class _Move(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class ClaimParcel(_Move):
+class _OnParcel(_Move):
+    """A move that names one parcel."""
+
+    x: int = X
+    y: int = Y
+
+
+class ClaimParcel(_OnParcel):
     """Take an owner-free parcel: a starting parcel, the Settler's parcel or a parcel pick."""
 
     type: Literal["claim_parcel"]
-    x: int = X
-    y: int = Y
 
 
 class ChoosePersonality(_Move):
@@ -102,28 +107,22 @@ class Pass(_Move):
     type: Literal["pass"]
 
 
-class ResolveDuel(_Move):
+class ResolveDuel(_OnParcel):
     """Choose which contested parcel or building is fought over next."""
 
     type: Literal["resolve_duel"]
-    x: int = X
-    y: int = Y
 
 
-class BuyParcel(_Move):
+class BuyParcel(_OnParcel):
     """Buy the parcel your cowboy stands on."""
 
     type: Literal["buy_parcel"]
-    x: int = X
-    y: int = Y
 
 
-class DeclineParcel(_Move):
+class DeclineParcel(_OnParcel):
     """Do not buy the parcel your cowboy stands on."""
 
     type: Literal["decline_parcel"]
-    x: int = X
-    y: int = Y
 
 
 class BuyBuilding(_Move):
@@ -149,12 +148,10 @@ class AskPermission(_Move):
     seat: int = Field(ge=0)
 
 
-class AnswerPermission(_Move):
+class AnswerPermission(_OnParcel):
     """Grant or deny one of your parcels for the builder's house."""
 
     type: Literal["answer_permission"]
-    x: int = X
-    y: int = Y
     grant: bool
 
 
@@ -173,12 +170,10 @@ class PlaceBuilding(_Move):
     y: int = Y
 
 
-class PlaceHouse(_Move):
+class PlaceHouse(_OnParcel):
     """Place the building's free house."""
 
     type: Literal["place_house"]
-    x: int = X
-    y: int = Y
 
 
 class KeepBuilding(_Move):
@@ -249,7 +244,14 @@ class FinishRoads(_Move):
     type: Literal["finish_roads"]
 
 
-MOVE_MODELS: tuple[type[_Move], ...] = tuple(_Move.__subclasses__())
+def _concrete(cls: type[_Move]) -> list[type[_Move]]:
+    found: list[type[_Move]] = []
+    for sub in cls.__subclasses__():
+        found += _concrete(sub) if sub.__name__.startswith("_") else [sub]
+    return found
+
+
+MOVE_MODELS: tuple[type[_Move], ...] = tuple(_concrete(_Move))
 # A discriminated union of every model, built from the tuple so that a new move class is included by itself.
 MOVE_ADAPTER: TypeAdapter[Any] = TypeAdapter(
     Annotated[Union[MOVE_MODELS], Field(discriminator="type")]  # type: ignore[arg-type]  # noqa: UP007
