@@ -21,7 +21,7 @@ from app.rules.catalog import (
     SQUARES,
     TRACK_STEPS,
 )
-from app.rules.construction import is_bridge, parcels_owned
+from app.rules.construction import askable_players, is_bridge, parcels_owned, permission_parcels
 from app.rules.flow import SQUARE_GAINS, awaiting, cash_limit, placement_cost, roads_in_supply
 from app.rules.income import building_income, firepower, parcel_price
 from app.rules.legal import open_squares
@@ -142,6 +142,11 @@ def _work(s: GameState) -> dict[str, Any] | None:
         "asked": sorted(work.asked),
         "granted": [list(parcel_xy(i)) for i in sorted(work.granted)],
         "request": request,
+        # Whom the builder may still ask, and which of their parcels a request would cover (RULING B12).
+        "askable": [
+            {"seat": other, "parcels": [list(parcel_xy(i)) for i in permission_parcels(s, other)]}
+            for other in askable_players(s, work)
+        ],
     }
 
 
