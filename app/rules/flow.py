@@ -36,7 +36,7 @@ from app.rules.construction import parcels_owned
 from app.rules.duels import duelling_seats, earliest_passer, fight
 from app.rules.evolve import evolve
 from app.rules.income import estate_payments, firepower, is_protected_by_church
-from app.rules.model import Event, GameState, replace
+from app.rules.model import Event, GameState
 from app.rules.rng import Rng
 from app.rules.scoring import final_scores
 
@@ -250,11 +250,10 @@ def _road(s: GameState) -> Step:
     return _events({"type": "roads_handed_out", "gains": gains})
 
 
-def _single_square(perform: Callable[[GameState, str, int], Step]) -> Callable[[GameState], Step]:
+def _single_square(square: str, perform: Callable[[GameState, str, int], Step]) -> Callable[[GameState], Step]:
     """A square won by one player: a duel if several players are there, then the winner's action."""
 
     def step(s: GameState) -> Step:
-        square = s.step
         cowboys = s.squares.get(square)
         if not cowboys:
             return None
@@ -512,22 +511,20 @@ STEPS: dict[str, Callable[[GameState], Step]] = {
     "personalities": _personalities,
     "placement": _placement,
     "wages": _wages,
-    "ammunition": _single_square(_ammunition),
-    "three_roads": _single_square(_three_roads),
+    "ammunition": _single_square("ammunition", _ammunition),
+    "three_roads": _single_square("three_roads", _three_roads),
     "road": _road,
     "parcel_purchase": _parcel_purchase,
-    **{square: _single_square(_offer_building) for square in CONSTRUCTION_PRICE},
+    **{square: _single_square(square, _offer_building) for square in CONSTRUCTION_PRICE},
     "build_from_reserve": _build_from_reserve,
-    "parcel_income": _single_square(
-        _money_square(parcel_income)),
-    "cowboy_income": _single_square(
-        _money_square(cowboy_income)),
-    "gambling_income": _single_square(_gambling),
+    "parcel_income": _single_square("parcel_income", _money_square(parcel_income)),
+    "cowboy_income": _single_square("cowboy_income", _money_square(cowboy_income)),
+    "gambling_income": _single_square("gambling_income", _gambling),
     "estate_income": _estate_income,
-    "parcels_vp": _single_square(_vp_square(parcels_vp)),
-    "cowboy_vp": _single_square(_vp_square(cowboy_vp)),
-    "estate_vp": _single_square(_vp_square(estate_vp)),
-    **{square: _single_square(_buy_vp) for square in BUY_VP_PRICE},
+    "parcels_vp": _single_square("parcels_vp", _vp_square(parcels_vp)),
+    "cowboy_vp": _single_square("cowboy_vp", _vp_square(cowboy_vp)),
+    "estate_vp": _single_square("estate_vp", _vp_square(estate_vp)),
+    **{square: _single_square(square, _buy_vp) for square in BUY_VP_PRICE},
     "banker_vp": _banker_vp,
     "cash_limit": _cash_limit,
     "end_of_round_vp": _end_of_round_vp,
@@ -565,7 +562,7 @@ def _next_busy_step(s: GameState) -> str:
         if s.step in schedule:
             for step in schedule[schedule.index(s.step) + 1:]:
                 # A round always starts with the personalities (whose order is only set as it starts).
-                if step == ROUND_STEPS[0] or STEPS[step](replace(s, step=step)) is not None:
+                if step == ROUND_STEPS[0] or STEPS[step](s) is not None:
                     return step
     raise AssertionError("the last step of every schedule always has something to do")
 

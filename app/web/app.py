@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
@@ -27,7 +28,7 @@ from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn
 from app.play.service import GameService
 from app.store import migrate
 from app.store.db import open_database
-from app.web import api, stream
+from app.web import api, pages, stream
 from app.web.schemas import ErrorResponse
 from app.web.security import TokenSigner
 from app.web.settings import Settings
@@ -244,6 +245,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(HideDatabaseDetails)
     app.include_router(api.router)
     app.include_router(stream.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=pages.ROOT / "static"), name="static")
 
     @app.get("/healthz", tags=["ops"], responses={503: {"model": ErrorResponse}})
     async def healthz(request: Request) -> Any:
