@@ -18,6 +18,8 @@ WORKDIR /srv
 COPY alembic.ini ./
 COPY migrations ./migrations
 COPY app ./app
+COPY templates ./templates
+COPY static ./static
 RUN mkdir -p /srv/var && chown carson /srv/var
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \

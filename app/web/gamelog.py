@@ -1,0 +1,187 @@
+"""The game log in words: one sentence per redacted event ("Anna won the duel for the $8 saloon: 4+6 against
+2+5"). Only what `redact_event` left in an event is read here, so a sentence never tells a secret."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from app.rules.catalog import BUILDINGS, PERSONALITIES, SHOP, SQUARES
+
+Event = dict[str, Any]
+CLAIM_REASONS = {"start": " as a starting parcel", "settler": " with the Settler", "pick": ""}
+
+
+def building_name(kind: str | None) -> str:
+    row = BUILDINGS.get(kind or "")
+    return row.name.lower() if row else str(kind)
+
+
+def square_name(square: str | None) -> str:
+    row = SQUARES.get(square or "")
+    return row.name if row else str(square)
+
+
+def card_name(card: str | None) -> str:
+    row = PERSONALITIES.get(card or "")
+    return row.name if row else str(card)
+
+
+def at(e: Event) -> str:
+    return f"({e['x']}, {e['y']})"
+
+
+class Describer:
+    """Sentences for events, with the players' names; `describe` never raises (unknown events get a plain
+    fallback) so that a new event type never breaks the page."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+
+    def who(self, seat: Any) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return "nobody" if seat is None else f"seat {seat}"
+
+    def describe(self, e: Event) -> str | None:
+        """The sentence for `e`, or None for bookkeeping events that say nothing to a player."""
+        handler = _HANDLERS.get(str(e.get("type")))
+        if handler is None:
+            return str(e.get("type", "event")).replace("_", " ").capitalize() + "."
+        try:
+            return handler(self, e)
+        except (KeyError, TypeError, IndexError, ValueError):
+            return str(e.get("type", "event")).replace("_", " ").capitalize() + "."
+
+    def target(self, target: Event) -> str:
+        if "square" in target:
+            return f"the {square_name(target['square'])} square"
+        return f"parcel {at(target)}"
+
+
+def _duel(d: Describer, e: Event) -> str:
+    duelists = e["duelists"]
+    winner = e["winner"]
+
+    def strength(x: Event) -> str:
+        chance = x["tile"] if "tile" in x else x["roll"]
+        return f"{chance}+{x['firepower']}"
+
+    won = next(x for x in duelists if x["seat"] == winner)
+    others = [x for x in duelists if x["seat"] != winner]
+    what = "tile" if "tile" in won else "die"
+    against = ", ".join(f"{strength(x)} ({d.who(x['seat'])})" for x in others)
+    return (f"{d.who(winner)} won the duel for {d.target(e['target'])}: {strength(won)} against {against} "
+            f"({what} + firepower).")
+
+
+def _payments(d: Describer, e: Event) -> str:
+    paid = [p for p in e["payments"] if p.get("owner_gets") or p.get("attacker_gets")]
+    if not paid:
+        return "Estate income: nothing to pay."
+    parts = []
+    for p in paid:
+        text = f"{d.who(p['owner'])} ${p['owner_gets']} for the {building_name(p['building'])} {at(p)}"
+        if p.get("attacker") is not None:
+            text += f", {d.who(p['attacker'])} ${p['attacker_gets']} by attack"
+        parts.append(text)
+    return "Estate income: " + "; ".join(parts) + "."
+
+
+def _sides(d: Describer, e: Event) -> str:
+    reds = [card_name(c) for c, side in e["sides"].items() if side == "red"]
+    drawn = f" (ties drawn: {', '.join(card_name(c) for c in e.get('drawn', []))})" if e.get("drawn") else ""
+    return f"Sides decided: red for {', '.join(reds) or 'no card'}, yellow for the others{drawn}."
+
+
+def _shopping(d: Describer, e: Event) -> str:
+    parts = []
+    for basket in e["baskets"]:
+        items = ", ".join(f"{n} × {SHOP[item].name}" for item, n in basket["items"].items() if item in SHOP)
+        parts.append(f"{d.who(basket['seat'])}: {items or 'nothing'}")
+    return "The baskets are revealed — " + "; ".join(parts) + "."
+
+
+def _gains(d: Describer, e: Event, what: str) -> str:
+    return ", ".join(f"{d.who(g['seat'])} {g['count']} {what}" for g in e["gains"])
+
+
+_HANDLERS: dict[str, Callable[[Describer, Event], str | None]] = {
+    "game_started": lambda d, e: f"The game starts with {e['players']} players.",
+    "tiles_dealt": lambda d, e: "The duel tiles are dealt.",
+    "turn_order_drawn": lambda d, e: "Turn order: " + ", ".join(d.who(s) for s in e["order"]) + ".",
+    "centre_placed": lambda d, e: f"Carson City's centre is on parcel {at(e)}.",
+    "mountains_placed": lambda d, e: f"{len(e['parcels'])} mountains are placed.",
+    "construction_refilled": lambda d, e: (
+        "New buildings on the construction squares: " + ", ".join(building_name(b) for b in e["drawn"]) + "."
+        if e.get("drawn") else None
+    ),
+    "step_completed": lambda d, e: None,
+    "parcel_claimed": lambda d, e: f"{d.who(e['seat'])} takes parcel {at(e)}"
+    + CLAIM_REASONS.get(str(e.get("reason")), "") + ".",
+    "personality_chosen": lambda d, e: f"{d.who(e['seat'])} chooses the {card_name(e['card'])} ({e['side']})"
+    + (f" and receives ${e['money']}" if e.get("money") else "") + ".",
+    "card_option_chosen": lambda d, e: f"{d.who(e['seat'])} chooses: {str(e['option']).replace(':', ' ')}.",
+    "cowboys_hired": lambda d, e: f"{d.who(e['seat'])} hires {e['count']} cowboys for ${e['price']}.",
+    "revolvers_bought": lambda d, e: f"{d.who(e['seat'])} buys {e['count']} revolvers for ${e['price']}.",
+    "building_taken": lambda d, e: f"{d.who(e['seat'])} takes the {building_name(e['building'])} for ${e['price']}.",
+    "card_decision_declined": lambda d, e: f"{d.who(e['seat'])} declines the card's offer.",
+    "placement_order_set": lambda d, e: "Placement order: " + ", ".join(d.who(s) for s in e["order"]) + ".",
+    "cowboy_placed": lambda d, e: f"{d.who(e['seat'])} places {'the white' if e.get('white') else 'a'} cowboy on "
+    + (f"{square_name(e['square'])}" if "square" in e else f"parcel {at(e)}") + ".",
+    "player_passed": lambda d, e: f"{d.who(e['seat'])} passes.",
+    "wages_paid": lambda d, e: "Wages: " + (", ".join(f"{d.who(p['seat'])} ${p['amount']}" for p in e["payments"])
+                                            or "nobody") + ".",
+    "roads_handed_out": lambda d, e: "Road square: " + ", ".join(
+        f"{d.who(g['seat'])} {g['roads']} road" for g in e["gains"]) + ".",
+    "duel_fought": _duel,
+    "chip_taken": lambda d, e: f"{d.who(e['seat'])} takes the 3-revolvers chip.",
+    "roads_gained": lambda d, e: f"{d.who(e['seat'])} receives {e['count']} roads.",
+    "money_gained": lambda d, e: f"{d.who(e['seat'])} receives ${e['amount']}"
+    + (f" from {square_name(e['square'])}" if e.get("square") else "")
+    + (f" (dice {'+'.join(map(str, e['dice']))})" if e.get("dice") else "") + ".",
+    "vp_gained": lambda d, e: f"{d.who(e['seat'])} scores {e['amount']} VP"
+    + (f" from {square_name(e['square'])}" if e.get("square") else "") + ".",
+    "vp_bought": lambda d, e: f"{d.who(e['seat'])} buys {e['count']} VP for ${e['count'] * e['price']}.",
+    "action_declined": lambda d, e: f"{d.who(e['seat'])} does not use {square_name(e.get('square'))}.",
+    "parcel_bought": lambda d, e: f"{d.who(e['seat'])} buys parcel {at(e)} for ${e['price']}.",
+    "parcel_purchase_declined": lambda d, e: f"{d.who(e['seat'])} leaves parcel {at(e)}.",
+    "building_bought": lambda d, e: f"{d.who(e['seat'])} buys the ${e['price']} {building_name(e['building'])}.",
+    "building_purchase_declined": lambda d, e: f"{d.who(e['seat'])} does not buy the building of "
+    f"{square_name(e.get('square'))}.",
+    "construction_started": lambda d, e: f"{d.who(e['seat'])} builds from their reserve.",
+    "road_placed": lambda d, e: f"{d.who(e['seat'])} places a road from ({e['x1']}, {e['y1']}) to "
+    f"({e['x2']}, {e['y2']}).",
+    "permission_asked": lambda d, e: f"{d.who(e['seat'])} asks {d.who(e['asked'])} for permission to build a house "
+    "on " + ", ".join(f"({x}, {y})" for x, y in e["parcels"]) + ".",
+    "permission_answered": lambda d, e: f"{d.who(e['seat'])} {'allows' if e['granted'] else 'refuses'} a house on "
+    f"{at(e)}.",
+    "permission_denied_rest": lambda d, e: f"{d.who(e['seat'])} refuses the remaining parcels.",
+    "building_placed": lambda d, e: f"{d.who(e['seat'])} builds the {building_name(e['building'])} on {at(e)}.",
+    "house_placed": lambda d, e: f"{d.who(e['seat'])} places a house on {at(e)}.",
+    "building_kept": lambda d, e: f"{d.who(e['seat'])} keeps the building in reserve.",
+    "attack_cancelled": lambda d, e: f"The church protects {at(e)}: the attack is called off.",
+    "building_defended": lambda d, e: f"{d.who(e['seat'])} defends the building on {at(e)}.",
+    "attack_won": lambda d, e: f"{d.who(e['seat'])} attacks the building on {at(e)}.",
+    "estate_income_paid": _payments,
+    "banker_vp_bought": lambda d, e: f"{d.who(e['seat'])} buys {e['vp']} VP for ${e['price']} with the Banker.",
+    "money_given_up": lambda d, e: f"{d.who(e['seat'])} gives up ${e['amount']} over the cash limit"
+    + (f" for {e['vp']} VP" if e.get("vp") else "") + ".",
+    "cowboys_received": lambda d, e: "New cowboys: " + _gains(d, e, "") + ".",
+    "round_ended": lambda d, e: f"Round {e['round']} ends.",
+    "game_finished": lambda d, e: f"The game is over: {d.who(e['winner'])} wins.",
+    "duel_order_chosen": lambda d, e: f"{d.who(e['seat'])} has the duel on {at(e)} fought next.",
+    "side_voted": lambda d, e: f"{d.who(e['seat'])} votes for the {card_name(e['card'])}"
+    + (f": {e['side']}" if "side" in e else " (secret until everyone has voted)") + ".",
+    "sides_decided": _sides,
+    "duel_tile_chosen": lambda d, e: f"{d.who(e['seat'])} "
+    + (f"plays tile {e['tile']}" if "tile" in e else "has chosen a duel tile (secret)") + ".",
+    "tiles_drawn": lambda d, e: f"{d.who(e['seat'])} draws "
+    + (", ".join(map(str, e["tiles"])) if "tiles" in e else f"{e.get('count', 3)} tiles") + " from the used pile.",
+    "shop_item_added": lambda d, e: None,
+    "shop_item_removed": lambda d, e: None,
+    "shopping_finished": lambda d, e: f"{d.who(e['seat'])} has finished shopping.",
+    "shopping_revealed": _shopping,
+    "parcel_pick_forfeited": lambda d, e: f"{d.who(e['seat'])} forfeits a parcel pick.",
+    "final_roads_finished": lambda d, e: f"{d.who(e['seat'])} places no more roads.",
+}

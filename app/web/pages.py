@@ -1,0 +1,433 @@
+"""The HTML pages (see API.md "Pages"): lobby, sign-up, sign-in/out, the admin's new-game form and the table.
+
+Handlers parse, call the services, and render; requests made by htmx (`HX-Request`) get the board fragment
+instead of the whole page. Every POST checks the CSRF token first. What a seat sees is built only from
+`player_view` and `legal_moves` for that seat (through GameService).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+from pydantic import ValidationError
+
+from app.play.accounts import Account
+from app.play.errors import Conflict, NotAllowed, PlayError
+from app.play.service import GameService, GameSummary
+from app.rules.config import SIDES
+from app.web import csrf, present
+from app.web.deps import AccountsDep, OptionalAccount, ServiceDep, SessionDep
+from app.web.gamelog import Describer
+from app.web.schemas import CreateGameIn, RegisterIn
+from app.web.security import SESSION_USER_KEY
+
+ROOT = Path(__file__).resolve().parents[2]
+templates = Jinja2Templates(directory=ROOT / "templates")
+templates.env.globals.update(
+    colour=present.colour, colour_names=present.COLOUR_NAMES, CELL=present.CELL, MARGIN=present.MARGIN,
+    BOARD_PX=present.BOARD_PX, ICON=present.ICON,
+)
+router = APIRouter(include_in_schema=False)
+LOG_LENGTH = 80
+STALE_NOTICE = "The game moved on before your click arrived: here is the table as it is now. Please choose again."
+LOBBY_VIEWS = 20  # games whose decision the lobby names (one state read each)
+
+FormStr = Annotated[str, Form()]
+OptionalFormStr = Annotated[str | None, Form()]
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true"
+
+
+def render(request: Request, name: str, account: Account | None, status: int = 200, **context: Any) -> HTMLResponse:
+    context.update(request=request, account=account, csrf_token=csrf.token(request))
+    response = templates.TemplateResponse(request, name, context, status_code=status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def redirect(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+def to_login(request: Request) -> RedirectResponse:
+    return redirect(f"/login?next={request.url.path}")
+
+
+def _safe_next(url: str | None) -> str:
+    """Only local paths, so the sign-in form cannot send anyone to another site."""
+    if url and url.startswith("/") and not url.startswith("//") and "\\" not in url:
+        return url
+    return "/"
+
+
+def _csrf_failed(request: Request, account: Account | None, exc: PlayError) -> HTMLResponse:
+    return render(request, "pages/error.html", account, status=403, message=exc.message)
+
+
+# --- accounts -----------------------------------------------------------------------------------------------
+
+
+@router.get("/signup")
+async def signup_form(request: Request, account: OptionalAccount) -> Response:
+    return render(request, "pages/signup.html", account, values={})
+
+
+@router.post("/signup")
+async def signup(
+    request: Request,
+    accounts: AccountsDep,
+    session: SessionDep,
+    username: FormStr,
+    email: FormStr,
+    password: FormStr,
+    csrf_token: OptionalFormStr = None,
+) -> Response:
+    try:
+        csrf.check(request, csrf_token)
+    except NotAllowed as exc:
+        return _csrf_failed(request, None, exc)
+    values = {"username": username, "email": email}
+    try:
+        body = RegisterIn(username=username.strip(), email=email.strip(), password=password)
+    except ValidationError as exc:
+        field = ".".join(str(p) for p in exc.errors()[0]["loc"])
+        message = {
+            "username": "A username has 3 to 32 letters, digits, dots, dashes or underscores.",
+            "email": "Please give a valid email address.",
+            "password": "A password needs at least 8 characters.",
+        }.get(field, "Please check the form.")
+        return render(request, "pages/signup.html", None, status=422, values=values, error=message)
+    try:
+        account = await accounts.register(session, body.username, body.email, body.password)
+        await session.commit()
+    except PlayError as exc:
+        return render(request, "pages/signup.html", None, status=409, values=values, error=exc.message)
+    _sign_in(request, account)
+    return redirect("/")
+
+
+@router.get("/login")
+async def login_form(request: Request, account: OptionalAccount, next: str | None = None) -> Response:
+    return render(request, "pages/login.html", account, next=_safe_next(next), username="")
+
+
+@router.post("/login")
+async def login(
+    request: Request,
+    accounts: AccountsDep,
+    session: SessionDep,
+    username: FormStr,
+    password: FormStr,
+    next: OptionalFormStr = None,
+    csrf_token: OptionalFormStr = None,
+) -> Response:
+    try:
+        csrf.check(request, csrf_token)
+    except NotAllowed as exc:
+        return _csrf_failed(request, None, exc)
+    try:
+        account = await accounts.authenticate(session, username, password)
+        await session.commit()
+    except PlayError as exc:
+        return render(request, "pages/login.html", None, status=401, next=_safe_next(next), username=username,
+                      error=exc.message)
+    _sign_in(request, account)
+    return redirect(_safe_next(next))
+
+
+def _sign_in(request: Request, account: Account) -> None:
+    request.session.clear()  # a new session (and a new CSRF token) at every sign-in
+    request.session[SESSION_USER_KEY] = account.id
+
+
+@router.get("/logout")
+async def logout_form(request: Request, account: OptionalAccount) -> Response:
+    return render(request, "pages/logout.html", account)
+
+
+@router.post("/logout")
+async def logout(request: Request, csrf_token: OptionalFormStr = None) -> Response:
+    try:
+        csrf.check(request, csrf_token)
+    except NotAllowed as exc:
+        return _csrf_failed(request, None, exc)
+    request.session.clear()
+    return redirect("/")
+
+
+# --- lobby and games ----------------------------------------------------------------------------------------
+
+
+@router.get("/")
+async def lobby(request: Request, account: OptionalAccount, service: ServiceDep) -> Response:
+    if account is None:
+        return render(request, "pages/welcome.html", None)
+    mine, _ = await service.list_games(account, mine=True, limit=100)
+    open_games, _ = await service.list_games(account, status="open", limit=100)
+    finished, _ = await service.list_games(account, status="finished", mine=True, limit=50)
+    running = [g for g in mine if g.status != "finished"]
+    rows = [await _lobby_row(service, account, g, i < LOBBY_VIEWS) for i, g in enumerate(running)]
+    rows.sort(key=lambda r: not r["my_turn"])
+    joinable = [_plain_row(account, g) for g in open_games if g.seat_of(account.id) is None and
+                all(s.user_id != account.id for s in g.seats)]
+    return render(request, "pages/lobby.html", account, mine=rows, joinable=joinable,
+                  finished=[_plain_row(account, g) for g in finished])
+
+
+def _plain_row(account: Account, g: GameSummary) -> dict[str, Any]:
+    return {
+        "game": g,
+        "players": ", ".join(s.username for s in g.seats) or "nobody yet",
+        "variants": present.variant_badges(g.variants),
+        "deadlines": _deadlines(g),
+        "joined": any(s.user_id == account.id for s in g.seats),
+    }
+
+
+async def _lobby_row(service: GameService, account: Account, g: GameSummary, with_view: bool) -> dict[str, Any]:
+    row = _plain_row(account, g)
+    seat = g.seat_of(account.id)
+    row["my_turn"] = g.status == "active" and seat is not None and seat in g.to_act
+    row["decision"] = ""
+    row["waiting_for"] = ", ".join(g.usernames[s] for s in g.to_act if s < len(g.usernames))
+    if row["my_turn"] and with_view:
+        doc = await service.view(account, g.id)
+        row["decision"] = present.decision_text(doc.get("awaiting"))
+    return row
+
+
+def _deadlines(g: GameSummary) -> list[tuple[str, str]]:
+    """Per-seat move deadlines, when the game summary carries them (move clocks)."""
+    raw = getattr(g, "deadlines", None)
+    if not raw:
+        return []
+    names = g.usernames
+    items = raw.items() if isinstance(raw, dict) else enumerate(raw)
+    shown = []
+    for seat, when in items:
+        if when is None:
+            continue
+        try:
+            who = names[int(seat)]
+        except (ValueError, IndexError):
+            who = str(seat)
+        shown.append((who, when.strftime("%Y-%m-%d %H:%M UTC") if hasattr(when, "strftime") else str(when)))
+    return shown
+
+
+@router.post("/games/{game_id}/join")
+async def join(
+    request: Request, game_id: int, account: OptionalAccount, service: ServiceDep, csrf_token: OptionalFormStr = None
+) -> Response:
+    if account is None:
+        return to_login(request)
+    try:
+        csrf.check(request, csrf_token)
+        await service.join(account, game_id)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=409, message=exc.message)
+    return redirect(f"/games/{game_id}")
+
+
+@router.post("/games/{game_id}/start")
+async def start(
+    request: Request, game_id: int, account: OptionalAccount, service: ServiceDep, csrf_token: OptionalFormStr = None
+) -> Response:
+    if account is None:
+        return to_login(request)
+    try:
+        csrf.check(request, csrf_token)
+        await service.start(account, game_id)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=409, message=exc.message)
+    return redirect(f"/games/{game_id}")
+
+
+@router.get("/games/new")
+async def new_game_form(request: Request, account: OptionalAccount) -> Response:
+    if account is None:
+        return to_login(request)
+    if not account.is_admin:
+        return render(request, "pages/error.html", account, status=403, message="Only an admin may create games.")
+    return render(request, "pages/new_game.html", account, sides=SIDES, values={"seats": "2", "sides": "yellow"})
+
+
+@router.post("/games/new")
+async def new_game(
+    request: Request,
+    account: OptionalAccount,
+    service: ServiceDep,
+    name: FormStr,
+    seats: FormStr,
+    sides: FormStr = "yellow",
+    might_is_right: OptionalFormStr = None,
+    river: OptionalFormStr = None,
+    new_beginning: OptionalFormStr = None,
+    players: OptionalFormStr = None,
+    seed: OptionalFormStr = None,
+    move_timeout_hours: OptionalFormStr = None,
+    csrf_token: OptionalFormStr = None,
+) -> Response:
+    if account is None:
+        return to_login(request)
+    values = {
+        "name": name, "seats": seats, "sides": sides, "might_is_right": bool(might_is_right), "river": bool(river),
+        "new_beginning": bool(new_beginning), "players": players or "", "seed": seed or "",
+        "move_timeout_hours": move_timeout_hours or "",
+    }
+
+    def again(message: str, status: int) -> HTMLResponse:
+        return render(request, "pages/new_game.html", account, status=status, sides=SIDES, values=values,
+                      error=message)
+
+    try:
+        csrf.check(request, csrf_token)
+    except NotAllowed as exc:
+        return _csrf_failed(request, account, exc)
+    names = [n for n in (players or "").replace(",", " ").split() if n]
+    try:
+        body = CreateGameIn.model_validate({
+            "name": name.strip(),
+            "seats": seats,
+            "variants": {
+                "sides": sides,
+                "might_is_right": bool(might_is_right),
+                "river": bool(river),
+                "new_beginning": bool(new_beginning),
+            },
+            "players": names or None,
+            "seed": seed.strip() if seed and seed.strip() else None,
+            "move_timeout_hours": move_timeout_hours.strip() if move_timeout_hours and move_timeout_hours.strip()
+            else None,
+        })
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return again(f"{where}: {first['msg']}", 422)
+    try:
+        summary = await service.create_game(
+            account, name=body.name, seat_count=body.seats, variants=body.variants.settings(), players=body.players,
+            seed=body.seed, move_timeout_hours=body.move_timeout_hours,
+        )
+    except PlayError as exc:
+        return again(exc.message, 422)
+    return redirect(f"/games/{summary.id}")
+
+
+# --- the table ----------------------------------------------------------------------------------------------
+
+
+@router.get("/games/{game_id}")
+async def table(request: Request, game_id: int, account: OptionalAccount, service: ServiceDep) -> Response:
+    if account is None:
+        return to_login(request)
+    return await _render_table(request, account, service, game_id)
+
+
+@router.post("/games/{game_id}/moves")
+async def move(
+    request: Request,
+    game_id: int,
+    account: OptionalAccount,
+    service: ServiceDep,
+    seq: FormStr,
+    move: FormStr,
+    csrf_token: OptionalFormStr = None,
+) -> Response:
+    if account is None:
+        return to_login(request)
+    try:
+        csrf.check(request, csrf_token)
+    except NotAllowed as exc:
+        return _csrf_failed(request, account, exc)
+    notice = error = None
+    status = 200
+    try:
+        parsed = json.loads(move)
+        if not isinstance(parsed, dict) or not seq.isdigit():
+            raise ValueError
+    except ValueError:
+        error, status = "That choice could not be read; please choose again.", 422
+    else:
+        try:
+            await service.submit(account, game_id, int(seq), parsed)
+        except Conflict as exc:
+            status = 409
+            if exc.code == "stale_seq":
+                notice = STALE_NOTICE
+            else:
+                error = exc.message
+        except PlayError as exc:
+            error, status = exc.message, 403 if isinstance(exc, NotAllowed) else 422
+    if status == 200 and not is_htmx(request):
+        return redirect(f"/games/{game_id}")  # post/redirect/get without JavaScript
+    return await _render_table(request, account, service, game_id, notice=notice, error=error,
+                               status=200 if is_htmx(request) else status)
+
+
+async def _render_table(
+    request: Request,
+    account: Account,
+    service: GameService,
+    game_id: int,
+    *,
+    notice: str | None = None,
+    error: str | None = None,
+    status: int = 200,
+) -> Response:
+    started = time.perf_counter()
+    try:
+        summary = await service.summary(game_id)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=404, message=exc.message)
+    if summary.status == "open":
+        return render(request, "pages/waiting.html", account, game=summary,
+                      joined=any(s.user_id == account.id for s in summary.seats),
+                      variants=present.variant_badges(summary.variants), deadlines=_deadlines(summary))
+    context = await _table_context(service, account, summary)
+    context.update(notice=notice, error=error, render_ms=round((time.perf_counter() - started) * 1000, 1))
+    name = "partials/board.html" if is_htmx(request) else "pages/game.html"
+    return render(request, name, account, status=status, **context)
+
+
+async def _table_context(service: GameService, account: Account, summary: GameSummary) -> dict[str, Any]:
+    for _ in range(3):  # the view and the moves must describe the same seq
+        doc = await service.view(account, summary.id)
+        options = await service.moves(account, summary.id)
+        if options.seq == doc["seq"]:
+            break
+    moves = options.moves if options.seq == doc["seq"] else []
+    groups, targets = present.choices(doc, moves)
+    built, offered = present.roads(doc, targets)
+    events = await service.events(account, summary.id, max(0, doc["seq"] - LOG_LENGTH), LOG_LENGTH)
+    describer = Describer([p["username"] for p in doc["players"]])
+    log = [(e.seq, text) for e in reversed(events) if (text := describer.describe(e.data)) is not None]
+    viewer = doc.get("viewer")
+    me = doc["players"][viewer] if viewer is not None else None
+    by_seat = {p["seat"]: p for p in doc["players"]}
+    return {
+        "game": summary,
+        "doc": doc,
+        "me": me,
+        "my_turn": viewer is not None and viewer in doc["to_act"],
+        "decision": present.decision_text(doc.get("awaiting")),
+        "waiting_for": [by_seat[s]["username"] for s in doc["to_act"] if s in by_seat],
+        "groups": groups,
+        "cells": present.cells(doc, targets),
+        "roads": built,
+        "offered_roads": offered,
+        "track": present.track(doc, targets),
+        "cards": present.personality_cards(doc),
+        "variants": present.variant_badges(doc["variants"]),
+        "log": log,
+        "deadlines": _deadlines(summary),
+        "hint_squares": present.HINT_SQUARES,
+    }

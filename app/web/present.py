@@ -1,0 +1,430 @@
+"""Presentation of a seat's state document for the game page: board geometry, words for moves, the choices
+offered. Everything here reads `player_view` and `legal_moves` output (and the catalog's printed texts); it
+decides nothing about the rules.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules.catalog import (
+    BANKER_VP_PRICES,
+    BUILDINGS,
+    BUY_VP_PRICE,
+    CAPTAIN_COWBOY_PRICES,
+    CAPTAIN_REVOLVER_PRICES,
+    CHINESE_WORKER_RED_PRICE,
+    PERSONALITIES,
+    SHOP,
+    SQUARES,
+    TRACK_STEPS,
+)
+from app.rules.explain import DECISIONS
+from app.web.gamelog import building_name, card_name, square_name
+
+Move = dict[str, Any]
+Doc = dict[str, Any]
+
+COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef9a00", "#7b1fa2")
+COLOUR_NAMES = ("red", "blue", "green", "orange", "purple")
+CELL = 64
+MARGIN = 28
+BOARD_PX = 2 * MARGIN + 8 * CELL
+ICON = {
+    "ranch": "Ra", "mine": "Mi", "drugstore": "Dr", "bank": "Ba", "saloon": "Sa", "hotel": "Ho",
+    "church": "Ch", "prison": "Pr",
+}
+EXTRA_DECISIONS = {
+    "vote": "vote on the side of each personality card (secret until everyone has voted)",
+    "duel_tile": "choose a duel tile (secret until every duellist has chosen)",
+    "shopping": "fill your basket (secret until everyone is done)",
+    "parcel_pick": "place a parcel you bought",
+    "final_roads": "place your remaining roads, or stop",
+}
+STEP_NAMES = {
+    "parcel_purchase": "Parcel purchase",
+    "build_from_reserve": "Building from reserve",
+    "estate_income": "Estate income",
+}
+HINT_SQUARES = ("parcel_income", "cowboy_income", "parcels_vp", "cowboy_vp", "estate_vp")
+
+
+def _s(n: int) -> str:
+    return "s" if n > 1 else ""
+
+
+def colour(seat: int | None) -> str:
+    return COLOURS[seat % len(COLOURS)] if seat is not None else "#fff"
+
+
+def decision_text(kind: str | None) -> str:
+    if kind is None:
+        return ""
+    return EXTRA_DECISIONS.get(kind) or DECISIONS.get(kind) or kind.replace("_", " ")
+
+
+def encode(move: Move) -> str:
+    """A move as the compact JSON the page posts back (and the server compares with the legal list)."""
+    return json.dumps(move, separators=(",", ":"), sort_keys=True)
+
+
+def parcel_key(x: int, y: int) -> str:
+    return f"p{x}-{y}"
+
+
+def road_key(x1: int, y1: int, x2: int, y2: int) -> str:
+    return f"r{x1}-{y1}-{x2}-{y2}"
+
+
+def target_keys(move: Move, askable: dict[int, list[list[int]]]) -> list[str]:
+    """The board spots (parcels, road edges, squares) a move is made by clicking."""
+    kind = move["type"]
+    if kind == "ask_permission":
+        return [parcel_key(x, y) for x, y in askable.get(move["seat"], [])]
+    if kind == "place_road":
+        return [road_key(move["x1"], move["y1"], move["x2"], move["y2"])]
+    if "x" in move and "y" in move:
+        return [parcel_key(move["x"], move["y"])]
+    if "square" in move:
+        return [f"s-{move['square']}"]
+    return []
+
+
+class Labeller:
+    """Words for moves, from the viewer's state document."""
+
+    def __init__(self, doc: Doc) -> None:
+        self.doc = doc
+        self.names = [p["username"] for p in doc["players"]]
+        self.parcels = {(p["x"], p["y"]): p for p in doc["board"]["parcels"]}
+        self.construction = {c["square"]: c for c in doc["construction"]}
+
+    def who(self, seat: int | None) -> str:
+        return self.names[seat] if seat is not None and 0 <= seat < len(self.names) else "nobody"
+
+    def parcel(self, move: Move) -> str:
+        return f"parcel ({move['x']}, {move['y']})"
+
+    def spot(self, move: Move) -> str:
+        """A placement target in words, with what standing there means."""
+        if "square" in move:
+            square = move["square"]
+            building = self.construction.get(square, {}).get("building")
+            return square_name(str(square)) + (f" ({building_name(building)})" if building else "")
+        p = self.parcels.get((move["x"], move["y"]), {})
+        viewer = self.doc.get("viewer")
+        where = self.parcel(move)
+        if p.get("owner") is None:
+            return f"{where} (price ${p.get('price')})"
+        building = building_name(p.get("content"))
+        if p.get("owner") == viewer:
+            return f"{where}: defend your {building}"
+        return f"{where}: attack {self.who(p.get('owner'))}'s {building}"
+
+    def label(self, move: Move) -> str:
+        kind = move["type"]
+        awaiting = self.doc.get("awaiting")
+        if kind == "claim_parcel":
+            how = {"start_parcel": " as a starting parcel", "settler": " with the Settler"}.get(awaiting or "", "")
+            return f"Take {self.parcel(move)}{how}"
+        if kind == "choose_personality":
+            card: dict[str, Any] = next((c for c in self.doc["personalities"] if c["card"] == move["card"]), {})
+            side = card.get("side") or "side by vote"
+            return f"Choose the {card_name(move['card'])} ({side})"
+        if kind == "grocer_choice":
+            option = move["option"]
+            if option == "double":
+                return f"Double the income of your {building_name(move['building'])}s"
+            return "Receive $8 now" if option == "money_now" else "Receive $8 at the estate income"
+        if kind == "card_option":
+            if move["option"] == "money":
+                return "Receive $8 now"
+            per = "house" if awaiting == "grocer_red" else "mountain"
+            return f"1 VP per {per} you own at the end of the round"
+        if kind == "hire_cowboys":
+            n = move["count"]
+            return "Hire no cowboy" if n == 0 else f"Hire {n} cowboy{_s(n)} for ${CAPTAIN_COWBOY_PRICES[n]}"
+        if kind == "buy_revolvers":
+            n = move["count"]
+            return "Buy no revolver" if n == 0 else f"Buy {n} revolver{_s(n)} for ${CAPTAIN_REVOLVER_PRICES[n]}"
+        if kind == "take_building":
+            building = self.construction.get(move["square"], {}).get("building")
+            price = CHINESE_WORKER_RED_PRICE
+            return f"Take the {building_name(building)} of {square_name(move['square'])} for ${price}"
+        if kind == "decline":
+            return "Decline"
+        if kind == "place_cowboy":
+            return f"Place a cowboy on {self.spot(move)}"
+        if kind == "place_white_cowboy":
+            return f"Place the white cowboy on {self.spot(move)}"
+        if kind == "pass":
+            return "Pass (no more cowboys this round)"
+        if kind == "resolve_duel":
+            return f"Fight the duel on {self.parcel(move)} next"
+        if kind == "buy_parcel":
+            price = self.parcels.get((move["x"], move["y"]), {}).get("price")
+            return f"Buy {self.parcel(move)} for ${price}"
+        if kind == "decline_parcel":
+            return f"Leave {self.parcel(move)}"
+        if kind == "buy_building":
+            square = self.doc.get("step", "")
+            building = self.construction.get(square, {}).get("building")
+            return f"Buy the {building_name(building)} of {square_name(square)}"
+        if kind == "place_road":
+            return f"Road from ({move['x1']}, {move['y1']}) to ({move['x2']}, {move['y2']})"
+        if kind == "ask_permission":
+            return f"Ask {self.who(move['seat'])} for permission to build a house on their parcels"
+        if kind == "place_house":
+            return f"Put the house on {self.parcel(move)}"
+        if kind == "place_building":
+            return f"Build the {building_name(move['building'])} on {self.parcel(move)}"
+        if kind == "keep_building":
+            return "Keep the building in reserve"
+        if kind == "answer_permission":
+            verb = "Allow" if move["grant"] else "Refuse"
+            return f"{verb} a house on {self.parcel(move)}"
+        if kind == "deny_remaining":
+            return "Refuse all remaining parcels"
+        if kind == "buy_vp":
+            n = move["count"]
+            price = BUY_VP_PRICE.get(self.doc.get("step", ""), 0)
+            return "Buy no VP" if n == 0 else f"Buy {n} VP for ${n * price}"
+        if kind == "banker_vp":
+            vp = move["vp"]
+            return "Buy no VP" if vp == 0 else f"Buy {vp} VP for ${BANKER_VP_PRICES[vp]}"
+        if kind == "give_up_money":
+            return f"Give up ${move['amount']}"
+        if kind == "vote_side":
+            return f"{card_name(move['card'])}: {move['side']}"
+        if kind == "play_tile":
+            return f"Play tile {move['tile']}"
+        if kind == "shop_add":
+            item = SHOP[move["item"]]
+            cost = f"${item.price}" if item.price >= 0 else f"+${-item.price}"
+            return f"Add {item.name} ({cost})"
+        if kind == "shop_remove":
+            return f"Take back {SHOP[move['item']].name}"
+        if kind == "shop_done":
+            return "Done shopping"
+        if kind == "finish_roads":
+            return "Place no more roads"
+        return str(kind).replace("_", " ").capitalize()
+
+
+@dataclass
+class Choice:
+    label: str
+    value: str
+    tone: str = ""  # "yes", "no" or "" — only for the button's look
+
+
+@dataclass
+class Group:
+    title: str
+    choices: list[Choice]
+    anchor: str | None = None
+    as_select: bool = False
+    note: str = ""
+
+
+@dataclass
+class Target:
+    """A clickable spot on the board: one move posts at once; several lead to their group of buttons."""
+
+    key: str
+    moves: list[Choice] = field(default_factory=list)
+    ask: bool = False  # a permission request: the parcel is marked "?"
+
+    @property
+    def single(self) -> Choice | None:
+        return self.moves[0] if len(self.moves) == 1 else None
+
+
+def _tone(move: Move) -> str:
+    if move.get("grant") is True:
+        return "yes"
+    if move.get("grant") is False or move["type"] in ("decline", "decline_parcel", "deny_remaining", "pass"):
+        return "no"
+    return ""
+
+
+def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Target]]:
+    """The viewer's legal moves, every one of them, as groups of buttons or lists, and as board targets."""
+    labeller = Labeller(doc)
+    work = doc.get("construction_work") or {}
+    askable = {a["seat"]: a["parcels"] for a in work.get("askable", [])}
+    targets: dict[str, Target] = {}
+    free: list[Move] = []
+    on_board: list[Move] = []
+    for move in moves:
+        keys = target_keys(move, askable)
+        if not keys:
+            free.append(move)
+            continue
+        on_board.append(move)
+        for key in keys:
+            target = targets.setdefault(key, Target(key))
+            target.moves.append(Choice(labeller.label(move), encode(move), _tone(move)))
+            target.ask = target.ask or move["type"] == "ask_permission"
+    groups: list[Group] = []
+    if doc.get("awaiting") == "vote":
+        by_card: dict[str, list[Move]] = {}
+        for move in free:
+            by_card.setdefault(move["card"], []).append(move)
+        for card, card_moves in by_card.items():
+            row = PERSONALITIES[card]
+            note = f"Yellow: {row.yellow.text} Red: {row.red.text}"
+            groups.append(Group(
+                row.name, [Choice(m["side"].capitalize(), encode(m), m["side"]) for m in card_moves], note=note
+            ))
+        free = []
+    for key, target in sorted(targets.items()):
+        if target.single is None:
+            groups.append(Group(_spot_title(key), target.moves, anchor=f"choose-{key}"))
+    if free:
+        many = len(free) > 10
+        groups.insert(0, Group("Your choice", [Choice(labeller.label(m), encode(m), _tone(m)) for m in free],
+                               as_select=many))
+    if on_board:
+        groups.append(Group(
+            "Every board choice as a list",
+            [Choice(labeller.label(m), encode(m)) for m in on_board],
+            as_select=True,
+            note="Or click the highlighted spots on the board.",
+        ))
+    return groups, targets
+
+
+def _spot_title(key: str) -> str:
+    if key.startswith("p"):
+        x, y = key[1:].split("-")
+        return f"Parcel ({x}, {y})"
+    if key.startswith("s-"):
+        return square_name(key[2:])
+    return "Road " + key[1:]
+
+
+@dataclass
+class Cell:
+    x: int
+    y: int
+    px: int
+    py: int
+    parcel: dict[str, Any]
+    title: str
+    target: Target | None
+
+
+def cells(doc: Doc, targets: dict[str, Target]) -> list[Cell]:
+    """The 64 parcels with their pixel positions and a text alternative."""
+    labeller = Labeller(doc)
+    result = []
+    for p in doc["board"]["parcels"]:
+        x, y = p["x"], p["y"]
+        bits = [f"Parcel ({x}, {y})"]
+        if p["river"]:
+            bits.append("river")
+        if p["owner"] is not None:
+            bits.append(f"owned by {labeller.who(p['owner'])}")
+        content = p["content"]
+        if content in BUILDINGS:
+            bits.append(f"{BUILDINGS[content].name}, income ${p['income']}")
+        elif content:
+            bits.append(content)
+        if p.get("centre"):
+            bits.append("centre of Carson City")
+        if p["price"] is not None:
+            bits.append(f"price ${p['price']}")
+        cowboys = [labeller.who(s) for s in p["cowboys"]]
+        if p.get("white_cowboy") is not None:
+            cowboys.append(f"{labeller.who(p['white_cowboy'])} (white cowboy)")
+        if cowboys:
+            bits.append("cowboys: " + ", ".join(cowboys))
+        result.append(Cell(x, y, MARGIN + (x - 1) * CELL, MARGIN + (y - 1) * CELL, p, "; ".join(bits),
+                           targets.get(parcel_key(x, y))))
+    return result
+
+
+@dataclass
+class Road:
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+    bridge: bool = False
+    target: Target | None = None
+
+    @property
+    def coords(self) -> tuple[int, int, int, int]:
+        return (MARGIN + self.x1 * CELL, MARGIN + self.y1 * CELL, MARGIN + self.x2 * CELL, MARGIN + self.y2 * CELL)
+
+
+def roads(doc: Doc, targets: dict[str, Target]) -> tuple[list[Road], list[Road]]:
+    """Roads on the board (bridges marked) and the free edges where the viewer may place one."""
+    bridges = {tuple(b) for b in doc["board"].get("bridges", [])}
+    built = [Road(r[0], r[1], r[2], r[3], bridge=tuple(r) in bridges) for r in doc["board"]["roads"]]
+    offered = []
+    for key, target in targets.items():
+        if key.startswith("r"):
+            x1, y1, x2, y2 = (int(v) for v in key[1:].split("-"))
+            offered.append(Road(x1, y1, x2, y2, target=target))
+    return built, offered
+
+
+@dataclass
+class TrackItem:
+    step: str
+    name: str
+    square: dict[str, Any] | None
+    building: str | None
+    price: int | None
+    current: bool
+    target: Target | None
+    hints: list[tuple[str, int]]
+
+
+def track(doc: Doc, targets: dict[str, Target]) -> list[TrackItem]:
+    """The action track in resolution order, with the steps between the squares (purchase, estate income)."""
+    squares = {s["square"]: s for s in doc["squares"]}
+    construction = {c["square"]: c for c in doc["construction"]}
+    items = []
+    for step in TRACK_STEPS:
+        square = squares.get(step)
+        name = SQUARES[step].name if step in SQUARES else STEP_NAMES.get(step, step)
+        built = construction.get(step, {})
+        hints = [(p["username"], p["hints"][step]) for p in doc["players"]] if step in HINT_SQUARES else []
+        items.append(TrackItem(
+            step, name, square, built.get("building"), built.get("price"), doc.get("step") == step,
+            targets.get(f"s-{step}"), hints,
+        ))
+    return items
+
+
+def personality_cards(doc: Doc) -> list[dict[str, Any]]:
+    """The cards with both printed sides, the side in play (if decided) and who holds each."""
+    cards = []
+    for card in doc["personalities"]:
+        row = PERSONALITIES[card["card"]]
+        cards.append({
+            **card,
+            "yellow_text": row.yellow.text,
+            "yellow_limit": row.yellow.cash_limit,
+            "red_text": row.red.text,
+            "red_limit": row.red.cash_limit,
+        })
+    return cards
+
+
+def variant_badges(variants: dict[str, Any]) -> list[str]:
+    sides = {
+        "yellow": "Yellow sides", "red": "Red sides", "random": "Random sides", "vote": "Sides by vote",
+    }.get(variants.get("sides", "yellow"), "Yellow sides")
+    badges = [sides]
+    for flag, name in (("might_is_right", "Might Is Right"), ("river", "The River"),
+                       ("new_beginning", "A New Beginning")):
+        if variants.get(flag):
+            badges.append(name)
+    return badges
