@@ -33,6 +33,12 @@ def _create_admin(args: argparse.Namespace) -> int:
     return create_admin(args)
 
 
+def _worker(args: argparse.Namespace) -> int:
+    from app.web.commands import worker
+
+    return worker(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m app", description="Carson City Online")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -49,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(handler=_serve)
+
+    worker = commands.add_parser("worker", help="run the mail worker and the move clocks without the web server")
+    worker.set_defaults(handler=_worker)
 
     migrate = commands.add_parser("migrate", help="apply the database migrations")
     migrate.add_argument("--revision", default="head", help="target revision (default: head)")

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.play import clocks
 from app.play.accounts import Account
 from app.play.bus import Change, notice
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound
@@ -27,6 +28,7 @@ from app.rules import (
     GameState,
     IllegalMove,
     decide,
+    default_move,
     legal_moves,
     new_game,
     player_view,
@@ -37,7 +39,7 @@ from app.store import event_store
 from app.store.db import Database
 from app.store.event_store import StaleSeq
 from app.store.repository import StateCache, fold
-from app.store.tables import Game, Outbox, Seat, User
+from app.store.tables import Game, GameEvent, Outbox, Seat, User
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +54,7 @@ class SeatInfo:
     seat: int | None
     user_id: int
     username: str
+    deadline: datetime | None = None  # when the seat's move clock runs out (awaited seats of timed games)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,14 +99,16 @@ class VisibleEvent:
     type: str
     data: dict[str, Any]
     at: datetime
+    timed_out: bool = False  # made by the server because the seat's clock ran out
 
 
 class GameService:
     """Game commands and queries against one database; owns the state cache of this process."""
 
-    def __init__(self, db: Database, cache: StateCache | None = None) -> None:
+    def __init__(self, db: Database, cache: StateCache | None = None, clock: clocks.Clock = clocks.utc_now) -> None:
         self.db = db
         self.cache = cache or StateCache()
+        self.clock = clock
 
     # --- games -------------------------------------------------------------------------------------------
 
@@ -198,7 +203,8 @@ class GameService:
         game.seat_count = len(seats)
         await session.flush()
         new_seq = await event_store.append(session, game.id, 0, events, status=_status(state), to_act=state.to_act)
-        await _announce(session, game.id, new_seq, state)
+        await clocks.restart(session, game.id, was_to_act=(), to_act=state.to_act, actor=None, now=self.clock())
+        await _announce(session, game.id, new_seq, state, from_seq=0, was_to_act=())
         return state
 
     async def summary(self, game_id: int) -> GameSummary:
@@ -234,7 +240,15 @@ class GameService:
         """The caller's view of the state (a spectator's when the caller has no seat)."""
         summary, state = await self._current(game_id)
         seat = summary.seat_of(account.id) if account is not None else None
-        return player_view(state, seat, game_id=game_id, usernames=summary.usernames)
+        view = player_view(state, seat, game_id=game_id, usernames=summary.usernames)
+        if summary.move_timeout_hours is not None:
+            # The move clocks are the server's, not the rules core's: added beside the state proper.
+            view["deadlines"] = [
+                {"seat": s.seat, "deadline": s.deadline.isoformat()}
+                for s in summary.seats
+                if s.seat is not None and s.deadline is not None
+            ]
+        return view
 
     async def moves(self, account: Account, game_id: int) -> MoveOptions:
         """Every move the caller may submit now."""
@@ -256,7 +270,7 @@ class GameService:
         visible = []
         for row in stored:
             data = redact_event(row.event, seat)
-            visible.append(VisibleEvent(row.seq, str(row.event["type"]), data, row.at))
+            visible.append(VisibleEvent(row.seq, str(row.event["type"]), data, row.at, row.timed_out))
         return visible
 
     async def submit(self, account: Account, game_id: int, seq: int, move: dict[str, Any]) -> int:
@@ -285,9 +299,63 @@ class GameService:
                 )
             except StaleSeq:
                 raise _stale(None) from None
-            await _announce(session, game_id, new_seq, new_state)
+            await clocks.restart(
+                session, game_id, was_to_act=state.to_act, to_act=new_state.to_act, actor=seat, now=self.clock()
+            )
+            await _announce(session, game_id, new_seq, new_state, from_seq=seq, was_to_act=state.to_act)
             await session.commit()
         self.cache.remember(game_id, new_state)
+        return new_seq
+
+    async def time_out(self, game_id: int, seat: int, now: datetime) -> int | None:
+        """Make the default move for `seat` if its clock ran out by `now`; return the new head, or None when
+        there is nothing to do (the clock was stopped or restarted meanwhile, or another instance is on it).
+
+        The game row is locked with SKIP LOCKED before anything else, in the same order as a player's move
+        takes its locks, so a timeout and a move never deadlock and two instances never time out twice.
+        """
+        async with self.db.session() as session:
+            game = await session.scalar(select(Game).where(Game.id == game_id).with_for_update(skip_locked=True))
+            if game is None or game.status != "active":
+                return None
+            deadline = await session.scalar(
+                select(Seat.deadline).where(Seat.game_id == game_id, Seat.seat == seat).with_for_update()
+            )
+            if deadline is None or deadline > now:
+                return None
+            state = await self.cache.load(session, game_id, game.seq)
+            move = default_move(state, seat) if seat in state.to_act else None
+            if move is None:
+                await clocks.restart(
+                    session, game_id, was_to_act=state.to_act, to_act=state.to_act, actor=None, now=now, by_clock=True
+                )
+                await session.commit()
+                return None
+            new_events = _decide(state, seat, move, game.seed)
+            new_state = fold(state, new_events)
+            new_seq = await event_store.append(
+                session,
+                game_id,
+                game.seq,
+                new_events,
+                actor=seat,
+                status=_status(new_state),
+                to_act=new_state.to_act,
+            )
+            # The log shows these events as made by the clock, not by the player.
+            await session.execute(
+                update(GameEvent)
+                .where(GameEvent.game_id == game_id, GameEvent.seq > game.seq, GameEvent.seq <= new_seq)
+                .values(timed_out=True)
+            )
+            await clocks.restart(
+                session, game_id, was_to_act=state.to_act, to_act=new_state.to_act, actor=seat, now=now, by_clock=True
+            )
+            await clocks.record_timeout(session, game, seat, new_seq, move, now)
+            await _announce(session, game_id, new_seq, new_state, from_seq=game.seq, was_to_act=state.to_act)
+            await session.commit()
+        self.cache.remember(game_id, new_state)
+        log.info("game %s: seat %s timed out; default move %s", game_id, seat, move["type"])
         return new_seq
 
     async def head(self, game_id: int) -> Change:
@@ -308,14 +376,21 @@ def _status(state: GameState) -> GameStatus:
     return "finished" if state.status == "finished" else "active"
 
 
-async def _announce(session: AsyncSession, game_id: int, new_seq: int, state: GameState) -> None:
-    """Queue the notification work (outbox) and the bus notice; both take effect only if the commit does."""
+async def _announce(
+    session: AsyncSession, game_id: int, new_seq: int, state: GameState, *, from_seq: int, was_to_act: Sequence[int]
+) -> None:
+    """Queue the notification work (outbox) and the bus notice; both take effect only if the commit does.
+
+    The outbox row says who was awaited before (`was_to_act` at `from_seq`), so the mail worker can tell who
+    has just become awaited.
+    """
     status = _status(state)
     to_act = list(state.to_act)
+    payload = {"to_act": to_act, "status": status, "from_seq": from_seq, "was_to_act": list(was_to_act)}
     # One round trip: the outbox row, and the notice evaluated in its RETURNING clause.
     await session.execute(
         insert(Outbox)
-        .values(game_id=game_id, seq=new_seq, kind="game_changed", payload={"to_act": to_act, "status": status})
+        .values(game_id=game_id, seq=new_seq, kind="game_changed", payload=payload)
         .returning(notice(Change(game_id, new_seq, tuple(to_act), status)))
     )
 
@@ -393,14 +468,14 @@ async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
     if not games:
         return []
     rows = await session.execute(
-        select(Seat.game_id, Seat.seat, Seat.user_id, User.username)
+        select(Seat.game_id, Seat.seat, Seat.user_id, User.username, Seat.deadline)
         .join(User, User.id == Seat.user_id)
         .where(Seat.game_id.in_([g.id for g in games]))
         .order_by(Seat.game_id, Seat.seat.nulls_last(), Seat.joined_at)
     )
     seats: dict[int, list[SeatInfo]] = {}
-    for game_id, seat, user_id, username in rows.all():
-        seats.setdefault(game_id, []).append(SeatInfo(seat, user_id, username))
+    for game_id, seat, user_id, username, deadline in rows.all():
+        seats.setdefault(game_id, []).append(SeatInfo(seat, user_id, username, deadline))
     return [
         GameSummary(
             id=g.id,

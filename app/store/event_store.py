@@ -36,6 +36,7 @@ class StoredEvent:
     event: dict[str, Any]
     actor: int | None
     at: datetime
+    timed_out: bool = False  # made by the server for `actor`, whose clock ran out
 
 
 def _split(event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -107,11 +108,16 @@ async def append(
 async def load(session: AsyncSession, game_id: int, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
     """The events of `game_id` with seq > `after`, oldest first."""
     query = (
-        select(GameEvent.seq, GameEvent.type, GameEvent.data, GameEvent.actor, GameEvent.created_at)
+        select(
+            GameEvent.seq, GameEvent.type, GameEvent.data, GameEvent.actor, GameEvent.created_at, GameEvent.timed_out
+        )
         .where(GameEvent.game_id == game_id, GameEvent.seq > after)
         .order_by(GameEvent.seq)
     )
     if limit is not None:
         query = query.limit(limit)
     result = await session.execute(query)
-    return [StoredEvent(seq, {"type": kind, **data}, actor, at) for seq, kind, data, actor, at in result.all()]
+    return [
+        StoredEvent(seq, {"type": kind, **data}, actor, at, timed_out)
+        for seq, kind, data, actor, at, timed_out in result.all()
+    ]

@@ -90,6 +90,10 @@ class Seat(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
     seat: Mapped[int | None] = mapped_column(Integer)
     joined_at: Mapped[datetime] = _now()
+    # The move clock (app.play.clocks): set while the seat is awaited in a game with a move timeout.
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    reminded: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    timeouts_in_row: Mapped[int] = mapped_column(Integer, server_default=text("0"))
 
     __table_args__ = (Index("uq_seats_game_id_seat", "game_id", "seat", unique=True),)
 
@@ -104,6 +108,8 @@ class GameEvent(Base):
     type: Mapped[str] = mapped_column(String(64))
     data: Mapped[dict[str, Any]] = mapped_column(JSONB)
     actor: Mapped[int | None] = mapped_column(Integer)
+    # True when the server made this move for `actor` because the seat's clock ran out.
+    timed_out: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     created_at: Mapped[datetime] = _now()
 
 
@@ -121,5 +127,50 @@ class Outbox(Base):
     next_attempt_at: Mapped[datetime] = _now()
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = _now()
+    # Mail rows (kind "mail" or "digest_item", see app.notify.worker) name their recipient and how they ended.
+    recipient_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    outcome: Mapped[str | None] = mapped_column(String(24))
+    last_error: Mapped[str | None] = mapped_column(String(500))
 
-    __table_args__ = (Index("ix_outbox_pending", "next_attempt_at", postgresql_where=text("sent_at IS NULL")),)
+    __table_args__ = (
+        Index("ix_outbox_pending", "next_attempt_at", postgresql_where=text("sent_at IS NULL")),
+        Index("ix_outbox_recipient", "recipient_id", "kind", "created_at"),
+    )
+
+
+class NotificationPreference(Base):
+    """How a user wants one kind of mail: "immediately" (the default, when no row exists), "digest" or "off"."""
+
+    __tablename__ = "notification_preferences"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mode: Mapped[str] = mapped_column(String(16))
+
+
+class Watcher(Base):
+    """An open live connection to a game's page: while one lives, its user gets no "your turn" mail for that
+    game. Rows are refreshed while the connection lasts and ignored once `expires_at` passed (a crashed
+    instance cannot leave a user muted)."""
+
+    __tablename__ = "watchers"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_watchers_game_id_user_id", "game_id", "user_id"),)
+
+
+class Vacation(Base):
+    """Days a player declared away: their move clocks stand still (up to 14 days per calendar year)."""
+
+    __tablename__ = "vacations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    days: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = _now()

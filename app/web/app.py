@@ -22,13 +22,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.notify.jobs import background_jobs
 from app.play.accounts import AccountCache, Accounts, make_hasher
 from app.play.bus import Bus
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn, PlayError
 from app.play.service import GameService
 from app.store import migrate
 from app.store.db import open_database
-from app.web import api, pages, stream
+from app.web import api, notifications, pages, stream
 from app.web.schemas import ErrorResponse
 from app.web.security import TokenSigner
 from app.web.settings import Settings
@@ -213,7 +214,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.account_cache = AccountCache()
         app.state.service = GameService(db)
         app.state.signer = TokenSigner(settings.secret_key, settings.token_max_age_hours * 3600)
-        yield
+        if settings.background_jobs:
+            async with background_jobs(settings, app.state.service):
+                yield
+        else:
+            yield
     finally:
         if bus is not None:
             await bus.stop()
@@ -245,6 +250,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(HideDatabaseDetails)
     app.include_router(api.router)
     app.include_router(stream.router)
+    app.include_router(notifications.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.ROOT / "static"), name="static")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import getpass
 import os
 import secrets
@@ -40,6 +41,18 @@ def serve(args: argparse.Namespace) -> int:
     print(f"Players register at POST {url}/api/v1/auth/register and get a token at POST {url}/api/v1/auth/token.")
     sys.stdout.flush()
     uvicorn.run(create_app(settings), host=args.host, port=args.port, proxy_headers=True, log_level="info")
+    return 0
+
+
+def worker(args: argparse.Namespace) -> int:
+    """Run the background jobs (mail worker, move clocks) alone; any number of them may run side by side."""
+    import logging
+
+    from app.notify.jobs import run_worker
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run_worker(Settings()))
     return 0
 
 

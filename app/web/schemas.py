@@ -81,6 +81,12 @@ class SeatOut(BaseModel):
     username: str
 
 
+class DeadlineOut(BaseModel):
+    seat: int
+    username: str
+    deadline: datetime = Field(description="When this seat's move clock runs out (the server then moves for it).")
+
+
 class GameOut(BaseModel):
     id: int
     name: str
@@ -92,6 +98,9 @@ class GameOut(BaseModel):
     to_act: list[int]
     move_timeout_hours: int | None
     created_at: datetime
+    deadlines: list[DeadlineOut] = Field(
+        default_factory=list, description="The running move clocks: one entry per awaited seat of a timed game."
+    )
 
     @classmethod
     def of(cls, g: GameSummary) -> GameOut:
@@ -106,6 +115,11 @@ class GameOut(BaseModel):
             to_act=list(g.to_act),
             move_timeout_hours=g.move_timeout_hours,
             created_at=g.created_at,
+            deadlines=[
+                DeadlineOut(seat=s.seat, username=s.username, deadline=s.deadline)
+                for s in g.seats
+                if s.seat is not None and s.deadline is not None
+            ],
         )
 
 
@@ -147,10 +161,11 @@ class EventOut(BaseModel):
     type: str
     data: dict[str, Any]
     at: datetime
+    timed_out: bool = Field(default=False, description="Made by the server because the seat's clock ran out.")
 
     @classmethod
     def of(cls, e: VisibleEvent) -> EventOut:
-        return cls(seq=e.seq, type=e.type, data=e.data, at=e.at)
+        return cls(seq=e.seq, type=e.type, data=e.data, at=e.at, timed_out=e.timed_out)
 
 
 class EventsOut(BaseModel):

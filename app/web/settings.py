@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEVELOPMENT_SECRET_KEY = "development-only-secret-key-change-me"
@@ -32,6 +32,11 @@ class Settings(BaseSettings):
     smtp_password: str | None = None
     smtp_from: str = "Carson City <noreply@localhost>"
     smtp_starttls: bool = False
+    # The mail worker and the clock check run inside every server (and in `python -m app worker`).
+    background_jobs: bool = True
+    mail_poll_seconds: float = 5.0
+    clock_check_seconds: float = 60.0
+    digest_hour_utc: int = Field(default=7, ge=0, le=23)
 
     admin_username: str | None = None
     admin_password: str | None = None

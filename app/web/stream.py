@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
+from app.notify.presence import watching
 from app.play.bus import Bus, Change
 from app.play.service import GameService
 from app.web.api import errors
@@ -26,8 +27,9 @@ def _message(change: Change) -> ServerSentEvent:
     return ServerSentEvent(data=json.dumps(data), event=EVENT_NAME, id=str(change.seq))
 
 
-async def _changes(service: GameService, bus: Bus, game_id: int) -> AsyncIterator[ServerSentEvent]:
-    async with bus.subscribe(game_id) as queue:
+async def _changes(service: GameService, bus: Bus, game_id: int, user_id: int) -> AsyncIterator[ServerSentEvent]:
+    # While the stream is open its user is watching the game: no "your turn" mail for it (app.notify).
+    async with watching(service.db, game_id, user_id), bus.subscribe(game_id) as queue:
         last = await service.head(game_id)
         yield _message(last)
         while True:
@@ -58,4 +60,4 @@ async def stream(
 ) -> EventSourceResponse:
     """Live updates of a game: its head now, then after every change, with keep-alive pings."""
     await service.summary(game_id)  # 404 before the stream opens
-    return EventSourceResponse(_changes(service, bus, game_id), ping=settings.sse_ping_seconds)
+    return EventSourceResponse(_changes(service, bus, game_id, account.id), ping=settings.sse_ping_seconds)

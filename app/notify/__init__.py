@@ -1,0 +1,1 @@
+"""Email notifications: pure message builders, SMTP senders, and the outbox worker."""

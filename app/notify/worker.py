@@ -1,0 +1,441 @@
+"""The mail worker: drains the outbox in three steps, each safe to run in several instances at once.
+
+1. **Plan.** A `game_changed` row (written by the move's own transaction) becomes one `mail` row per message
+   and recipient: "game started", "game finished", "your turn" for seats that have just become awaited, or
+   "permission" for the owner asked to allow a house. The clocks add `reminder`, `timed_out` and
+   `admin_alert` mail rows themselves.
+2. **Deliver.** Each `mail` row is locked alone (`FOR UPDATE SKIP LOCKED`), checked against the recipient's
+   preferences (off: dropped; digest: kept as a `digest_item`), against staleness (the game moved on), the
+   open game page and the hourly limit ("your turn" only), then sent with a Message-ID derived from the row,
+   and marked sent in the same transaction. A failure schedules a retry with exponential back-off; a move
+   never waits for any of this.
+3. **Digest.** Once a day (DIGEST_HOUR_UTC) a user's pending `digest_item` rows become one `digest` mail.
+
+Time is passed in (`now`), so tests move it instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, insert, select, text, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.notify import presence
+from app.notify.messages import (
+    ABOUT_AN_AWAITED_DECISION,
+    Message,
+    Recipient,
+    awaited_phrase,
+    compose,
+    game_link,
+    subject_of,
+)
+from app.notify.preferences import DEFAULT_MODE, UnsubscribeLinks
+from app.notify.sender import Sender, SendFailed, build_email
+from app.rules import GameState, player_view
+from app.rules.flow import awaiting
+from app.store.db import Database
+from app.store.repository import StateCache
+from app.store.tables import Game, NotificationPreference, Outbox, Seat, User
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+DIGEST_LOCK = 7_424_211_002  # advisory lock class: one digest at a time per recipient
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class MailSettings:
+    base_url: str
+    from_address: str
+    digest_hour_utc: int = 7
+    first_retry: timedelta = timedelta(seconds=30)
+    longest_retry: timedelta = timedelta(hours=1)
+    max_attempts: int = 30  # about a day of retries before a mail is given up
+    turn_mail_interval: timedelta = timedelta(hours=1)
+
+    @property
+    def preferences_url(self) -> str:
+        return f"{self.base_url.rstrip('/')}/settings/notifications"
+
+
+@dataclass
+class RunResult:
+    planned: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+    digests: int = 0
+
+    @property
+    def sent(self) -> int:
+        return self.outcomes.get("sent", 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    user_id: int
+    seat: int
+    message: str
+
+
+def plan(payload: dict[str, Any], state: GameState, seats: dict[int, int]) -> list[Planned]:
+    """The mails one change of a game calls for; `seats` maps seat -> user id. The start of a game tells
+    everyone (the first player's mail says they play first), the end tells everyone the scores; otherwise each
+    seat that has just become awaited hears that it is their turn (or that they are asked for a permission)."""
+    if payload.get("from_seq") == 0:
+        return [Planned(user, seat, "game_started") for seat, user in sorted(seats.items())]
+    if state.status == "finished":
+        return [Planned(user, seat, "game_finished") for seat, user in sorted(seats.items())]
+    was = set(payload.get("was_to_act", ()))
+    waiting = awaiting(state)
+    kind = "permission" if waiting is not None and waiting.kind == "permission" else "your_turn"
+    return [Planned(seats[seat], seat, kind) for seat in state.to_act if seat not in was and seat in seats]
+
+
+def backoff(settings: MailSettings, attempts: int) -> timedelta:
+    """30 s, 1 min, 2 min, ... doubling up to an hour between attempts."""
+    delay: timedelta = settings.first_retry * 2 ** max(attempts - 1, 0)
+    return min(delay, settings.longest_retry)
+
+
+def last_digest_time(now: datetime, hour: int) -> datetime:
+    """The most recent digest time at or before `now` (every day at `hour`:00 UTC)."""
+    today = now.astimezone(UTC).replace(hour=hour, minute=0, second=0, microsecond=0)
+    return today if today <= now else today - timedelta(days=1)
+
+
+class Notifier:
+    """Plans, delivers and digests the mails of the outbox."""
+
+    def __init__(
+        self,
+        db: Database,
+        sender: Sender,
+        settings: MailSettings,
+        links: UnsubscribeLinks,
+        clock: Clock = utc_now,
+    ) -> None:
+        self.db = db
+        self.sender = sender
+        self.settings = settings
+        self.links = links
+        self.clock = clock
+        self.cache = StateCache(capacity=256)
+
+    async def run_once(self, now: datetime | None = None) -> RunResult:
+        now = now or self.clock()
+        result = RunResult()
+        result.planned = await self.plan_changes(now)
+        result.digests = await self.collect_digests(now)
+        for outcome in await self.deliver(now):
+            result.outcomes[outcome] = result.outcomes.get(outcome, 0) + 1
+        return result
+
+    async def run_forever(self, interval: float) -> None:
+        while True:
+            try:
+                await self.run_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("mail worker run failed")
+            await asyncio.sleep(interval)
+
+    # --- 1. plan --------------------------------------------------------------------------------------------
+
+    async def plan_changes(self, now: datetime, batch: int = 100) -> int:
+        """Turn pending `game_changed` rows into `mail` rows; returns how many mails were planned."""
+        planned = 0
+        while True:
+            mails, rows = await self._plan_batch(now, batch)
+            planned += mails
+            if rows < batch:
+                return planned
+
+    async def _plan_batch(self, now: datetime, batch: int) -> tuple[int, int]:
+        planned = 0
+        async with self.db.session() as session:
+            rows = (
+                await session.execute(
+                    select(Outbox.id, Outbox.game_id, Outbox.seq, Outbox.payload)
+                    .where(Outbox.kind == "game_changed", Outbox.sent_at.is_(None))
+                    .order_by(Outbox.id)
+                    .limit(batch)
+                    .with_for_update(skip_locked=True)
+                )
+            ).all()
+            for row_id, game_id, seq, payload in rows:
+                mails: list[Planned] = []
+                if game_id is not None and seq is not None and "from_seq" in payload:
+                    state = await self.cache.load(session, game_id, seq)
+                    seats = dict(
+                        (
+                            await session.execute(
+                                select(Seat.seat, Seat.user_id).where(Seat.game_id == game_id, Seat.seat.is_not(None))
+                            )
+                        ).all()
+                    )
+                    mails = plan(payload, state, {s: u for s, u in seats.items() if s is not None})
+                if mails:
+                    await session.execute(
+                        insert(Outbox),
+                        [
+                            {
+                                "game_id": game_id,
+                                "seq": seq,
+                                "next_attempt_at": now,
+                                "kind": "mail",
+                                "recipient_id": m.user_id,
+                                "payload": {"message": m.message, "seat": m.seat},
+                            }
+                            for m in mails
+                        ],
+                    )
+                await session.execute(update(Outbox).where(Outbox.id == row_id).values(sent_at=now, outcome="planned"))
+                planned += len(mails)
+            await session.commit()
+        return planned, len(rows)
+
+    # --- 2. deliver -----------------------------------------------------------------------------------------
+
+    async def deliver(self, now: datetime, limit: int = 500) -> list[str]:
+        """Send (or drop, or defer to the digest) every due mail row; returns each row's outcome."""
+        outcomes = []
+        for _ in range(limit):
+            async with self.db.session() as session:
+                row = await session.scalar(
+                    select(Outbox)
+                    .where(Outbox.kind == "mail", Outbox.sent_at.is_(None), Outbox.next_attempt_at <= now)
+                    .order_by(Outbox.next_attempt_at, Outbox.id)
+                    .limit(1)
+                    .with_for_update(skip_locked=True)
+                )
+                if row is None:
+                    break
+                outcome = await self._deliver_one(session, row, now)
+                if outcome not in ("retry", "digest"):
+                    row.sent_at = now
+                    row.outcome = outcome
+                await session.commit()
+            outcomes.append(outcome)
+        return outcomes
+
+    async def _deliver_one(self, session: AsyncSession, row: Outbox, now: datetime) -> str:
+        message = str(row.payload.get("message"))
+        user = await session.get(User, row.recipient_id) if row.recipient_id is not None else None
+        if user is None:
+            return "no_recipient"
+        recipient = Recipient(user.id, user.username, user.email)
+        if message != "digest":
+            mode = await _mode(session, user.id, message)
+            if mode == "off":
+                return "off"
+            if message in ABOUT_AN_AWAITED_DECISION and await self._is_stale(session, row):
+                return "stale"
+            if message == "your_turn" and row.game_id is not None:
+                if await presence.is_watching(session, row.game_id, user.id, now):
+                    return "watching"
+                if await self._turn_mail_sent_lately(session, user.id, row.game_id, now):
+                    return "throttled"
+            if mode == "digest":
+                row.kind = "digest_item"
+                return "digest"
+        composed = compose(
+            await self._message(session, row, recipient, message),
+            base_url=self.settings.base_url,
+            unsubscribe_url=self.links.url(user.id, message),
+            preferences_url=self.settings.preferences_url,
+        )
+        email = build_email(
+            composed,
+            recipient,
+            outbox_id=row.id,
+            from_address=self.settings.from_address,
+            unsubscribe_url=self.links.url(user.id, message),
+            date=now,
+        )
+        try:
+            await self.sender.send(email)
+        except SendFailed as exc:
+            row.attempts += 1
+            row.last_error = str(exc)[:500]
+            if row.attempts >= self.settings.max_attempts:
+                log.error("giving up mail %s to user %s after %s attempts: %s", row.id, user.id, row.attempts, exc)
+                return "failed"
+            row.next_attempt_at = now + backoff(self.settings, row.attempts)
+            log.warning(
+                "mail %s not sent (attempt %s, retry at %s): %s", row.id, row.attempts, row.next_attempt_at, exc
+            )
+            return "retry"
+        return "sent"
+
+    async def _is_stale(self, session: AsyncSession, row: Outbox) -> bool:
+        """Whether the decision the mail is about is no longer awaited (or, for a reminder, its clock changed)."""
+        seat = row.payload.get("seat")
+        current = (
+            await session.execute(
+                select(Game.status, Game.to_act, Seat.deadline)
+                .join(Seat, (Seat.game_id == Game.id) & (Seat.seat == seat))
+                .where(Game.id == row.game_id)
+            )
+        ).one_or_none()
+        if current is None or current.status != "active" or seat not in current.to_act:
+            return True
+        if row.payload.get("message") == "reminder":
+            deadline = current.deadline
+            return deadline is None or deadline != datetime.fromisoformat(str(row.payload["deadline"]))
+        return False
+
+    async def _turn_mail_sent_lately(self, session: AsyncSession, user_id: int, game_id: int, now: datetime) -> bool:
+        since = now - self.settings.turn_mail_interval
+        found = await session.scalar(
+            select(func.count())
+            .select_from(Outbox)
+            .where(
+                Outbox.recipient_id == user_id,
+                Outbox.kind == "mail",
+                Outbox.game_id == game_id,
+                Outbox.outcome == "sent",
+                Outbox.sent_at > since,
+                Outbox.payload["message"].astext == "your_turn",
+            )
+        )
+        return bool(found)
+
+    async def _message(self, session: AsyncSession, row: Outbox, recipient: Recipient, message: str) -> Message:
+        details = {k: v for k, v in row.payload.items() if k != "message"}
+        if message == "digest":
+            details = {"games": await self._digest_games(session, recipient, details.get("items", []))}
+            return Message("digest", recipient, details=details)
+        if row.game_id is None or row.seq is None:
+            return Message(message, recipient, details=details)
+        seat = details.get("seat") if message != "admin_alert" else None
+        name, view = await self._view(session, row.game_id, row.seq, seat)
+        return Message(message, recipient, row.game_id, name, view, details)
+
+    async def _view(
+        self, session: AsyncSession, game_id: int, seq: int, seat: int | None
+    ) -> tuple[str, dict[str, Any]]:
+        """The game's name and `seat`'s view of the state at `seq` (a spectator's for None)."""
+        name = await session.scalar(select(Game.name).where(Game.id == game_id)) or f"Game {game_id}"
+        usernames = list(
+            (
+                await session.scalars(
+                    select(User.username)
+                    .join(Seat, Seat.user_id == User.id)
+                    .where(Seat.game_id == game_id, Seat.seat.is_not(None))
+                    .order_by(Seat.seat)
+                )
+            ).all()
+        )
+        state = await self.cache.load(session, game_id, seq)
+        return name, player_view(state, seat, game_id=game_id, usernames=usernames)
+
+    async def _digest_games(
+        self, session: AsyncSession, recipient: Recipient, items: Sequence[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """One entry per game: the subject lines of its pending mails and what it waits for from the recipient."""
+        games: dict[int, dict[str, Any]] = {}
+        for item in items:
+            game_id, seq, message = item.get("game_id"), item.get("seq"), str(item.get("message"))
+            if game_id is None or seq is None:
+                continue
+            seat = item.get("seat") if message != "admin_alert" else None
+            name, view = await self._view(session, game_id, seq, seat)
+            entry = games.setdefault(
+                game_id,
+                {"name": name, "link": game_link(self.settings.base_url, game_id), "lines": [], "awaiting": None},
+            )
+            line = subject_of(Message(message, recipient, game_id, name, view, item))
+            if line not in entry["lines"]:
+                entry["lines"].append(line)
+        for game_id, entry in games.items():
+            head = (await session.execute(select(Game.seq, Game.status).where(Game.id == game_id))).one_or_none()
+            seat = await session.scalar(
+                select(Seat.seat).where(Seat.game_id == game_id, Seat.user_id == recipient.user_id)
+            )
+            if head is None or head.status != "active" or seat is None:
+                continue
+            _, view = await self._view(session, game_id, head.seq, seat)
+            if seat in view["to_act"]:
+                entry["awaiting"] = awaited_phrase(view.get("awaiting"))
+        return list(games.values())
+
+    # --- 3. digest ------------------------------------------------------------------------------------------
+
+    async def collect_digests(self, now: datetime) -> int:
+        """Fold each user's digest items queued before the last digest time into one `digest` mail."""
+        cutoff = last_digest_time(now, self.settings.digest_hour_utc)
+        async with self.db.reading() as session:
+            recipients = list(
+                (
+                    await session.scalars(
+                        select(Outbox.recipient_id)
+                        .where(Outbox.kind == "digest_item", Outbox.sent_at.is_(None), Outbox.created_at <= cutoff)
+                        .distinct()
+                    )
+                ).all()
+            )
+        made = 0
+        for user_id in recipients:
+            if user_id is None:
+                continue
+            async with self.db.session() as session:
+                locked = await session.scalar(
+                    text("SELECT pg_try_advisory_xact_lock(:cls, :key)"), {"cls": DIGEST_LOCK % 2**31, "key": user_id}
+                )
+                if not locked:
+                    continue
+                items = list(
+                    (
+                        await session.scalars(
+                            select(Outbox)
+                            .where(
+                                Outbox.kind == "digest_item",
+                                Outbox.recipient_id == user_id,
+                                Outbox.sent_at.is_(None),
+                                Outbox.created_at <= cutoff,
+                            )
+                            .order_by(Outbox.id)
+                            .with_for_update()
+                        )
+                    ).all()
+                )
+                if not items:
+                    continue
+                entries = [{"id": i.id, "game_id": i.game_id, "seq": i.seq, **i.payload} for i in items]
+                await session.execute(
+                    insert(Outbox),
+                    [
+                        {
+                            "kind": "mail",
+                            "recipient_id": user_id,
+                            "next_attempt_at": now,
+                            "payload": {"message": "digest", "items": entries},
+                        }
+                    ],
+                )
+                for item in items:
+                    item.sent_at = now
+                    item.outcome = "digested"
+                await session.commit()
+                made += 1
+        return made
+
+
+async def _mode(session: AsyncSession, user_id: int, kind: str) -> str:
+    mode = await session.scalar(
+        select(NotificationPreference.mode).where(
+            NotificationPreference.user_id == user_id, NotificationPreference.kind == kind
+        )
+    )
+    return mode or DEFAULT_MODE

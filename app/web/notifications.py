@@ -1,0 +1,151 @@
+"""Mail settings, the one-click unsubscribe page, vacations, and the admin's replacement of an absent player."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Form, status
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.notify import preferences
+from app.notify.messages import KIND_LABELS, KINDS, TEMPLATES
+from app.notify.preferences import UnsubscribeLinks
+from app.play import clocks
+from app.play.errors import Invalid
+from app.store.tables import User
+from app.web.api import errors
+from app.web.deps import CurrentAccount, ServiceDep, SessionDep, SettingsDep
+from app.web.settings import Settings
+
+router = APIRouter()
+Mode = Literal["immediately", "digest", "off"]
+_pages = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]))
+
+
+class PreferencesOut(BaseModel):
+    preferences: dict[str, Mode] = Field(description=f"Mode per kind of mail; kinds: {', '.join(KINDS)}.")
+    labels: dict[str, str]
+
+
+class PreferencesIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    preferences: dict[str, Mode] = Field(description="Kinds to change, each to immediately, digest or off.")
+
+
+class VacationIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    days: int = Field(ge=1, le=clocks.VACATION_DAYS_PER_YEAR)
+    starts_at: datetime | None = Field(default=None, description="Default: now. Must carry a time zone.")
+
+
+class VacationOut(BaseModel):
+    year: int
+    days_used: int
+    days_left: int
+    vacations: list[dict[str, datetime | int]]
+
+    @classmethod
+    def of(cls, v: clocks.VacationSummary) -> VacationOut:
+        return cls(
+            year=v.year,
+            days_used=v.days_used,
+            days_left=v.days_left,
+            vacations=[{"starts_at": s, "ends_at": e, "days": d} for s, e, d in v.vacations],
+        )
+
+
+class ReplaceIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    username: str = Field(min_length=1, max_length=32)
+
+
+def _links(settings: Settings) -> UnsubscribeLinks:
+    return UnsubscribeLinks(settings.secret_key, settings.base_url)
+
+
+@router.get("/api/v1/me/notifications", tags=["notifications"])
+async def get_preferences(account: CurrentAccount, session: SessionDep) -> PreferencesOut:
+    """How the caller wants each kind of mail: immediately (default), in the daily digest, or not at all."""
+    return PreferencesOut(preferences=await preferences.modes(session, account.id), labels=dict(KIND_LABELS))  # type: ignore[arg-type]
+
+
+@router.put("/api/v1/me/notifications", tags=["notifications"])
+async def put_preferences(body: PreferencesIn, account: CurrentAccount, session: SessionDep) -> PreferencesOut:
+    """Change the mode of some kinds of mail; the others stay as they are."""
+    unknown = sorted(set(body.preferences) - set(KINDS))
+    if unknown:
+        raise Invalid("unknown_kind", f"There is no kind of mail called '{unknown[0]}'; kinds: {', '.join(KINDS)}.")
+    await preferences.set_modes(session, account.id, body.preferences)
+    await session.commit()
+    return PreferencesOut(preferences=await preferences.modes(session, account.id), labels=dict(KIND_LABELS))  # type: ignore[arg-type]
+
+
+async def _unsubscribe_target(token: str, settings: Settings, session: SessionDep) -> tuple[User, str]:
+    found = _links(settings).read(token)
+    user = await session.get(User, found[0]) if found is not None else None
+    if found is None or user is None:
+        raise Invalid("invalid_unsubscribe_link", "This unsubscribe link is not valid (it may be incomplete).")
+    return user, found[1]
+
+
+def _label(kind: str) -> str:
+    return KIND_LABELS.get(kind, "Daily digest")
+
+
+@router.get("/unsubscribe/{token}", response_class=HTMLResponse, responses=errors(422), tags=["notifications"])
+async def unsubscribe_page(token: str, settings: SettingsDep, session: SessionDep) -> HTMLResponse:
+    """The page behind the link in every mail: asks to confirm (no sign-in needed; the link is signed)."""
+    user, kind = await _unsubscribe_target(token, settings, session)
+    page = _pages.get_template("unsubscribe_page.html").render(username=user.username, label=_label(kind), done=False)
+    return HTMLResponse(page)
+
+
+@router.post("/unsubscribe/{token}", response_class=HTMLResponse, responses=errors(422), tags=["notifications"])
+async def unsubscribe(
+    token: str,
+    settings: SettingsDep,
+    session: SessionDep,
+    scope: Annotated[Literal["kind", "all"], Form()] = "kind",
+) -> HTMLResponse:
+    """One-click unsubscribe (RFC 8058: mail programs POST `List-Unsubscribe=One-Click` here); `scope=all`
+    turns off every kind of mail."""
+    user, kind = await _unsubscribe_target(token, settings, session)
+    await preferences.unsubscribe(session, user.id, kind, every_kind=scope == "all")
+    await session.commit()
+    page = _pages.get_template("unsubscribe_page.html").render(
+        username=user.username, label=_label(kind), done=True, all_kinds=scope == "all"
+    )
+    return HTMLResponse(page)
+
+
+@router.get("/api/v1/me/vacation", tags=["clocks"])
+async def get_vacation(account: CurrentAccount, service: ServiceDep) -> VacationOut:
+    """The caller's vacations this year and the days left (14 a year)."""
+    return VacationOut.of(await clocks.vacation_summary(service.db, account, service.clock()))
+
+
+@router.post("/api/v1/me/vacation", status_code=status.HTTP_201_CREATED, responses=errors(409), tags=["clocks"])
+async def post_vacation(body: VacationIn, account: CurrentAccount, service: ServiceDep) -> VacationOut:
+    """Declare vacation days: the caller's move clocks stand still meanwhile (up to 14 days a year)."""
+    if body.starts_at is not None and body.starts_at.tzinfo is None:
+        raise Invalid("naive_datetime", "starts_at needs a time zone, e.g. 2026-12-24T00:00:00Z.")
+    summary = await clocks.declare_vacation(service.db, account, body.days, body.starts_at, service.clock())
+    return VacationOut.of(summary)
+
+
+@router.post(
+    "/api/v1/games/{game_id}/seats/{seat}/replace",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=errors(403, 404, 409),
+    tags=["clocks"],
+)
+async def replace_seat(game_id: int, seat: int, body: ReplaceIn, account: CurrentAccount, service: ServiceDep) -> None:
+    """Give a running game's seat to another user (admins only), e.g. after a player ran out of time three
+    times in a row. The newcomer gets a fresh clock."""
+    await clocks.replace_player(service.db, account, game_id, seat, body.username, service.clock())
