@@ -205,21 +205,12 @@ async def _lobby_row(service: GameService, account: Account, g: GameSummary, wit
 
 
 def _deadlines(g: GameSummary) -> list[tuple[str, str]]:
-    """Per-seat move deadlines, when the game summary carries them (move clocks)."""
-    raw = getattr(g, "deadlines", None)
-    if not raw:
-        return []
-    names = g.usernames
-    items = raw.items() if isinstance(raw, dict) else enumerate(raw)
+    """Per-seat move deadlines of a timed game (the seats' move clocks), when the summary carries them."""
     shown = []
-    for seat, when in items:
-        if when is None:
-            continue
-        try:
-            who = names[int(seat)]
-        except (ValueError, IndexError):
-            who = str(seat)
-        shown.append((who, when.strftime("%Y-%m-%d %H:%M UTC") if hasattr(when, "strftime") else str(when)))
+    for seat in g.seats:
+        when = getattr(seat, "deadline", None)
+        if when is not None and hasattr(when, "strftime"):
+            shown.append((seat.username, when.strftime("%Y-%m-%d %H:%M UTC")))
     return shown
 
 

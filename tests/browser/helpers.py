@@ -69,11 +69,15 @@ def wait_seq(page: Page, seq: int) -> None:
                            timeout=TIMEOUT)
 
 
-def click_and_wait(actor: Page, target: Any, others: list[Page]) -> int:
-    """Click `target` on the actor's page, wait for the actor's board to move on, then for every other page's
-    board to reach the same seq through the live stream; return that seq."""
+def click_and_wait(actor: Page, target: Any, others: list[Page], key: str | None = None) -> int:
+    """Click `target` (or focus it and press `key`) on the actor's page, wait for the actor's board to move on,
+    then for every other page's board to reach the same seq through the live stream; return that seq."""
     before = board_seq(actor)
-    target.click()
+    if key is None:
+        target.click()
+    else:
+        target.focus()
+        actor.keyboard.press(key)
     actor.wait_for_function("old => document.getElementById('board')?.dataset.seq !== String(old)", arg=before,
                             timeout=TIMEOUT)
     seq = board_seq(actor)

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import ADMIN, PASSWORD, LiveServer
+from tests.browser.conftest import ADMIN, ARTIFACTS, PASSWORD, LiveServer
 from tests.browser.helpers import (
     TIMEOUT,
     board_seq,
@@ -185,6 +185,8 @@ def test_permission_request_asked_and_answered(browser: Browser, live: LiveServe
         asks = builder.locator("svg .target[role=button]", has=builder.locator("text.ask"))
         expect(asks.first).to_be_visible()
         shots(builder, "08-permission-builder-sees-question-marks")
+        took = builder.locator("#board").get_attribute("data-render-ms")
+        (ARTIFACTS / "render-ms.txt").write_text(f"table render (round 3, {seq} events): {took} ms\n")
         click_and_wait(builder, asks.first, [owner])
         expect(owner.locator("#turn-status")).to_contain_text("answer a request to build a house")
         expect(owner.locator("#construction-work")).to_contain_text("Permission asked")
@@ -219,9 +221,10 @@ def test_might_is_right_opening_with_secret_tiles(browser: Browser, live: LiveSe
             page.goto(f"{live.url}/games/{game_id}")
             expect(page.locator(".badges")).to_contain_text("Might Is Right")
             mark_no_reload(page)
-        for n in range(4):
+        for n in range(4):  # by keyboard: each board spot is a focusable button
             actor, others = actor_of(pages)
-            click_and_wait(actor, actor.locator("svg .target[role=button]").nth(2 + 11 * n), others)
+            spot = actor.locator("svg .target[role=button]").nth(2 + 11 * n)
+            click_and_wait(actor, spot, others, key="Enter" if n % 2 else " ")
         for card in ("Banker", "Mercenary"):
             actor, others = actor_of(pages)
             click_and_wait(actor, actor.get_by_role("button", name=f"Choose the {card}"), others)
