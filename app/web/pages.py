@@ -396,18 +396,26 @@ async def _table_context(service: GameService, account: Account, summary: GameSu
         if options.seq == doc["seq"]:
             break
     moves = options.moves if options.seq == doc["seq"] else []
+    events = await service.events(account, summary.id, max(0, doc["seq"] - LOG_LENGTH), LOG_LENGTH)
+    return table_context(summary, doc, moves, [(e.seq, e.data) for e in events], _deadlines(summary))
+
+
+def table_context(
+    game: Any, doc: dict[str, Any], moves: list[dict[str, Any]], events: list[tuple[int, dict[str, Any]]],
+    deadlines: list[tuple[str, str]] | None = None,
+) -> dict[str, Any]:
+    """What the table's templates need: the viewer's state document, their legal moves as choices and board
+    targets, and the log (`events`: (seq, event) already redacted for the viewer, oldest first)."""
     groups, targets = present.choices(doc, moves)
     built, offered = present.roads(doc, targets)
-    events = await service.events(account, summary.id, max(0, doc["seq"] - LOG_LENGTH), LOG_LENGTH)
     describer = Describer([p["username"] for p in doc["players"]])
-    log = [(e.seq, text) for e in reversed(events) if (text := describer.describe(e.data)) is not None]
+    log = [(seq, text) for seq, e in reversed(events) if (text := describer.describe(e)) is not None]
     viewer = doc.get("viewer")
-    me = doc["players"][viewer] if viewer is not None else None
     by_seat = {p["seat"]: p for p in doc["players"]}
     return {
-        "game": summary,
+        "game": game,
         "doc": doc,
-        "me": me,
+        "me": by_seat.get(viewer) if viewer is not None else None,
         "my_turn": viewer is not None and viewer in doc["to_act"],
         "decision": present.decision_text(doc.get("awaiting")),
         "waiting_for": [by_seat[s]["username"] for s in doc["to_act"] if s in by_seat],
@@ -419,6 +427,6 @@ async def _table_context(service: GameService, account: Account, summary: GameSu
         "cards": present.personality_cards(doc),
         "variants": present.variant_badges(doc["variants"]),
         "log": log,
-        "deadlines": _deadlines(summary),
+        "deadlines": deadlines or [],
         "hint_squares": present.HINT_SQUARES,
     }

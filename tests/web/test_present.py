@@ -1,0 +1,85 @@
+"""The table's presentation over whole random games in every variant: every legal move of the viewer is offered
+exactly once as a choice (nothing more), every event reads as a sentence, and the board template renders at
+every kind of decision and at the end with the score."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from app.rules import GameConfig, decide, evolve, legal_moves, new_game, player_view, redact_event, replay
+from app.web import present
+from app.web.gamelog import _HANDLERS, Describer
+from app.web.pages import table_context, templates
+
+VARIANTS = [
+    {},
+    {"sides": "red"},
+    {"sides": "vote", "might_is_right": True, "river": True, "new_beginning": True},
+    {"sides": "random", "river": True},
+]
+
+
+def board_html(game: Any, doc: dict[str, Any], moves: list[dict[str, Any]], events: list[Any]) -> str:
+    context = table_context(game, doc, moves, events)
+    context.update(csrf_token="t", account=None, notice=None, error=None, render_ms=0)
+    return templates.env.get_template("partials/board.html").render(context)
+
+
+@pytest.mark.parametrize(("players", "variants"), [(2, VARIANTS[0]), (3, VARIANTS[1]), (4, VARIANTS[2]),
+                                                    (2, VARIANTS[2]), (5, VARIANTS[3])])
+def test_every_legal_move_is_offered_once_and_every_page_renders(players: int, variants: dict[str, Any]) -> None:
+    seed = 17 + players
+    config = GameConfig.from_variants(players=players, variants=variants)
+    events = new_game(config, seed)
+    state = replay(events)
+    chooser = random.Random(seed)
+    names = [f"p{i}" for i in range(players)]
+    game = SimpleNamespace(id=1, name="Test")
+    kinds_rendered: set[str] = set()
+    for _ in range(4000):
+        if state.status == "finished":
+            break
+        for seat in state.to_act:
+            moves = legal_moves(state, seat)
+            doc = player_view(state, seat, game_id=1, usernames=names)
+            groups, _targets = present.choices(doc, moves)
+            # The button groups and the full list of board choices together hold every legal move exactly once;
+            # the groups behind a board spot (anchored) repeat some of them, and may add nothing else.
+            main = [c.value for g in groups if not g.anchor for c in g.choices]
+            spots = {c.value for g in groups if g.anchor for c in g.choices}
+            wanted = sorted(present.encode(m) for m in moves)
+            assert sorted(main) == wanted, doc["awaiting"]
+            assert spots <= set(wanted)
+            assert all(c.label for g in groups for c in g.choices)
+            if doc["awaiting"] not in kinds_rendered:
+                kinds_rendered.add(doc["awaiting"])
+                visible = [(i + 1, redact_event(e, seat)) for i, e in enumerate(events)][-80:]
+                html = board_html(game, doc, moves, visible)
+                assert 'id="board"' in html and f'data-seq="{doc["seq"]}"' in html
+        seat = chooser.choice(state.to_act)
+        move = chooser.choice(legal_moves(state, seat))
+        new = decide(state, seat, move, seed)
+        for event in new:
+            state = evolve(state, event)
+        events.extend(new)
+    assert state.status == "finished"
+    describer = Describer(names)
+    for event in events:
+        assert event["type"] in _HANDLERS, f"no sentence for {event['type']}"
+        describer.describe(event)
+    doc = player_view(state, None, game_id=1, usernames=names)
+    html = board_html(game, doc, [], [(i + 1, redact_event(e, None)) for i, e in enumerate(events)][-80:])
+    assert "Final score" in html and "🏆" in html
+    assert "The game is over" in html
+
+
+def test_duel_sentence_names_both_strengths() -> None:
+    d = Describer(["Anna", "Bert"])
+    event = {"type": "duel_fought", "target": {"x": 3, "y": 4},
+             "duelists": [{"seat": 0, "roll": 4, "firepower": 6, "strength": 10},
+                          {"seat": 1, "roll": 2, "firepower": 5, "strength": 7}], "winner": 0}
+    assert d.describe(event) == "Anna won the duel for parcel (3, 4): 4+6 against 2+5 (Bert) (die + firepower)."
