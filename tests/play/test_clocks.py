@@ -1,0 +1,137 @@
+"""Move clocks (issue "Asynchronous play", part 4): deadlines in the summary, a reminder at a quarter of the
+time left, the default move when the clock runs out (marked in the log, mailed), an admin alert after three
+timeouts in a row and the replacement of the player, vacations. Time is passed in; nothing sleeps."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timedelta
+
+import httpx
+from conftest import Api
+
+from app.notify.worker import Notifier
+from app.play.clocks import ClockKeeper
+from app.play.service import GameService
+from tests.notify.conftest import SmtpServer, Table, drain, now, started
+
+
+async def _deadline(client: httpx.AsyncClient, api: Api, table: Table, seat: int) -> datetime:
+    r = await client.get(f"/api/v1/games/{table.id}", headers=table.player(seat).headers)
+    deadlines = {d["seat"]: d["deadline"] for d in r.json()["deadlines"]}
+    return datetime.fromisoformat(deadlines[seat])
+
+
+async def test_awaited_seats_have_deadlines_in_the_summary_and_the_state(
+    api: Api, client: httpx.AsyncClient, service: GameService
+) -> None:
+    before = now()
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=48)
+    (seat,) = await table.to_act()
+    r = await client.get(f"/api/v1/games/{table.id}", headers=table.player(seat).headers)
+    (entry,) = r.json()["deadlines"]
+    assert entry["seat"] == seat and entry["username"] == table.player(seat).username
+    deadline = datetime.fromisoformat(entry["deadline"])
+    assert before + timedelta(hours=48) <= deadline <= now() + timedelta(hours=48)
+    state = (await client.get(f"/api/v1/games/{table.id}/state", headers=table.player(seat).headers)).json()
+    assert [d["seat"] for d in state["deadlines"]] == [seat]
+    untimed, _, _ = await started(api, service, ["cid", "dan"], seed=3)
+    r = await client.get(f"/api/v1/games/{untimed.id}", headers=untimed.player(0).headers)
+    assert r.json()["deadlines"] == []
+
+
+async def test_a_reminder_when_a_quarter_of_the_time_is_left_once(
+    api: Api, client: httpx.AsyncClient, service: GameService, notifier: Notifier, smtp: SmtpServer
+) -> None:
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24)
+    (seat,) = await table.to_act()
+    deadline = await _deadline(client, api, table, seat)
+    await drain(notifier)
+    smtp.inbox.clear()
+    keeper = ClockKeeper(service)
+    assert (await keeper.tick(deadline - timedelta(hours=7))).reminders == 0
+    at = deadline - timedelta(hours=5, minutes=59)
+    results = await asyncio.gather(keeper.tick(at), ClockKeeper(service).tick(at))
+    assert sum(r.reminders for r in results) == 1
+    await drain(notifier, at)
+    (mail,) = smtp.inbox.to(f"{table.player(seat).username}@example.com")
+    assert mail["Subject"] == "Reminder: 5 hours left for your move in Test game"
+
+
+async def test_an_expired_clock_makes_the_default_move_marks_it_in_the_log_and_mails_the_player(
+    api: Api, client: httpx.AsyncClient, service: GameService, notifier: Notifier, smtp: SmtpServer
+) -> None:
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24)
+    (seat,) = await table.to_act()
+    player = table.player(seat)
+    head = (await service.summary(table.id)).seq
+    deadline = await _deadline(client, api, table, seat)
+    await drain(notifier)
+    smtp.inbox.clear()
+    assert (await ClockKeeper(service).tick(deadline - timedelta(seconds=1))).timeouts == 0
+    later = deadline + timedelta(minutes=1)
+    results = await asyncio.gather(*(ClockKeeper(service).tick(later) for _ in range(3)))
+    assert sum(r.timeouts for r in results) == 1  # three instances, one default move
+    events = (await client.get(f"/api/v1/games/{table.id}/events", headers=player.headers)).json()["events"]
+    assert not any(e["timed_out"] for e in events if e["seq"] <= head)
+    made = [e for e in events if e["seq"] > head]
+    assert made and all(e["timed_out"] for e in made)
+    await drain(notifier, later)
+    mails = smtp.inbox.to(f"{player.username}@example.com")
+    assert [m["Subject"] for m in mails] == ["Your time ran out in Test game: a move was made for you"]
+    assert "safest move for you" in mails[0].get_body(("plain",)).get_content()  # type: ignore[union-attr]
+
+
+async def test_three_timeouts_in_a_row_alert_the_admin_who_may_replace_the_player(
+    api: Api, client: httpx.AsyncClient, service: GameService, notifier: Notifier, smtp: SmtpServer
+) -> None:
+    table, admin, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=1)
+    eve = await api.player("eve")
+    keeper = ClockKeeper(service)
+    t = now()
+    timeouts: dict[int, int] = {}
+    absent = None
+    for _ in range(40):
+        t += timedelta(hours=2)
+        before = await table.to_act()
+        await keeper.tick(t)
+        for seat in before:
+            timeouts[seat] = timeouts.get(seat, 0) + 1
+            if timeouts[seat] == 3:
+                absent = seat
+        if absent is not None:
+            break
+    assert absent is not None
+    await drain(notifier, t)
+    alerts = [m for m in smtp.inbox.to("admin@example.com") if "ran out of time 3 times in a row" in m["Subject"]]
+    assert len(alerts) == 1
+    assert alerts[0]["Subject"].startswith(table.player(absent).username)
+    url = f"/api/v1/games/{table.id}/seats/{absent}/replace"
+    r = await client.post(url, json={"username": "eve"}, headers=table.player(absent).headers)
+    assert r.status_code == 403
+    r = await client.post(url, json={"username": "eve"}, headers=admin.headers)
+    assert r.status_code == 204, r.text
+    summary = (await client.get(f"/api/v1/games/{table.id}", headers=eve.headers)).json()
+    assert {s["seat"]: s["username"] for s in summary["seats"]}[absent] == "eve"
+    r = await client.get(f"/api/v1/games/{table.id}/moves", headers=eve.headers)
+    assert r.json()["seat"] == absent
+
+
+async def test_vacation_stops_the_clock_and_is_limited_to_14_days_a_year(
+    api: Api, client: httpx.AsyncClient, service: GameService
+) -> None:
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24)
+    (seat,) = await table.to_act()
+    player = table.player(seat)
+    deadline = await _deadline(client, api, table, seat)
+    r = await client.post("/api/v1/me/vacation", json={"days": 10}, headers=player.headers)
+    assert r.status_code == 201, r.text
+    assert r.json()["days_left"] == 4
+    assert await _deadline(client, api, table, seat) == deadline + timedelta(days=10)
+    assert (await ClockKeeper(service).tick(deadline + timedelta(hours=1))).timeouts == 0
+    starts = (now() + timedelta(days=30)).isoformat()
+    r = await client.post("/api/v1/me/vacation", json={"days": 5, "starts_at": starts}, headers=player.headers)
+    if now().year == (now() + timedelta(days=30)).year:
+        assert r.status_code == 409 and r.json()["detail"]["code"] == "vacation_limit"
+    r = await client.get("/api/v1/me/vacation", headers=player.headers)
+    assert r.json()["days_used"] == 10
