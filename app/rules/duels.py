@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from app.rules.catalog import CONSTRUCTION_INDEX
 from app.rules.income import firepower
 from app.rules.model import Cowboy, Event, GameState
 from app.rules.rng import Rng
@@ -44,4 +45,8 @@ def fight(s: GameState, target: Mapping[str, Any], seats: list[int], rng: Rng) -
         duelists.append(duelist)
     best = max(d["strength"] for d in duelists)
     winner = earliest_passer(s, [d["seat"] for d in duelists if d["strength"] == best])
-    return {"type": "duel_fought", "target": dict(target), "duelists": duelists, "winner": winner}
+    event: Event = {"type": "duel_fought", "target": dict(target), "duelists": duelists, "winner": winner}
+    square = target.get("square")
+    if square in CONSTRUCTION_INDEX:  # name the prize, for the log ("the duel for the $8 saloon")
+        event["building"] = s.construction[CONSTRUCTION_INDEX[square]]
+    return event

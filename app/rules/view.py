@@ -21,8 +21,8 @@ from app.rules.catalog import (
     SQUARES,
     TRACK_STEPS,
 )
-from app.rules.construction import askable_players, is_bridge, parcels_owned, permission_parcels
-from app.rules.flow import SQUARE_GAINS, awaiting, cash_limit, placement_cost, roads_in_supply
+from app.rules.construction import WATER_EDGES, askable_players, is_bridge, parcels_owned, permission_parcels
+from app.rules.flow import SQUARE_GAINS, awaiting, building_price, cash_limit, placement_cost, roads_in_supply
 from app.rules.income import building_income, firepower, parcel_price
 from app.rules.legal import open_squares
 from app.rules.model import Cowboy, Event, GameState
@@ -172,12 +172,16 @@ def player_view(
             "parcels": _parcels(s),
             "roads": [list(road) for road in sorted(s.roads)],
             "bridges": [list(road) for road in sorted(s.roads) if is_bridge(s, road)],
+            # Edges across the river: a road there is a bridge and takes two roads (RULING V3).
+            "water_edges": [list(e) for e in sorted(WATER_EDGES)] if s.config.river else [],
             "centre": list(parcel_xy(s.centre)) if s.centre is not None else None,
         },
         "construction": [
             {
                 "square": c.square,
                 "price": c.price,
+                # What the viewer would pay (the yellow Chinese Worker pays half, rounded up).
+                "your_price": building_price(s, seat, c.square) if seat is not None and s.players else None,
                 "building": building,
                 "cowboys": _cowboy_seats(s.squares.get(c.square, ())),
             }

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from app.rules.catalog import BUILDINGS, PERSONALITIES, SHOP, SQUARES
+from app.rules.catalog import BUILDINGS, CONSTRUCTION_PRICE, PERSONALITIES, SHOP, SQUARES
 
 Event = dict[str, Any]
 CLAIM_REASONS = {"start": " as a starting parcel", "settler": " with the Settler", "pick": ""}
@@ -71,7 +71,10 @@ def _duel(d: Describer, e: Event) -> str:
     others = [x for x in duelists if x["seat"] != winner]
     what = "tile" if "tile" in won else "die"
     against = ", ".join(f"{strength(x)} ({d.who(x['seat'])})" for x in others)
-    return (f"{d.who(winner)} won the duel for {d.target(e['target'])}: {strength(won)} against {against} "
+    prize = d.target(e["target"])
+    if e.get("building"):
+        prize = f"the ${CONSTRUCTION_PRICE[e['target']['square']]} {building_name(e['building'])}"
+    return (f"{d.who(winner)} won the duel for {prize}: {strength(won)} against {against} "
             f"({what} + firepower).")
 
 

@@ -171,9 +171,12 @@ class Labeller:
             return f"Leave {self.parcel(move)}"
         if kind == "buy_building":
             square = self.doc.get("step", "")
-            building = self.construction.get(square, {}).get("building")
-            return f"Buy the {building_name(building)} of {square_name(square)}"
+            row = self.construction.get(square, {})
+            return f"Buy the {building_name(row.get('building'))} for ${row.get('your_price')}"
         if kind == "place_road":
+            edge = [move["x1"], move["y1"], move["x2"], move["y2"]]
+            if edge in self.doc["board"].get("water_edges", []):
+                return f"Bridge from ({move['x1']}, {move['y1']}) to ({move['x2']}, {move['y2']}) (takes 2 roads)"
             return f"Road from ({move['x1']}, {move['y1']}) to ({move['x2']}, {move['y2']})"
         if kind == "ask_permission":
             return f"Ask {self.who(move['seat'])} for permission to build a house on their parcels"
