@@ -29,7 +29,7 @@ from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn
 from app.play.service import GameService
 from app.store import migrate
 from app.store.db import open_database
-from app.web import api, notifications, pages, stream
+from app.web import api, notifications, pages, settings_pages, stream
 from app.web.schemas import ErrorResponse
 from app.web.security import TokenSigner
 from app.web.settings import Settings
@@ -252,6 +252,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(stream.router)
     app.include_router(notifications.router)
     app.include_router(pages.router)
+    app.include_router(settings_pages.router)
     app.mount("/static", StaticFiles(directory=pages.ROOT / "static"), name="static")
 
     @app.get("/healthz", tags=["ops"], responses={503: {"model": ErrorResponse}})
