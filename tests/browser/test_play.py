@@ -5,6 +5,7 @@ Screenshots of each stage are saved under tests/browser/artifacts/.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import httpx
@@ -256,6 +257,60 @@ def test_might_is_right_opening_with_secret_tiles(browser: Browser, live: LiveSe
         expect(hana.locator(".log")).to_contain_text("tile + firepower")
         expect(hana.locator("#board")).to_contain_text("Used duel tiles: 4, 5")
         shots(hana, "13-might-is-right-duel-revealed")
+        assert all(was_not_reloaded(p) for p in pages)
+    finally:
+        for ctx in (ctx_a, ctx_b, admin_ctx):
+            ctx.close()
+
+
+SAFE_CHOICES = ("Pass", "Leave", "Keep the building", "Refuse all", "Buy no", "Decline")
+
+
+def _click_a_choice(actor: Page, others: list[Page], rnd: random.Random) -> None:
+    """Play one decision by clicking, like a bold player: mostly a move from a list (places cowboys, buys,
+    builds) or a bold button, now and then the safest button (pass, leave, keep, refuse)."""
+    decision = actor.locator("#decision")
+    buttons = decision.locator("button[name=move]")
+    labels = buttons.all_inner_texts()
+    safe = [i for i, label in enumerate(labels) if label.startswith(SAFE_CHOICES)]
+    bold = [i for i in range(len(labels)) if i not in safe]
+    lists = decision.locator("form.choices:has(select)")
+    if lists.count() and (not labels or rnd.random() < 0.7):
+        form = lists.nth(rnd.randrange(lists.count()))
+        options = form.locator("option")
+        form.locator("select").select_option(index=rnd.randrange(options.count()))
+        click_and_wait(actor, form.get_by_role("button", name="Confirm"), others)
+    elif bold and (not safe or rnd.random() < 0.85):
+        click_and_wait(actor, buttons.nth(rnd.choice(bold)), others)
+    else:
+        click_and_wait(actor, buttons.nth(rnd.choice(safe)), others)
+
+
+def test_two_players_play_a_complete_game_by_clicking(browser: Browser, live: LiveServer, shots: Any) -> None:
+    """A whole game in two browser contexts, every decision a click, each page following the other live, until
+    both show the final score and the same winner (issue "Play in the browser": a complete game)."""
+    ctx_a, ctx_b, ann, ben = two_players(browser, live, ("ann", "ben"))
+    admin_ctx = browser.new_context()
+    try:
+        admin = admin_ctx.new_page()
+        sign_in_admin(admin, live.url)
+        game_id = create_game(admin, live.url, "Whole game", ["ann", "ben"], seed=5)
+        pages = [ann, ben]
+        for page in pages:
+            page.goto(f"{live.url}/games/{game_id}")
+            mark_no_reload(page)
+        rnd = random.Random(5)
+        clicks = 0
+        while not ann.locator("#score").count():
+            actor, others = actor_of(pages)
+            _click_a_choice(actor, others, rnd)
+            clicks += 1
+            assert clicks < 400, "the game should end"
+        shots(ann, "14-complete-game-final-score")
+        for page in pages:
+            expect(page.locator("#score")).to_contain_text("Final score")
+            expect(page.locator("#score .winner")).to_have_count(1)
+        assert ann.locator("#score .winner th").inner_text() == ben.locator("#score .winner th").inner_text()
         assert all(was_not_reloaded(p) for p in pages)
     finally:
         for ctx in (ctx_a, ctx_b, admin_ctx):
