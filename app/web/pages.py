@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -214,32 +215,31 @@ def _deadlines(g: GameSummary) -> list[tuple[str, str]]:
     return shown
 
 
-@router.post("/games/{game_id}/join")
-async def join(
-    request: Request, game_id: int, account: OptionalAccount, service: ServiceDep, csrf_token: OptionalFormStr = None
-) -> Response:
+async def _table_command(request: Request, account: Account | None, csrf_token: str | None, game_id: int,
+                         command: Callable[[Account, int], Awaitable[GameSummary]]) -> Response:
+    """Join or start a game from the lobby: check the CSRF token, run the command, show the table."""
     if account is None:
         return to_login(request)
     try:
         csrf.check(request, csrf_token)
-        await service.join(account, game_id)
+        await command(account, game_id)
     except PlayError as exc:
         return render(request, "pages/error.html", account, status=409, message=exc.message)
     return redirect(f"/games/{game_id}")
+
+
+@router.post("/games/{game_id}/join")
+async def join(
+    request: Request, game_id: int, account: OptionalAccount, service: ServiceDep, csrf_token: OptionalFormStr = None
+) -> Response:
+    return await _table_command(request, account, csrf_token, game_id, service.join)
 
 
 @router.post("/games/{game_id}/start")
 async def start(
     request: Request, game_id: int, account: OptionalAccount, service: ServiceDep, csrf_token: OptionalFormStr = None
 ) -> Response:
-    if account is None:
-        return to_login(request)
-    try:
-        csrf.check(request, csrf_token)
-        await service.start(account, game_id)
-    except PlayError as exc:
-        return render(request, "pages/error.html", account, status=409, message=exc.message)
-    return redirect(f"/games/{game_id}")
+    return await _table_command(request, account, csrf_token, game_id, service.start)
 
 
 @router.get("/games/new")

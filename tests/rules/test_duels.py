@@ -13,6 +13,7 @@ import pytest
 from app.rules import IllegalMove
 from app.rules.board import parcel_index
 from tests.rules.builders import SEED, Game, events_of
+from tests.rules.scenarios import seat_of
 
 # No card decision and no firepower bonus: Sheriff (1), Banker (2), Chinese Worker (4).
 CARDS = ("sheriff", "banker", "chinese_worker")
@@ -24,12 +25,6 @@ def placing(cards: tuple[str, ...] = CARDS, seed: int = SEED) -> Game:
     g.claim_starts()
     g.choose(cards)
     return g
-
-
-def seat_of(g: Game, card: str) -> int:
-    seat = g.state.holder(card)
-    assert seat is not None
-    return seat
 
 
 def duels(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
