@@ -7,7 +7,7 @@ do the bookkeeping an event implies (a placed cowboy leaves the reserve, the tur
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from app.rules.board import PARCELS, parcel_index
 from app.rules.catalog import (
@@ -38,10 +38,11 @@ from app.rules.model import (
     Parcel,
     PermissionRequest,
     PlayerState,
-    replace,
 )
+from app.rules.model import replace as model_replace
 
 Handler = Callable[[GameState, Event], GameState]
+T = TypeVar("T")
 _HANDLERS: dict[str, Handler] = {}
 
 
@@ -54,13 +55,22 @@ def handles(event_type: str) -> Callable[[Handler], Handler]:
 
 
 def evolve(s: GameState, event: Event) -> GameState:
-    """Apply one event. Unknown event types are a programming error, not a player's."""
-    new = _HANDLERS[event["type"]](s, event)
-    if new is s:
-        return replace(s, seq=s.seq + 1)
-    # `new` was just built by the handler and nobody else holds it yet: numbering it in place saves a copy.
-    object.__setattr__(new, "seq", s.seq + 1)
-    return new
+    """Apply one event. Unknown event types are a programming error, not a player's.
+
+    The handler works on a fresh copy of the state that nobody else holds yet (the draft): the changes an
+    event makes are written into it directly, so an event costs one copy of the state however many fields it
+    changes. `s` itself is never changed."""
+    draft = model_replace(s, seq=s.seq + 1)
+    return _HANDLERS[event["type"]](draft, event)
+
+
+def replace(obj: T, **changes: Any) -> T:
+    """Change the draft state in place; any other (shared) value is copied with its changes."""
+    if type(obj) is GameState:
+        for name, value in changes.items():
+            object.__setattr__(obj, name, value)
+        return obj
+    return model_replace(obj, **changes)
 
 
 def replay(events: Iterable[Event], state: GameState | None = None) -> GameState:
