@@ -153,11 +153,14 @@ def _placement(s: GameState, seat: int) -> list[Move]:
             if _may_join(s.squares.get(square, ()), seat, SQUARES[square].many, red_sheriff):
                 moves.append(_PLACE_ON_SQUARE[square])
         for index, parcel in enumerate(s.parcels):
-            cowboys = spots.get(index, ())
             if parcel.owner is None:
-                if not parcel.river and _may_join(cowboys, seat, False, red_sheriff):
+                if parcel.river:
+                    continue
+                cowboys = spots.get(index)
+                if not cowboys or _may_join(cowboys, seat, False, red_sheriff):  # the common case first
                     moves.append(_PLACE_ON_PARCEL[index])
             elif parcel.content in BUILDINGS and is_attackable(s, index):
+                cowboys = spots.get(index, ())
                 defending = parcel.owner == seat
                 if red_sheriff and not defending:
                     continue  # the red Sheriff may not attack
