@@ -31,6 +31,11 @@ DECISIONS = {
     "buy_vp": "choose how many victory points to buy",
     "banker_vp": "choose how many victory points to buy with the Banker",
     "cash_limit": "give up the money above your cash limit",
+    "vote": "vote on the side of each personality card",
+    "duel_tile": "choose the duel tile you play in this duel",
+    "shopping": "do your shopping for A New Beginning",
+    "parcel_pick": "place one of the parcels you bought",
+    "final_roads": "place your remaining roads or finish",
 }
 
 
@@ -80,6 +85,10 @@ def explain_illegal(s: GameState, seat: int, move: object, waiting: Any) -> Ille
         reason = _parcel_reason(s, seat, move)
         if reason is not None:
             return reason
+    if move["type"] == "play_tile":
+        return IllegalMove("tile_not_in_hand", "You can only play a duel tile you hold.")
+    if move["type"] == "shop_add":
+        return IllegalMove("cannot_buy_item", "That item is not for sale to you now: too expensive or at its limit.")
     if move["type"] in ("buy_vp", "give_up_money", "hire_cowboys", "buy_revolvers", "banker_vp"):
         return IllegalMove("amount_not_allowed", f"That amount is not possible: you must {what}.")
     if move["type"] == "place_road":

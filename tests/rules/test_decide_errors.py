@@ -179,3 +179,22 @@ def test_a_refused_move_inside_decide_produces_nothing() -> None:
         with pytest.raises(IllegalMove):
             decide(g.state, who, move, SEED)
     assert g.state == snapshot
+
+
+def test_variant_decisions_have_sentences_and_codes() -> None:
+    """R-WEB-1: the variants' decisions are named in words, and a tile one does not hold is refused clearly."""
+    from app.rules.explain import DECISIONS
+    from app.rules.legal import MOVES_BY_KIND
+
+    assert set(MOVES_BY_KIND) <= set(DECISIONS)
+    g = Game(2, might_is_right=True)
+    g.claim_starts()
+    g.choose(["banker", "mercenary"])
+    g.set_player(0, tiles=(1,))
+    g.set_player(1, tiles=(2, 3))
+    g.place_cowboys(square="ammunition", seats=[0, 1])
+    g.resume_at("ammunition", (0, 1))
+    assert g.awaiting == "duel_tile" and g.state.to_act == (1,)
+    with pytest.raises(IllegalMove) as refused:
+        g.move(1, {"type": "play_tile", "tile": 5})
+    assert refused.value.code == "tile_not_in_hand"
