@@ -149,23 +149,28 @@ def _placement(s: GameState, seat: int) -> list[Move]:
     squares = open_squares(s)
     spots = s.parcel_cowboys
     if p.cowboys > 0:
-        for square in squares:
-            if _may_join(s.squares.get(square, ()), seat, SQUARES[square].many, red_sheriff):
-                moves.append(_PLACE_ON_SQUARE[square])
-        for index, parcel in enumerate(s.parcels):
-            if parcel.owner is None:
-                if parcel.river:
-                    continue
-                cowboys = spots.get(index)
-                if not cowboys or _may_join(cowboys, seat, False, red_sheriff):  # the common case first
-                    moves.append(_PLACE_ON_PARCEL[index])
-            elif parcel.content in BUILDINGS and is_attackable(s, index):
-                cowboys = spots.get(index, ())
-                defending = parcel.owner == seat
-                if red_sheriff and not defending:
-                    continue  # the red Sheriff may not attack
-                if _may_join(cowboys, seat, False, red_sheriff and not defending):
-                    moves.append(_PLACE_ON_PARCEL[index])
+        here = s.squares
+        moves += [
+            _PLACE_ON_SQUARE[square]
+            for square in squares
+            if square not in here or _may_join(here[square], seat, SQUARES[square].many, red_sheriff)
+        ]
+        parcels = s.parcels
+        moves += [  # owner-free land: to buy it
+            _PLACE_ON_PARCEL[i]
+            for i, parcel in enumerate(parcels)
+            if parcel.owner is None
+            and not parcel.river
+            and (i not in spots or _may_join(spots[i], seat, False, red_sheriff))
+        ]
+        for index, parcel in enumerate(parcels):  # buildings: to attack or defend
+            if parcel.owner is None or parcel.content not in BUILDINGS or not is_attackable(s, index):
+                continue
+            defending = parcel.owner == seat
+            if red_sheriff and not defending:
+                continue  # the red Sheriff may not attack
+            if _may_join(spots.get(index, ()), seat, False, red_sheriff and not defending):
+                moves.append(_PLACE_ON_PARCEL[index])
     if s.white_cowboy and s.holds(seat, "sheriff", "yellow"):
         for square in squares:
             if not s.squares.get(square):
