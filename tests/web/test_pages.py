@@ -126,3 +126,12 @@ async def test_player_sees_exactly_the_legal_moves_and_plays_one(app: Any, api: 
     assert stale.status_code == 200
     assert 'id="board"' in stale.text and "<html" not in stale.text
     assert "moved on" in stale.text or "not your turn" in stale.text.lower()
+
+
+async def test_pages_carry_a_content_security_policy(client: httpx.AsyncClient) -> None:
+    """Scripts only from this site (no inline script), so injected markup cannot run code."""
+    page = await client.get("/login")
+    policy = page.headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
+    assert page.headers["x-content-type-options"] == "nosniff"
+    assert "<script>" not in page.text
