@@ -19,6 +19,7 @@ from app.rules.catalog import (
 )
 from app.rules.config import GameConfig
 from app.rules.decide import advance
+from app.rules.events import SCHEMA_VERSION
 from app.rules.evolve import replay
 from app.rules.model import Event
 from app.rules.rng import Rng
@@ -60,7 +61,7 @@ def _deal_tiles(config: GameConfig, rng: Rng) -> Event:
 def new_game(config: GameConfig, seed: int) -> list[Event]:
     rng = Rng(seed, 0)
     events: list[Event] = [
-        {"type": "game_started", "players": config.players, "config": config.to_json(),
+        {"type": "game_started", "schema": SCHEMA_VERSION, "players": config.players, "config": config.to_json(),
          "sides": _sides(config, rng)},
         {"type": "turn_order_drawn", "order": rng.shuffled(range(config.players))},
     ]
