@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -116,6 +116,17 @@ class HideDatabaseDetails:
             raise scrubbed(exc) from None
 
 
+def _adding_headers(send: Send, headers: Callable[[], list[tuple[bytes, bytes]]]) -> Send:
+    """`send`, with the headers `headers()` gives at the moment the response starts added to it."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", ()), *headers()]
+        await send(message)
+
+    return sending
+
+
 class ServerTiming:
     """Add `Server-Timing: app;dur=<ms>` to every response: the time spent inside the application, which
     benchmarks and browsers' developer tools can read without counting the client's own delays."""
@@ -129,13 +140,10 @@ class ServerTiming:
             return
         start = time.perf_counter()
 
-        async def timed(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                took = (time.perf_counter() - start) * 1000
-                message["headers"] = [*message.get("headers", ()), (b"server-timing", f"app;dur={took:.2f}".encode())]
-            await send(message)
+        def timing() -> list[tuple[bytes, bytes]]:
+            return [(b"server-timing", f"app;dur={(time.perf_counter() - start) * 1000:.2f}".encode())]
 
-        await self.app(scope, receive, timed)
+        await self.app(scope, receive, _adding_headers(send, timing))
 
 
 class SecurityHeaders:
@@ -156,17 +164,10 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        policy = not str(scope.get("path", "")).startswith(self.EXEMPT)
-
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                extra = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin")]
-                if policy:
-                    extra.append((b"content-security-policy", self.POLICY.encode()))
-                message["headers"] = [*message.get("headers", ()), *extra]
-            await send(message)
-
-        await self.app(scope, receive, with_headers)
+        extra = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin")]
+        if not str(scope.get("path", "")).startswith(self.EXEMPT):
+            extra.append((b"content-security-policy", self.POLICY.encode()))
+        await self.app(scope, receive, _adding_headers(send, lambda: extra))
 
 
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:

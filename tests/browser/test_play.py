@@ -36,6 +36,20 @@ def two_players(browser: Browser, live: LiveServer, names: tuple[str, str]) -> t
     return contexts[0], contexts[1], pages[0], pages[1]
 
 
+def open_table(browser: Browser, live: LiveServer, name: str, pages: list[Page], players: list[str],
+               **game: Any) -> tuple[Any, int]:
+    """The admin (in a context of their own) creates a game for `players`; every page opens its table and is
+    marked so that a reload would show. Returns the admin's context (to close) and the game id."""
+    admin_ctx = browser.new_context()
+    admin = admin_ctx.new_page()
+    sign_in_admin(admin, live.url)
+    game_id = create_game(admin, live.url, name, players, **game)
+    for page in pages:
+        page.goto(f"{live.url}/games/{game_id}")
+        mark_no_reload(page)
+    return admin_ctx, game_id
+
+
 def actor_of(pages: list[Page]) -> tuple[Page, list[Page]]:
     acting = [p for p in pages if is_acting(p)]
     assert len(acting) == 1, "exactly one page should be awaited"
@@ -78,16 +92,11 @@ def test_sign_up_sign_in_and_admin_form(browser: Browser, live: LiveServer, shot
 
 def test_two_players_play_the_opening_by_clicking(browser: Browser, live: LiveServer, shots: Any) -> None:
     ctx_a, ctx_b, anna, bert = two_players(browser, live, ("anna", "bert"))
-    admin_ctx = browser.new_context()
+    pages = [anna, bert]
+    admin_ctx, _ = open_table(browser, live, "Opening", pages, ["anna", "bert"], seed=11)
     try:
-        admin = admin_ctx.new_page()
-        sign_in_admin(admin, live.url)
-        game_id = create_game(admin, live.url, "Opening", ["anna", "bert"], seed=11)
-        pages = [anna, bert]
         for page in pages:
-            page.goto(f"{live.url}/games/{game_id}")
             expect(page.locator("#board")).to_be_visible()
-            mark_no_reload(page)
         shots(anna, "03-opening-start-anna")
 
         # Starting parcels: A, B, B, A — each by clicking a highlighted parcel on the board.
@@ -133,14 +142,9 @@ def test_two_players_play_the_opening_by_clicking(browser: Browser, live: LiveSe
 
 def test_stale_click_shows_a_message(browser: Browser, live: LiveServer, shots: Any) -> None:
     ctx_a, ctx_b, dora, emil = two_players(browser, live, ("dora", "emil"))
-    admin_ctx = browser.new_context()
+    pages = [dora, emil]
+    admin_ctx, game_id = open_table(browser, live, "Stale", pages, ["dora", "emil"], seed=5)
     try:
-        admin = admin_ctx.new_page()
-        sign_in_admin(admin, live.url)
-        game_id = create_game(admin, live.url, "Stale", ["dora", "emil"], seed=5)
-        pages = [dora, emil]
-        for page in pages:
-            page.goto(f"{live.url}/games/{game_id}")
         actor, _ = actor_of(pages)
         # A second tab of the acting player, cut off from the live stream, keeps the old board.
         stale = actor.context.new_page()
@@ -212,16 +216,11 @@ def test_permission_request_asked_and_answered(browser: Browser, live: LiveServe
 
 def test_might_is_right_opening_with_secret_tiles(browser: Browser, live: LiveServer, shots: Any) -> None:
     ctx_a, ctx_b, hana, ivan = two_players(browser, live, ("hana", "ivan"))
-    admin_ctx = browser.new_context()
+    pages = [hana, ivan]
+    admin_ctx, _ = open_table(browser, live, "Might", pages, ["hana", "ivan"], seed=21, might_is_right=True)
     try:
-        admin = admin_ctx.new_page()
-        sign_in_admin(admin, live.url)
-        game_id = create_game(admin, live.url, "Might", ["hana", "ivan"], seed=21, might_is_right=True)
-        pages = [hana, ivan]
         for page in pages:
-            page.goto(f"{live.url}/games/{game_id}")
             expect(page.locator(".badges")).to_contain_text("Might Is Right")
-            mark_no_reload(page)
         for n in range(4):  # by keyboard: each board spot is a focusable button
             actor, others = actor_of(pages)
             spot = actor.locator("svg .target[role=button]").nth(2 + 11 * n)
@@ -290,15 +289,9 @@ def test_two_players_play_a_complete_game_by_clicking(browser: Browser, live: Li
     """A whole game in two browser contexts, every decision a click, each page following the other live, until
     both show the final score and the same winner (issue "Play in the browser": a complete game)."""
     ctx_a, ctx_b, ann, ben = two_players(browser, live, ("ann", "ben"))
-    admin_ctx = browser.new_context()
+    pages = [ann, ben]
+    admin_ctx, _ = open_table(browser, live, "Whole game", pages, ["ann", "ben"], seed=5)
     try:
-        admin = admin_ctx.new_page()
-        sign_in_admin(admin, live.url)
-        game_id = create_game(admin, live.url, "Whole game", ["ann", "ben"], seed=5)
-        pages = [ann, ben]
-        for page in pages:
-            page.goto(f"{live.url}/games/{game_id}")
-            mark_no_reload(page)
         rnd = random.Random(5)
         clicks = 0
         while not ann.locator("#score").count():
