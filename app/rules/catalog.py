@@ -193,7 +193,7 @@ PERSONALITIES: Final[dict[str, Personality]] = {
         Personality(
             "sheriff", 1, "Sheriff",
             Side(20, "Take the white cowboy: one placement on a cowboy-free square, free parcel or your own "
-                     "building; nobody may join it."),
+                     "building; nobody may join it, except on Wages and Road."),
             Side(20, "You may not attack or start a duel (defending your own building excepted); 3 VP for "
                      "every duel you lose."),
         ),

@@ -127,14 +127,13 @@ def open_squares(s: GameState) -> list[str]:
 
 
 def _may_join(cowboys: tuple[Cowboy, ...], seat: int, many: bool, red_sheriff: bool) -> bool:
-    """RULING B7: one cowboy per player except on Wages and Road; nobody joins the white cowboy (B6); the red
-    Sheriff starts no duel (`000` "Sheriff", red side)."""
-    if not cowboys:
+    """RULING B7: one cowboy per player except on Wages and Road, which take anyone, even beside the white
+    cowboy, because nobody duels there (B6); elsewhere nobody joins the white cowboy (B6); the red Sheriff
+    starts no duel (`000` "Sheriff", red side)."""
+    if not cowboys or many:
         return True
     if any(c.white for c in cowboys):
         return False
-    if many:
-        return True
     if any(c.seat == seat for c in cowboys):
         return False
     return not red_sheriff

@@ -192,17 +192,6 @@ def test_d11_chinese_worker_roads_are_limited_by_the_supply() -> None:
     assert events_of(events, "personality_chosen")[0]["roads"] == 1
 
 
-def test_d12_white_cowboy_on_wages_blocks_the_square() -> None:
-    """D12 (RULING B6): nobody joins the white cowboy, not even on Wages."""
-    g = _opened(2, ("sheriff", "banker"))
-    sheriff = g.state.holder("sheriff")
-    assert g.state.to_act == (sheriff,)
-    g.act({"type": "place_white_cowboy", "square": "wages"})
-    other = g.state.to_act[0]
-    assert {"type": "place_cowboy", "square": "wages"} not in g.moves(other)
-    assert {"type": "place_cowboy", "square": "road"} in g.moves(other)
-
-
 def test_d13_red_sheriff_starts_no_duel_but_defends() -> None:
     """D13 (`000` Sheriff, red side)."""
     g = _opened(2, ("sheriff", "banker"), sides="red")

@@ -211,10 +211,10 @@ def test_sheriff_may_put_the_white_cowboy_on_an_own_building() -> None:
     assert {"type": "place_cowboy", "x": 5, "y": 5} not in g.moves()
 
 
-@pytest.mark.parametrize("spot", [{"square": "ammunition"}, {"square": "wages"}, {"x": 4, "y": 4}])
+@pytest.mark.parametrize("spot", [{"square": "ammunition"}, {"square": "build_3"}, {"x": 4, "y": 4}])
 def test_nobody_joins_the_white_cowboy(spot: dict[str, Any]) -> None:
-    """R-PER-3: "no one challenges the sheriff to a duel": no cowboy may join the white cowboy afterwards, even on
-    Wages (`000` "Sheriff", RULING B6)."""
+    """R-PER-3: "no one challenges the sheriff to a duel": no cowboy may join the white cowboy afterwards on a
+    square, parcel or building where cowboys duel (`000` "Sheriff", RULING B6)."""
     g = chosen(("sheriff", "banker", "mercenary"))
     sheriff = seat_of(g, "sheriff")
     g.act({"type": "place_white_cowboy", **spot})
@@ -222,6 +222,31 @@ def test_nobody_joins_the_white_cowboy(spot: dict[str, Any]) -> None:
         assert g.state.to_act == (seat,)
         assert {"type": "place_cowboy", **spot} not in g.moves()
         g.act({"type": "place_cowboy", "square": "road"})
+
+
+@pytest.mark.parametrize("square", ["wages", "road"])
+def test_everyone_may_join_the_white_cowboy_on_wages_and_road(square: str) -> None:
+    """R-PER-3, R-PLA-2: on Wages and Road, where nobody ever duels, the other players and the Sheriff may still
+    place cowboys beside the white cowboy, and every cowboy there acts, the white one included (RULING B6,
+    revised 2026-12-01: "there others may still join, and everyone there acts")."""
+    g = chosen(("sheriff", "banker", "mercenary"))
+    sheriff, banker, mercenary = (seat_of(g, card) for card in ("sheriff", "banker", "mercenary"))
+    g.act({"type": "place_white_cowboy", "square": square})
+    for seat in (banker, mercenary, sheriff, banker):
+        assert g.state.to_act == (seat,)
+        assert {"type": "place_cowboy", "square": square} in g.moves()
+        g.act({"type": "place_cowboy", "square": square})
+    events = []
+    while g.awaiting == "placement":
+        events += g.act({"type": "pass"})
+    assert not events_of(events, "duel_fought")
+    expected = {sheriff: 2, banker: 2, mercenary: 1}  # the Sheriff's white cowboy and own cowboy both act
+    if square == "wages":
+        (paid,) = events_of(events, "wages_paid")
+        assert {p["seat"]: p["amount"] for p in paid["payments"]} == {s: 4 * n for s, n in expected.items()}
+    else:
+        (handed,) = events_of(events, "roads_handed_out")
+        assert {p["seat"]: p["roads"] for p in handed["gains"]} == expected
 
 
 def test_white_cowboy_is_an_extra_placement() -> None:
