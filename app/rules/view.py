@@ -2,7 +2,7 @@
 `redact_event` the part of an event that viewer may read.
 
 Hidden information never leaves through here: the seed is not in the state at all, and the bag's contents,
-the draw order and other players' secret choices are left out.
+the draw order, the used duel tiles' contents and other players' secret choices are left out.
 """
 
 from __future__ import annotations
@@ -213,7 +213,9 @@ def player_view(
         "houses_left": s.houses,
         "roads_left": roads_in_supply(s) if s.players else None,
         "construction_work": _work(s),
-        "used_tiles": list(s.used_tiles),
+        # Might Is Right: the tiles played are public in each duel, but the used pile only as a count, so that
+        # nobody can work out which tiles a redraw gave another player (RULING V2).
+        "used_tile_count": len(s.used_tiles),
         "winner": s.winner,
     }
 

@@ -280,16 +280,20 @@ def test_d20_replay_never_rolls() -> None:
     assert replay(g.events) == g.state
 
 
-def test_d32_the_used_pile_is_public_the_drawn_tiles_are_not() -> None:
-    """D32 (RULING V2: others see "how many tiles each player holds and the used pile")."""
+def test_d32_the_drawn_tiles_and_the_used_pile_are_shown_as_counts() -> None:
+    """D32 (RULING V2: "Everyone sees the tiles played in each duel, but the used pile is shown only as a count,
+    so that nobody can work out which tiles another player drew")."""
     from app.rules import player_view, redact_event
 
     g = Game(3, might_is_right=True)
     g.with_state(used_tiles=(0, 2, 5))
     for viewer in (None, 0, 1, 2):
-        assert player_view(g.state, viewer)["used_tiles"] == [0, 2, 5]
+        view = player_view(g.state, viewer)
+        assert view["used_tile_count"] == 3 and "used_tiles" not in view
     drawn = {"type": "tiles_drawn", "seat": 1, "tiles": [0, 2, 5]}
-    assert "tiles" not in redact_event(drawn, 2) and redact_event(drawn, 1)["tiles"] == [0, 2, 5]
+    assert redact_event(drawn, 1)["tiles"] == [0, 2, 5]
+    for viewer in (None, 0, 2):
+        assert redact_event(drawn, viewer) == {"type": "tiles_drawn", "seat": 1, "count": 3}
 
 
 def test_d33_a_parcel_pick_may_take_a_mountain_or_the_centre() -> None:

@@ -3,12 +3,27 @@ dice — the deal, the secret and simultaneous choice of a tile, the reveal, the
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from itertools import combinations
 from typing import Any
 
 import pytest
 
-from app.rules import IllegalMove, player_view, redact_event
+from app.rules import (
+    GameConfig,
+    GameState,
+    IllegalMove,
+    evolve,
+    legal_moves,
+    new_game,
+    play,
+    player_view,
+    redact_event,
+    replay,
+)
+from app.rules.model import Event, replace
+from app.rules.rng import Rng
 from tests.rules.builders import Game, events_of
 
 # No card decision, no firepower bonus: Sheriff (1), Banker (2), Chinese Worker (4).
@@ -153,9 +168,9 @@ def test_r_var_3_a_tie_goes_to_the_earliest_passer() -> None:
     assert duel["winner"] == 1
 
 
-def test_r_var_3_played_tiles_go_to_the_public_used_pile() -> None:
-    """R-VAR-3 (`000`: "Duel tiles are discarded after use to make a new stockpile"; RULING V2): the played
-    tiles leave the hands for the used pile, which everyone sees."""
+def test_r_var_3_played_tiles_go_to_the_used_pile_shown_as_a_count() -> None:
+    """R-VAR-3 (`000`: "Duel tiles are discarded after use to make a new stockpile"; RULING V2: "the used pile
+    is shown only as a count"): the played tiles leave the hands for the used pile, whose size everyone sees."""
     g = placing()
     armed(g, s0=((0, 1, 4, 5), 3), s1=((2, 3), 4))
     g.with_state(used_tiles=(2,))
@@ -168,7 +183,7 @@ def test_r_var_3_played_tiles_go_to_the_public_used_pile() -> None:
     assert sorted(g.state.used_tiles) == [1, 2, 2]
     for viewer in (0, 1, 2, None):
         view = player_view(g.state, viewer)
-        assert sorted(view["used_tiles"]) == [1, 2, 2]
+        assert view["used_tile_count"] == 3 and "used_tiles" not in view
         assert [row["tile_count"] for row in view["players"]] == [3, 1, len(g.state.players[2].tiles)]
 
 
@@ -223,6 +238,55 @@ def test_r_var_3_d26_an_empty_hand_draws_three_from_the_used_pile() -> None:
             assert player_view(g.state, viewer)["players"][0]["tile_count"] == 3
         assert redact_event(drawn, 0)["tiles"] == drawn["tiles"]
     assert drew_just_played
+
+
+def _other_draws(after: GameState, draw: Event) -> list[tuple[GameState, Event]]:
+    """Every other draw the same seat could have made from the same used pile: the state right after it (the
+    hand and the used pile changed consistently) and its `tiles_drawn` event."""
+    seat, drawn = draw["seat"], Counter(draw["tiles"])
+    pile = Counter(after.used_tiles) + drawn  # the used pile before the draw
+    kept = Counter(after.players[seat].tiles) - drawn
+    worlds = []
+    for other in sorted(set(combinations(sorted(pile.elements()), len(draw["tiles"])))):
+        if Counter(other) == drawn:
+            continue
+        players = list(after.players)
+        players[seat] = replace(players[seat], tiles=tuple(sorted((kept + Counter(other)).elements())))
+        world = replace(after, players=tuple(players), used_tiles=tuple(sorted((pile - Counter(other)).elements())))
+        worlds.append((world, {**draw, "tiles": list(other)}))
+    return worlds
+
+
+def test_r_var_3_nobody_can_tell_which_tiles_another_player_drew() -> None:
+    """R-VAR-3, R-WEB-2 (RULING V2, revised 2026-12-01: "the used pile is shown only as a count, so that nobody
+    can work out which tiles another player drew"): at every redraw of many random games, every other draw the
+    same seat could have made from the same pile gives every other viewer the same view and the same redacted
+    event, while the drawing player sees their own new hand."""
+    checked = 0
+    for players in (3, 5):
+        chooser = random.Random(f"might-{players}")
+        for _ in range(4):
+            seed = chooser.randrange(10**6)
+            state = replay(new_game(GameConfig.from_variants(players, {"might_is_right": True}), seed))
+            while state.status != "finished":
+                seat = chooser.choice(state.to_act)
+                before = state
+                new, state = play(state, seat, chooser.choice(legal_moves(state, seat)), Rng(seed, state.seq))
+                after = before
+                for event in new:
+                    after = evolve(after, event)
+                    if event["type"] != "tiles_drawn":
+                        continue
+                    drawer = event["seat"]
+                    own = player_view(after, drawer)["players"][drawer]
+                    assert own["tiles"] == sorted(after.players[drawer].tiles)
+                    viewers = [None, *(v for v in range(players) if v != drawer)]
+                    for world, told in _other_draws(after, event):
+                        for viewer in viewers:
+                            assert player_view(world, viewer) == player_view(after, viewer)
+                            assert redact_event(told, viewer) == redact_event(event, viewer)
+                        checked += 1
+    assert checked >= 10
 
 
 def test_d26_with_fewer_than_three_in_the_pile_the_hand_takes_them_all() -> None:
