@@ -1,8 +1,9 @@
 """The move the site makes for a player whose clock ran out: the safest legal move.
 
-Safest means: commit to nothing that costs money or gives something away — pass, decline, deny, keep, stop,
-buy nothing, give up only the money the cash limit requires. Where a choice cannot be avoided (a starting
-parcel, a personality, a duel tile), the first listed option is taken, or the smallest amount.
+Safest means: never spend or give away anything (money, VP, roads, cowboys, revolvers) while a move that costs
+nothing is listed — pass, decline, deny, keep, stop, place the free house of a building already standing, buy
+nothing, give up only the money the cash limit requires. Where a choice cannot be avoided (a starting parcel, a
+personality, a duel tile), the first listed option is taken, or the smallest amount.
 """
 
 from __future__ import annotations
@@ -10,12 +11,14 @@ from __future__ import annotations
 from app.rules.legal import legal_moves_view
 from app.rules.model import GameState, Move
 
-# Moves that commit to nothing, in order of preference.
+# Moves that cost nothing, in order of preference. Placing the house finishes a construction whose building
+# already stands: the house is free, while the same decision also lists roads, which cost one each (RULING B4).
 _SAFE_TYPES = (
     "pass",
     "decline",
     "decline_parcel",
     "keep_building",
+    "place_house",
     "deny_remaining",
     "finish_roads",
     "shop_done",

@@ -1,13 +1,18 @@
 """The move made for a player whose clock ran out (issue "Asynchronous play": "the safest legal default move
-for that seat (pass, decline, deny, give up only the required money)")."""
+for that seat (pass, decline, deny, give up only the required money)"): it never spends or gives away anything
+while a move that costs nothing is listed."""
 
 from __future__ import annotations
 
 import random
 
-from app.rules import GameConfig, default_move, legal_moves, new_game, play, replay
+import pytest
+
+from app.rules import GameConfig, GameState, Move, default_move, legal_moves, new_game, play, replay
+from app.rules.flow import shopping_revealed
 from app.rules.rng import Rng
 from tests.rules.builders import Game
+from tests.rules.test_construction import bought, town
 
 
 def test_default_is_always_legal_and_games_finish_on_defaults_alone() -> None:
@@ -59,3 +64,70 @@ def test_default_denies_a_permission_request() -> None:
                 return
             _, state = play(state, seat, chooser.choice(moves), Rng(seed, state.seq))
     raise AssertionError("no permission request arose in 40 random games")
+
+
+def test_a_builder_with_roads_places_the_house_and_spends_no_road() -> None:
+    """R-CON-3, R-CON-4 (RULINGS B4, B11): once the building stands, its house may go on a reached free parcel at
+    no cost, so the default move places it there instead of spending one of the builder's roads."""
+    g = town()
+    g.put(5, 5, owner=0)
+    bought(g, "saloon")
+    g.set_player(0, roads=3)
+    g.act({"type": "place_building", "building": "saloon", "x": 5, "y": 5})
+    assert g.awaiting == "construct" and any(m["type"] == "place_road" for m in g.moves())
+    money = g.state.players[0].money
+    move = default_move(g.state, 0)
+    assert move is not None and move["type"] == "place_house"
+    g.act(move)
+    assert g.state.work is None  # the construction is finished
+    assert g.state.players[0].roads == 3 and g.state.players[0].money >= money
+
+
+def _holdings(s: GameState, seat: int) -> tuple[int, ...]:
+    """What `seat` owns — money, VP, roads, cowboys in reserve, revolvers — with an A New Beginning basket
+    counted as already paid for (it is paid when the baskets are revealed, RULING V4)."""
+    p = s.players[seat]
+    (basket,) = [b for b in shopping_revealed(s)["baskets"] if b["seat"] == seat]
+    items = basket["items"]
+    return (p.money + basket["money"], p.vp + basket["vp"], p.roads + basket["roads"],
+            p.cowboys + items.get("cowboy", 0), p.revolvers + items.get("revolver", 0))
+
+
+def _costs_nothing(before: GameState, after: GameState, seat: int) -> bool:
+    """Whether `seat` has no less of anything after a move (and the automatic flow after it) than before."""
+    return all(now >= was for now, was in zip(_holdings(after, seat), _holdings(before, seat), strict=True))
+
+
+def _outcome(s: GameState, seat: int, move: Move, seed: int) -> GameState:
+    return play(s, seat, move, Rng(seed, s.seq))[1]
+
+
+@pytest.mark.parametrize(("players", "variants"), [
+    (2, {"sides": "yellow"}),
+    (3, {"sides": "red"}),
+    (5, {"sides": "random"}),
+    (3, {"sides": "vote", "might_is_right": True, "river": True, "new_beginning": True}),
+])
+def test_the_default_move_costs_nothing_whenever_some_move_does(players: int, variants: dict[str, object]) -> None:
+    """The safest default (issue "Asynchronous play"): at every decision of random games, for every awaited
+    seat, if some legal move costs nothing (no money, VP, roads, cowboys or revolvers given up), the default move
+    is one of those."""
+    chooser = random.Random(f"defaults-{players}-{sorted(variants)}")
+    config = GameConfig.from_variants(players, variants)
+    paid = 0  # decisions where the random player gave something up: the games did offer costs to avoid
+    for _ in range(6):
+        seed = chooser.randrange(10**6)
+        state = replay(new_game(config, seed))
+        while state.status != "finished":
+            for seat in state.to_act:
+                default = default_move(state, seat)
+                assert default is not None
+                if _costs_nothing(state, _outcome(state, seat, default, seed), seat):
+                    continue
+                costless = [m for m in legal_moves(state, seat)
+                            if _costs_nothing(state, _outcome(state, seat, m, seed), seat)]
+                assert not costless, f"default {default} costs, {costless[0]} does not (seed {seed})"
+            seat = chooser.choice(state.to_act)
+            before, state = state, _outcome(state, seat, chooser.choice(legal_moves(state, seat)), seed)
+            paid += not _costs_nothing(before, state, seat)
+    assert paid >= 10
