@@ -18,20 +18,18 @@ def open_buy_vp(g: Game) -> set[int]:
             if m["type"] == "place_cowboy" and m.get("square") in BUY_VP}
 
 
-def play_quiet_rounds() -> tuple[Game, dict[int, list[int]], dict[int, set[int]]]:
-    """Four rounds in which everybody passes at once; returns the cowboys in reserve and the open buy-VP squares
-    seen at each round's placement."""
+def play_quiet_rounds() -> tuple[Game, dict[int, set[int]]]:
+    """Four rounds in which everybody passes at once; returns the open buy-VP squares seen at each round's
+    placement."""
     g = ready()
-    cowboys: dict[int, list[int]] = {}
     buy_vp: dict[int, set[int]] = {}
     for rnd in range(1, 5):
         assert (g.state.round, g.awaiting) == (rnd, "placement")
-        cowboys[rnd] = [p.cowboys for p in g.state.players]
         buy_vp[rnd] = open_buy_vp(g)
         g.pass_all()
         if rnd < 4:
             g.choose(CARDS)
-    return g, cowboys, buy_vp
+    return g, buy_vp
 
 
 # --- R-END-1 / R-END-2 -------------------------------------------------------------------------------------------
@@ -40,16 +38,33 @@ def play_quiet_rounds() -> tuple[Game, dict[int, list[int]], dict[int, set[int]]
 def test_round_counter_advances_and_blocks_buy_vp_squares() -> None:
     """R-END-1: after each round the counter moves on, blocking the cheapest open buy-VP square for the rest of
     the game (`000` "End of Round", RULING B15, B16); after round 4 the game ends."""
-    g, _, buy_vp = play_quiet_rounds()
+    g, buy_vp = play_quiet_rounds()
     assert buy_vp == OPEN_BUY_VP
     assert g.state.status == "finished"
 
 
 def test_new_cowboys_four_five_five_up_to_ten() -> None:
     """R-END-2: +4 cowboys after round 1, +5 after rounds 2 and 3, never more than 10 in the personal reserve
-    (`000` "End of Round", `003` "Combien de cow-boys reçoit-on"; RULING B16): 3, 7, then 10 and 10."""
-    _, cowboys, _ = play_quiet_rounds()
-    assert cowboys == {1: [3] * 3, 2: [3 + 4] * 3, 3: [min(10, 7 + 5)] * 3, 4: [10] * 3}
+    (`000` "End of Round", `003` "Combien de cow-boys reçoit-on"; RULING B16). Two players place every cowboy on
+    Wages each round (placed cowboys go to the general reserve), so they start the next round with exactly the
+    new cowboys, 4, 5 and 5; the third always passes: 3, 7, then 10 and 10 (capped)."""
+    g = ready()
+    keeper = 0
+    wages = {"type": "place_cowboy", "square": "wages"}
+    reserves: dict[int, list[int]] = {}
+    for rnd in range(1, 5):
+        assert (g.state.round, g.awaiting) == (rnd, "placement")
+        reserves[rnd] = [p.cowboys for p in g.state.players]
+        while g.awaiting == "placement":
+            (seat,) = g.state.to_act
+            g.act(wages if seat != keeper and wages in g.moves() else {"type": "pass"})
+        while g.state.status != "finished" and g.awaiting != "personality":  # cash limits: the least allowed
+            seat = g.state.to_act[0]
+            g.move(seat, g.moves(seat)[0])
+        if rnd < 4:
+            g.choose(CARDS)
+    assert g.state.status == "finished"
+    assert reserves == {1: [3, 3, 3], 2: [3 + 4, 4, 4], 3: [10, 5, 5], 4: [10, 5, 5]}
 
 
 def test_new_cowboys_capped_at_ten() -> None:
