@@ -98,9 +98,17 @@ def advance(s: GameState, rng: Rng) -> tuple[list[Event], GameState]:
 def _forced_move(s: GameState, waiting: Awaiting) -> tuple[int, Move] | None:
     for seat in waiting.seats:
         moves = _legal(s, seat)
-        if len(moves) == 1:
+        if len(moves) == 1 and not _asking_hides_a_hand(s, seat, moves[0]):
             return seat, moves[0]
     return None
+
+
+def _asking_hides_a_hand(s: GameState, seat: int, move: Move) -> bool:
+    """Whether the seat must be asked although it has one choice, because playing it for them would tell the
+    table something hidden: a duel tile chosen from a hand of several tiles of one value (D31). Everyone sees
+    how many tiles a hand holds, so a lone tile may be played at once; several tiles of one value may not, or
+    the others would learn what was drawn (RULING V2: "nobody can work out which tiles another player drew")."""
+    return move["type"] == "play_tile" and len(s.players[seat].tiles) > 1
 
 
 # --- setup and personalities ----------------------------------------------------------------------------------

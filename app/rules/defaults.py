@@ -8,6 +8,7 @@ personality, a duel tile), the first listed option is taken, or the smallest amo
 
 from __future__ import annotations
 
+from app.rules.board import parcel_index
 from app.rules.legal import legal_moves_view
 from app.rules.model import GameState, Move
 
@@ -32,15 +33,24 @@ _PREFERRED: tuple[Move, ...] = (
 )
 
 
+def _gives_away(s: GameState, seat: int, move: Move) -> bool:
+    """Whether the move hands something to another player: a house on a parcel another player granted belongs to
+    that parcel's owner (RULING B12), so the builder's own or an owner-free parcel comes first."""
+    if move["type"] != "place_house":
+        return False
+    owner = s.parcels[parcel_index(move["x"], move["y"])].owner
+    return owner is not None and owner != seat
+
+
 def default_move(s: GameState, seat: int) -> Move | None:
     """The move to make for `seat` when its time is up; None when nothing is awaited from it."""
     moves = legal_moves_view(s, seat)
     if not moves:
         return None
     for safe in _SAFE_TYPES:
-        for move in moves:
-            if move["type"] == safe:
-                return dict(move)
+        candidates = [m for m in moves if m["type"] == safe]
+        if candidates:
+            return dict(min(candidates, key=lambda m: _gives_away(s, seat, m)))
     for preferred in _PREFERRED:
         if preferred in moves:
             return dict(preferred)

@@ -131,3 +131,21 @@ def test_the_default_move_costs_nothing_whenever_some_move_does(players: int, va
             before, state = state, _outcome(state, seat, chooser.choice(legal_moves(state, seat)), seed)
             paid += not _costs_nothing(before, state, seat)
     assert paid >= 10
+
+
+def test_a_timed_out_builder_keeps_the_house_for_himself_before_a_granted_parcel() -> None:
+    """R-CON-6 (RULING B12: "A house on a player's parcel belongs to that parcel's owner"): the default move never
+    gives anything away while it need not, so it puts the house on the builder's own parcel rather than on the
+    parcel another player granted, even where the granted one is listed first."""
+    from tests.rules.test_construction import permission_town
+
+    g = permission_town()
+    g.act({"type": "ask_permission", "seat": 1})
+    g.move(1, {"type": "deny_remaining"})
+    g.act({"type": "ask_permission", "seat": 2})
+    g.move(2, {"type": "answer_permission", "x": 3, "y": 5, "grant": True})
+    g.act({"type": "place_building", "building": "saloon", "x": 3, "y": 3})
+    g.put(5, 5, owner=0)  # the builder now owns a free reached parcel too
+    targets = [(m["x"], m["y"]) for m in g.moves() if m["type"] == "place_house"]
+    assert targets.index((3, 5)) < targets.index((5, 5))  # the granted parcel is listed first
+    assert default_move(g.state, 0) == {"type": "place_house", "x": 5, "y": 5}

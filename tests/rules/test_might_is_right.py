@@ -187,15 +187,27 @@ def test_r_var_3_played_tiles_go_to_the_used_pile_shown_as_a_count() -> None:
         assert [row["tile_count"] for row in view["players"]] == [3, 1, len(g.state.players[2].tiles)]
 
 
-def test_d31_a_hand_of_one_value_plays_without_asking() -> None:
-    """D31 (with D1, RULING B10): a duellist whose tiles all have one value has no choice; the tile is played
-    for them, the other duellist is still asked."""
+def test_d31_a_lone_tile_plays_without_asking() -> None:
+    """D31 (with D1, RULING B10): a duellist holding a single tile has no choice, and everyone sees how many tiles
+    a hand holds (RULING V2), so the tile is played for them; the other duellist is still asked."""
     g = placing()
-    armed(g, s0=((2, 2), 3), s1=((1, 5), 3))
+    armed(g, s0=((2,), 3), s1=((1, 5), 3))
     g.place_cowboys(square="three_roads", seats=[0, 1])
     events = g.resume_at("three_roads", (0, 1, 2))
     assert {"type": "duel_tile_chosen", "seat": 0, "tile": 2} in events
     assert g.state.to_act == (1,)
+
+
+def test_d31_several_tiles_of_one_value_are_still_asked() -> None:
+    """D31, RULING V2 (revised: "nobody can work out which tiles another player drew"): a hand of several tiles of
+    one value is asked like any other, so the table cannot tell it from a hand with a real choice."""
+    g = placing()
+    armed(g, s0=((2, 2), 3), s1=((1, 5), 3))
+    g.place_cowboys(square="three_roads", seats=[0, 1])
+    events = g.resume_at("three_roads", (0, 1, 2))
+    assert not [e for e in events if e["type"] == "duel_tile_chosen"]
+    assert g.awaiting == "duel_tile" and g.state.to_act == (0, 1)
+    assert legal_moves(g.state, 0) == [{"type": "play_tile", "tile": 2}]
 
 
 def test_d31_every_player_in_a_three_way_duel_chooses() -> None:
