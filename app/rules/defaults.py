@@ -50,7 +50,8 @@ def default_move(s: GameState, seat: int) -> Move | None:
     for safe in _SAFE_TYPES:
         candidates = [m for m in moves if m["type"] == safe]
         if candidates:
-            return dict(min(candidates, key=lambda m: _gives_away(s, seat, m)))
+            best: Move = min(candidates, key=lambda m: _gives_away(s, seat, m))
+            return dict(best)
     for preferred in _PREFERRED:
         if preferred in moves:
             return dict(preferred)
