@@ -245,7 +245,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.accounts = accounts
         app.state.account_cache = AccountCache()
         app.state.service = GameService(db)
-        app.state.signer = TokenSigner(settings.secret_key, settings.token_max_age_hours * 3600)
+        app.state.signer = TokenSigner(settings.signing_key(), settings.token_max_age_hours * 3600)
         if settings.background_jobs:
             async with background_jobs(settings, app.state.service):
                 yield
@@ -271,7 +271,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.add_middleware(
         SessionMiddleware,
-        secret_key=settings.secret_key,
+        secret_key=settings.signing_key(),
         session_cookie="carson_session",
         same_site="lax",
         https_only=settings.session_cookie_secure,
