@@ -48,7 +48,12 @@ class Settings(BaseSettings):
 
     migrate_on_start: bool = True
     token_max_age_hours: int = 24 * 30
+    session_max_age_hours: int = 24 * 14
     session_cookie_secure: bool = False
+    # Failed sign-ins allowed per account and per client address within one window (see app.play.sign_in_limits).
+    sign_in_failures_per_account: int = Field(default=10, ge=1)
+    sign_in_failures_per_address: int = Field(default=30, ge=1)
+    sign_in_window_minutes: int = Field(default=15, ge=1)
     max_body_bytes: int = 64 * 1024
     sse_ping_seconds: int = 15
     # "cheapest" makes argon2 fast enough for test suites that sign up many players; never in production.
