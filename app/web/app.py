@@ -33,8 +33,9 @@ from app.play.sign_in_limits import Limits
 from app.store import migrate
 from app.store.db import open_database
 from app.web import api, notifications, pages, settings_pages, stream
+from app.web.cross_site import CrossSiteGuard
 from app.web.schemas import ErrorResponse
-from app.web.security import TokenSigner
+from app.web.security import SESSION_COOKIE, TokenSigner
 from app.web.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -294,11 +295,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.signing_key(),
-        session_cookie="carson_session",
+        session_cookie=SESSION_COOKIE,
         same_site="lax",
-        https_only=settings.session_cookie_secure,
+        https_only=settings.cookie_secure,
         max_age=settings.session_max_age_hours * 3600,
     )
+    app.add_middleware(CrossSiteGuard, cookie_name=SESSION_COOKIE, site_url=settings.base_url)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(ServerTiming)
     app.add_middleware(SecurityHeaders)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fastapi import Request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+SESSION_COOKIE = "carson_session"
 SESSION_ID_KEY = "sid"
 
 

@@ -13,6 +13,7 @@ import os
 import secrets
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, PrivateAttr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -68,6 +69,11 @@ class Settings(BaseSettings):
         if self.environment == "production" and self.password_hashing != "standard":
             raise ValueError("PASSWORD_HASHING=cheapest is for test suites only, never for production")
         return self
+
+    @property
+    def cookie_secure(self) -> bool:
+        """Send the session cookie over HTTPS only: when asked to, and whenever the site's address is https."""
+        return self.session_cookie_secure or urlsplit(self.base_url).scheme.lower() == "https"
 
     def signing_key(self) -> str:
         """The key that signs tokens, cookies and mail links: SECRET_KEY, or (development only) the random key
