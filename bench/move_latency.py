@@ -39,10 +39,13 @@ PASSWORD = "bench password"
 
 
 def floor_app(database_url: str) -> Any:
-    """The floor: verify a bearer token like the real API, look the user up, insert one row, commit."""
+    """The floor: verify a bearer token and its session like the real API, insert one row, commit."""
     from fastapi import FastAPI, Header, HTTPException
     from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import AsyncSession
 
+    from app.play.clocks import utc_now
+    from app.play.sessions import account_of
     from app.store.db import make_engine
     from app.web.app import ServerTiming
     from app.web.security import TokenSigner
@@ -54,13 +57,15 @@ def floor_app(database_url: str) -> Any:
 
     @app.post("/floor")
     async def floor(authorization: str = Header()) -> dict[str, int]:
-        user_id = signer.user_id(authorization.removeprefix("Bearer "))
-        if user_id is None:
+        session_id = signer.session_id(authorization.removeprefix("Bearer "))
+        if session_id is None:
             raise HTTPException(401)
-        async with engine.begin() as conn:
-            if (await conn.execute(text("SELECT id FROM users WHERE id = :id"), {"id": user_id})).first() is None:
+        async with AsyncSession(engine) as session:
+            account = await account_of(session, session_id, "token", utc_now())
+            if account is None:
                 raise HTTPException(401)
-            await conn.execute(text("INSERT INTO bench_floor (user_id) VALUES (:id)"), {"id": user_id})
+            await session.execute(text("INSERT INTO bench_floor (user_id) VALUES (:id)"), {"id": account.id})
+            await session.commit()
         return {"ok": 1}
 
     return app

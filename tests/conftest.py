@@ -28,7 +28,7 @@ with warnings.catch_warnings():
     from app.web.app import create_app
     from app.web.settings import Settings
 
-TABLES = "users, games, seats, game_events, outbox"
+TABLES = "users, games, seats, game_events, outbox, sessions, sign_in_limits"
 TEST_SECRET = "test-secret-key-not-for-production-0123456789"
 
 
@@ -74,6 +74,14 @@ def settings(clean_db: str, tmp_path: Path) -> Settings:
 
 @pytest.fixture
 async def app(settings: Settings) -> AsyncIterator[Any]:
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture
+async def other_app(settings: Settings) -> AsyncIterator[Any]:
+    """A second instance of the server on the same database, as when several run behind a load balancer."""
     application = create_app(settings)
     async with application.router.lifespan_context(application):
         yield application

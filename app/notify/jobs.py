@@ -38,7 +38,7 @@ def notifier_for(settings: Settings, service: GameService, sender: Sender | None
         MailSettings(
             base_url=settings.base_url, from_address=settings.smtp_from, digest_hour_utc=settings.digest_hour_utc
         ),
-        UnsubscribeLinks(settings.secret_key, settings.base_url),
+        UnsubscribeLinks(settings.signing_key(), settings.base_url),
     )
 
 

@@ -6,7 +6,6 @@ Hashing takes a tenth of a second on purpose, so it runs in a worker thread to k
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher, profiles
@@ -26,29 +25,6 @@ class Account:
     id: int
     username: str
     is_admin: bool
-
-
-class AccountCache:
-    """Accounts by id for a few seconds, so that authenticating a request usually costs no query.
-
-    The price: a change to an account (admin flag, deletion) reaches this process within `ttl` seconds.
-    """
-
-    def __init__(self, ttl: float = 5.0, capacity: int = 10_000) -> None:
-        self.ttl = ttl
-        self.capacity = capacity
-        self._entries: dict[int, tuple[float, Account]] = {}
-
-    def get(self, user_id: int) -> Account | None:
-        entry = self._entries.get(user_id)
-        if entry is None or entry[0] < time.monotonic():
-            return None
-        return entry[1]
-
-    def put(self, account: Account) -> None:
-        if len(self._entries) >= self.capacity:
-            self._entries.clear()
-        self._entries[account.id] = (time.monotonic() + self.ttl, account)
 
 
 def make_hasher(profile: str = "standard") -> PasswordHasher:
@@ -108,6 +84,13 @@ class Accounts:
             user.password_hash = await asyncio.to_thread(self.hasher.hash, password)
         return Account(user.id, user.username, user.is_admin)
 
+    async def set_password(self, session: AsyncSession, user_id: int, password: str) -> None:
+        """Replace the password of `user_id` (the caller has checked who is asking)."""
+        user = await session.get(User, user_id)
+        if user is None:
+            raise NotSignedIn("not_signed_in", "Your account no longer exists.")
+        user.password_hash = await asyncio.to_thread(self.hasher.hash, password)
+
     async def ensure_admin(self, session: AsyncSession, username: str, password: str, email: str) -> Account:
         """Create the admin `username`, or make the existing account an admin with this password."""
         user = await find_by_name(session, username)
@@ -122,9 +105,3 @@ async def find_by_name(session: AsyncSession, username: str) -> User | None:
     """The user called `username`, ignoring case."""
     result = await session.execute(select(User).where(func.lower(User.username) == username.lower()))
     return result.scalar_one_or_none()
-
-
-async def get_account(session: AsyncSession, user_id: int) -> Account | None:
-    """The account with this id, if it still exists."""
-    user = await session.get(User, user_id)
-    return Account(user.id, user.username, user.is_admin) if user is not None else None

@@ -30,3 +30,15 @@ class Invalid(PlayError):
 
 class NotSignedIn(PlayError):
     """No valid credentials were presented."""
+
+
+class TooManyAttempts(PlayError):
+    """Too many failed sign-ins for an account or from an address; `retry_after` seconds until the next try."""
+
+    def __init__(self, retry_after: int) -> None:
+        minutes = max(1, round(retry_after / 60))
+        super().__init__(
+            "too_many_attempts",
+            f"Too many failed sign-ins; please wait {minutes} minute{'s' if minutes != 1 else ''} and try again.",
+        )
+        self.retry_after = retry_after

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    CheckConstraint,
     DateTime,
     ForeignKey,
     Index,
@@ -174,3 +175,35 @@ class Vacation(Base):
     ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     days: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = _now()
+
+
+class LoginSession(Base):
+    """A sign-in that can be revoked: a browser's session cookie or an API bearer token.
+
+    The cookie and the token carry only a signed random id; this row decides whether it still signs anybody in,
+    so signing out, signing out everywhere and changing one's password take effect at once in every instance.
+    `id` is the SHA-256 of that random id, so a copy of this table alone signs nobody in.
+    """
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(8))  # "cookie" or "token"
+    created_at: Mapped[datetime] = _now()
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (CheckConstraint("kind IN ('cookie', 'token')", name="kind"),)
+
+
+class SignInLimit(Base):
+    """Failed sign-ins counted in a fixed window, per account name (`scope` "account") and per client address
+    (`scope` "address"); kept in PostgreSQL so that the limit holds across instances (app.play.sign_in_limits)."""
+
+    __tablename__ = "sign_in_limits"
+
+    scope: Mapped[str] = mapped_column(String(8), primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    window_start: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    failures: Mapped[int] = mapped_column(Integer)

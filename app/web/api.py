@@ -7,7 +7,17 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Query, Request, Response, status
 from fastapi.security import OAuth2PasswordRequestForm
 
-from app.web.deps import AccountsDep, CurrentAccount, ServiceDep, SessionDep, SignerDep
+from app.web.deps import (
+    AccountsDep,
+    CurrentAccount,
+    CurrentSignedIn,
+    OptionalSignedIn,
+    ServiceDep,
+    SessionDep,
+    SignerDep,
+    SignInDep,
+    client_address,
+)
 from app.web.schemas import (
     AccountOut,
     CreateGameIn,
@@ -20,10 +30,11 @@ from app.web.schemas import (
     MoveIn,
     MoveOut,
     MovesOut,
+    PasswordChangeIn,
     RegisterIn,
     TokenOut,
 )
-from app.web.security import SESSION_USER_KEY
+from app.web.security import hold_in_cookie
 
 
 def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -46,27 +57,49 @@ async def register(body: RegisterIn, accounts: AccountsDep, session: SessionDep)
     return AccountOut(id=account.id, username=account.username)
 
 
-@router.post("/auth/token", tags=["auth"])
-async def token(form: PasswordForm, accounts: AccountsDep, session: SessionDep, signer: SignerDep) -> TokenOut:
-    """OAuth2 password flow: trade a username and password for a bearer token."""
-    account = await accounts.authenticate(session, form.username, form.password)
-    await session.commit()
-    return TokenOut(access_token=signer.issue(account.id))
+@router.post("/auth/token", responses=errors(429), tags=["auth"])
+async def token(request: Request, form: PasswordForm, sign_in: SignInDep, signer: SignerDep) -> TokenOut:
+    """OAuth2 password flow: trade a username and password for a bearer token (revocable: see /auth/logout).
+    Too many failed sign-ins for the account or from the address: 429 with `Retry-After`."""
+    _, session_id = await sign_in.with_password(form.username, form.password, client_address(request), "token")
+    return TokenOut(access_token=signer.issue(session_id))
 
 
-@router.post("/auth/login", tags=["auth"])
-async def login(request: Request, form: PasswordForm, accounts: AccountsDep, session: SessionDep) -> MeOut:
-    """Sign a browser in: sets the HttpOnly, SameSite session cookie."""
-    account = await accounts.authenticate(session, form.username, form.password)
-    await session.commit()
-    request.session.clear()
-    request.session[SESSION_USER_KEY] = account.id
+@router.post("/auth/login", responses=errors(403, 429), tags=["auth"])
+async def login(request: Request, form: PasswordForm, sign_in: SignInDep) -> MeOut:
+    """Sign a browser in: sets the HttpOnly, SameSite session cookie. Same limits as /auth/token."""
+    account, session_id = await sign_in.with_password(
+        form.username, form.password, client_address(request), "cookie"
+    )
+    hold_in_cookie(request, session_id)
     return MeOut(id=account.id, username=account.username, is_admin=account.is_admin)
 
 
 @router.post("/auth/logout", status_code=status.HTTP_204_NO_CONTENT, tags=["auth"])
-async def logout(request: Request) -> Response:
-    """Sign the browser out (forgets the session cookie)."""
+async def logout(request: Request, signed_in: OptionalSignedIn, sign_in: SignInDep) -> Response:
+    """Sign out: revokes the bearer token or the browser session this request carries (later use gets 401)."""
+    if signed_in is not None:
+        await sign_in.sign_out(signed_in.session_id)
+    if signed_in is None or signed_in.kind == "cookie":  # a token's sign-out leaves a browser's cookie alone
+        request.session.clear()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post("/auth/logout-all", status_code=status.HTTP_204_NO_CONTENT, tags=["auth"])
+async def logout_all(request: Request, signed_in: CurrentSignedIn, sign_in: SignInDep) -> Response:
+    """Sign out everywhere: revokes every bearer token and browser session of the caller."""
+    await sign_in.sign_out_everywhere(signed_in.account)
+    request.session.clear()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post("/auth/password", status_code=status.HTTP_204_NO_CONTENT, responses=errors(403, 429), tags=["auth"])
+async def change_password(
+    request: Request, body: PasswordChangeIn, signed_in: CurrentSignedIn, sign_in: SignInDep
+) -> Response:
+    """Change one's password (403 `wrong_password` if `current_password` is wrong). Every bearer token and
+    browser session of the account is revoked, this one included: sign in again with the new password."""
+    await sign_in.change_password(signed_in.account, body.current_password, body.new_password, client_address(request))
     request.session.clear()
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 

@@ -11,6 +11,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -23,15 +24,18 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.notify.jobs import background_jobs
-from app.play.accounts import AccountCache, Accounts, make_hasher
+from app.play.accounts import Accounts, make_hasher
 from app.play.bus import Bus
-from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn, PlayError
+from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn, PlayError, TooManyAttempts
 from app.play.service import GameService
+from app.play.sign_in import SignIn
+from app.play.sign_in_limits import Limits
 from app.store import migrate
 from app.store.db import open_database
 from app.web import api, notifications, pages, settings_pages, stream
+from app.web.cross_site import CrossSiteGuard
 from app.web.schemas import ErrorResponse
-from app.web.security import TokenSigner
+from app.web.security import SESSION_COOKIE, TokenSigner
 from app.web.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -42,6 +46,7 @@ STATUS_OF: dict[type[PlayError], int] = {
     NotFound: 404,
     Conflict: 409,
     Invalid: 422,
+    TooManyAttempts: 429,
 }
 HTTP_CODES = {
     400: ("bad_request", "The request could not be understood."),
@@ -185,12 +190,18 @@ def _validation_message(exc: RequestValidationError) -> tuple[str, str]:
     return "invalid_request", f"{where}: {reason}" if where else reason
 
 
+def error_headers(exc: PlayError, status: int) -> dict[str, str] | None:
+    """The headers a refusal carries: the auth scheme with a 401, the wait with a 429."""
+    if isinstance(exc, TooManyAttempts):
+        return {"Retry-After": str(exc.retry_after)}
+    return {"WWW-Authenticate": "Bearer"} if status == 401 else None
+
+
 def install_error_handlers(app: FastAPI) -> None:
     async def on_play_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, PlayError)
         status = next((s for kind, s in STATUS_OF.items() if isinstance(exc, kind)), 400)
-        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-        return error_response(status, exc.code, exc.message, headers)
+        return error_response(status, exc.code, exc.message, error_headers(exc, status))
 
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
@@ -243,9 +254,21 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.db = db
         app.state.bus = bus
         app.state.accounts = accounts
-        app.state.account_cache = AccountCache()
         app.state.service = GameService(db)
-        app.state.signer = TokenSigner(settings.secret_key, settings.token_max_age_hours * 3600)
+        app.state.signer = TokenSigner(settings.signing_key(), settings.token_max_age_hours * 3600)
+        app.state.sign_in = SignIn(
+            db,
+            accounts,
+            lifetimes={
+                "token": timedelta(hours=settings.token_max_age_hours),
+                "cookie": timedelta(hours=settings.session_max_age_hours),
+            },
+            limits=Limits(
+                per_account=settings.sign_in_failures_per_account,
+                per_address=settings.sign_in_failures_per_address,
+                window=timedelta(minutes=settings.sign_in_window_minutes),
+            ),
+        )
         if settings.background_jobs:
             async with background_jobs(settings, app.state.service):
                 yield
@@ -271,12 +294,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.add_middleware(
         SessionMiddleware,
-        secret_key=settings.secret_key,
-        session_cookie="carson_session",
+        secret_key=settings.signing_key(),
+        session_cookie=SESSION_COOKIE,
         same_site="lax",
-        https_only=settings.session_cookie_secure,
-        max_age=14 * 24 * 3600,
+        https_only=settings.cookie_secure,
+        max_age=settings.session_max_age_hours * 3600,
     )
+    app.add_middleware(CrossSiteGuard, cookie_name=SESSION_COOKIE, site_url=settings.base_url)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(ServerTiming)
     app.add_middleware(SecurityHeaders)

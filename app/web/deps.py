@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import OAuth2PasswordBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.play.accounts import Account, AccountCache, Accounts, get_account
+from app.play.accounts import Account, Accounts
 from app.play.bus import Bus
 from app.play.errors import NotSignedIn
 from app.play.service import GameService
-from app.web.security import SESSION_USER_KEY, TokenSigner
+from app.play.sessions import Kind
+from app.play.sign_in import SignIn
+from app.web.security import SESSION_ID_KEY, TokenSigner, cookie_session_id
 from app.web.settings import Settings
 
 oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/api/v1/auth/token", auto_error=False)
@@ -46,6 +49,11 @@ async def _signer(request: Request) -> TokenSigner:
     return signer
 
 
+async def _sign_in(request: Request) -> SignIn:
+    sign_in: SignIn = request.app.state.sign_in
+    return sign_in
+
+
 async def _session(request: Request) -> AsyncIterator[AsyncSession]:
     async with request.app.state.service.db.session() as session:
         yield session
@@ -56,39 +64,60 @@ ServiceDep = Annotated[GameService, Depends(_service)]
 AccountsDep = Annotated[Accounts, Depends(_accounts)]
 BusDep = Annotated[Bus, Depends(_bus)]
 SignerDep = Annotated[TokenSigner, Depends(_signer)]
+SignInDep = Annotated[SignIn, Depends(_sign_in)]
 SessionDep = Annotated[AsyncSession, Depends(_session)]
 
 
-async def _optional_account(
-    request: Request, signer: SignerDep, token: Annotated[str | None, Depends(oauth2_scheme)]
-) -> Account | None:
-    """The account behind the bearer token, else behind the session cookie, else None."""
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """Who made the request, and with which session (to sign exactly that one out)."""
+
+    account: Account
+    session_id: str
+    kind: Kind
+
+
+async def _signed_in(
+    request: Request, sign_in: SignInDep, signer: SignerDep, token: Annotated[str | None, Depends(oauth2_scheme)]
+) -> SignedIn | None:
+    """The session behind the bearer token, else behind the session cookie, else None. A bad, expired or revoked
+    token is an error (its client expects to be signed in); such a cookie is only forgotten."""
     if token is not None:
-        user_id = signer.user_id(token)
-        if user_id is None:
-            raise NotSignedIn("invalid_token", "Your access token is invalid or has expired; sign in again.")
-    else:
-        user_id = request.session.get(SESSION_USER_KEY)
-        if not isinstance(user_id, int):
-            return None
-    cache: AccountCache = request.app.state.account_cache
-    account = cache.get(user_id)
-    if account is not None:
-        return account
-    async with request.app.state.service.db.reading() as session:
-        account = await get_account(session, user_id)
+        session_id = signer.session_id(token)
+        account = await sign_in.account(session_id, "token") if session_id is not None else None
+        if account is None or session_id is None:
+            raise NotSignedIn("invalid_token", "Your access token is invalid, expired or revoked; sign in again.")
+        return SignedIn(account, session_id, "token")
+    session_id = cookie_session_id(request)
+    if session_id is None:
+        return None
+    account = await sign_in.account(session_id, "cookie")
     if account is None:
-        request.session.pop(SESSION_USER_KEY, None)
-    else:
-        cache.put(account)
-    return account
+        request.session.pop(SESSION_ID_KEY, None)
+        return None
+    return SignedIn(account, session_id, "cookie")
 
 
-async def _current_account(account: Annotated[Account | None, Depends(_optional_account)]) -> Account:
-    if account is None:
+async def _current(signed_in: Annotated[SignedIn | None, Depends(_signed_in)]) -> SignedIn:
+    if signed_in is None:
         raise NotSignedIn("not_signed_in", "Please sign in first.")
-    return account
+    return signed_in
 
 
+async def _optional_account(signed_in: Annotated[SignedIn | None, Depends(_signed_in)]) -> Account | None:
+    return signed_in.account if signed_in is not None else None
+
+
+async def _current_account(signed_in: Annotated[SignedIn, Depends(_current)]) -> Account:
+    return signed_in.account
+
+
+def client_address(request: Request) -> str:
+    """The client's address, as the server sees it (behind a trusted proxy: the one it forwarded)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+OptionalSignedIn = Annotated[SignedIn | None, Depends(_signed_in)]
+CurrentSignedIn = Annotated[SignedIn, Depends(_current)]
 OptionalAccount = Annotated[Account | None, Depends(_optional_account)]
 CurrentAccount = Annotated[Account, Depends(_current_account)]

@@ -66,7 +66,7 @@ class ReplaceIn(BaseModel):
 
 
 def _links(settings: Settings) -> UnsubscribeLinks:
-    return UnsubscribeLinks(settings.secret_key, settings.base_url)
+    return UnsubscribeLinks(settings.signing_key(), settings.base_url)
 
 
 @router.get("/api/v1/me/notifications", tags=["notifications"])

@@ -19,14 +19,22 @@ from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
 from app.play.accounts import Account
-from app.play.errors import Conflict, NotAllowed, PlayError
+from app.play.errors import Conflict, NotAllowed, PlayError, TooManyAttempts
 from app.play.service import GameService, GameSummary
 from app.rules.config import SIDES
 from app.web import csrf, present
-from app.web.deps import AccountsDep, OptionalAccount, ServiceDep, SessionDep
+from app.web.deps import (
+    AccountsDep,
+    OptionalAccount,
+    OptionalSignedIn,
+    ServiceDep,
+    SessionDep,
+    SignInDep,
+    client_address,
+)
 from app.web.gamelog import Describer
 from app.web.schemas import CreateGameIn, RegisterIn
-from app.web.security import SESSION_USER_KEY
+from app.web.security import hold_in_cookie
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=ROOT / "templates")
@@ -86,6 +94,7 @@ async def signup(
     request: Request,
     accounts: AccountsDep,
     session: SessionDep,
+    sign_in: SignInDep,
     username: FormStr,
     email: FormStr,
     password: FormStr,
@@ -111,7 +120,7 @@ async def signup(
         await session.commit()
     except PlayError as exc:
         return render(request, "pages/signup.html", None, status=409, values=values, error=exc.message)
-    _sign_in(request, account)
+    hold_in_cookie(request, await sign_in.open(account, "cookie"))
     return redirect("/")
 
 
@@ -123,8 +132,7 @@ async def login_form(request: Request, account: OptionalAccount, next: str | Non
 @router.post("/login")
 async def login(
     request: Request,
-    accounts: AccountsDep,
-    session: SessionDep,
+    sign_in: SignInDep,
     username: FormStr,
     password: FormStr,
     next: OptionalFormStr = None,
@@ -135,18 +143,21 @@ async def login(
     except NotAllowed as exc:
         return _csrf_failed(request, None, exc)
     try:
-        account = await accounts.authenticate(session, username, password)
-        await session.commit()
+        _, session_id = await sign_in.with_password(username, password, client_address(request), "cookie")
     except PlayError as exc:
-        return render(request, "pages/login.html", None, status=401, next=_safe_next(next), username=username,
-                      error=exc.message)
-    _sign_in(request, account)
+        return refused(request, "pages/login.html", None, exc, 401, next=_safe_next(next), username=username)
+    hold_in_cookie(request, session_id)
     return redirect(_safe_next(next))
 
 
-def _sign_in(request: Request, account: Account) -> None:
-    request.session.clear()  # a new session (and a new CSRF token) at every sign-in
-    request.session[SESSION_USER_KEY] = account.id
+def refused(request: Request, name: str, account: Account | None, exc: PlayError, status: int,
+            **context: Any) -> HTMLResponse:
+    """The form again with the refusal's message; too many failed sign-ins answer 429 with `Retry-After`."""
+    if isinstance(exc, TooManyAttempts):
+        response = render(request, name, account, status=429, error=exc.message, **context)
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
+    return render(request, name, account, status=status, error=exc.message, **context)
 
 
 @router.get("/logout")
@@ -155,11 +166,23 @@ async def logout_form(request: Request, account: OptionalAccount) -> Response:
 
 
 @router.post("/logout")
-async def logout(request: Request, csrf_token: OptionalFormStr = None) -> Response:
+async def logout(
+    request: Request,
+    signed_in: OptionalSignedIn,
+    sign_in: SignInDep,
+    everywhere: OptionalFormStr = None,
+    csrf_token: OptionalFormStr = None,
+) -> Response:
+    """Sign this browser out (its session is revoked, so a copy of the cookie is worthless), or, with
+    `everywhere`, every browser and API token of the account."""
     try:
         csrf.check(request, csrf_token)
     except NotAllowed as exc:
         return _csrf_failed(request, None, exc)
+    if signed_in is not None and everywhere:
+        await sign_in.sign_out_everywhere(signed_in.account)
+    elif signed_in is not None:
+        await sign_in.sign_out(signed_in.session_id)
     request.session.clear()
     return redirect("/")
 

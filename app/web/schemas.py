@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -25,12 +25,24 @@ class ErrorResponse(BaseModel):
     detail: ErrorBody
 
 
+NewPassword = Annotated[str, Field(min_length=8, max_length=256)]
+
+
 class RegisterIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     username: str = Field(min_length=3, max_length=32, pattern=USERNAME_PATTERN)
     email: str = Field(max_length=254, pattern=EMAIL_PATTERN)
-    password: str = Field(min_length=8, max_length=256)
+    password: NewPassword
+
+
+class PasswordChangeIn(BaseModel):
+    """A new password; every browser and token of the account is signed out."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    current_password: str = Field(max_length=256)
+    new_password: NewPassword
 
 
 class AccountOut(BaseModel):

@@ -1,18 +1,24 @@
 """Configuration from the environment (see README "Configuration").
 
 One validated object, built once at start-up, so a typo in the environment fails loudly before the server
-accepts a request, and a production server never runs with the well-known development secret.
+accepts a request. There is no default signing key anywhere: outside development SECRET_KEY is required, and a
+development server without one makes a random key on first use and keeps it in DATA_DIR, so nobody can mint
+tokens for it from a key printed in the source.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import secrets
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, model_validator
+from pydantic import Field, PrivateAttr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-DEVELOPMENT_SECRET_KEY = "development-only-secret-key-change-me"
+KEY_FILE = "secret_key"
 
 
 class Settings(BaseSettings):
@@ -23,7 +29,7 @@ class Settings(BaseSettings):
     environment: Literal["development", "test", "production"] = "development"
     database_url: str | None = None
     data_dir: Path = Path("var")
-    secret_key: str = DEVELOPMENT_SECRET_KEY
+    secret_key: str = ""  # empty: development keeps a generated key in DATA_DIR (see `signing_key`)
     base_url: str = "http://127.0.0.1:8000"
 
     smtp_host: str | None = None
@@ -43,16 +49,64 @@ class Settings(BaseSettings):
 
     migrate_on_start: bool = True
     token_max_age_hours: int = 24 * 30
+    session_max_age_hours: int = 24 * 14
     session_cookie_secure: bool = False
+    # Failed sign-ins allowed per account and per client address within one window (see app.play.sign_in_limits).
+    sign_in_failures_per_account: int = Field(default=10, ge=1)
+    sign_in_failures_per_address: int = Field(default=30, ge=1)
+    sign_in_window_minutes: int = Field(default=15, ge=1)
     max_body_bytes: int = 64 * 1024
     sse_ping_seconds: int = 15
     # "cheapest" makes argon2 fast enough for test suites that sign up many players; never in production.
     password_hashing: Literal["standard", "cheapest"] = "standard"
 
+    _stored_key: str | None = PrivateAttr(default=None)
+
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
-        if self.environment != "development" and self.secret_key == DEVELOPMENT_SECRET_KEY:
-            raise ValueError("SECRET_KEY is the development default; set a long random SECRET_KEY outside development")
+        if self.environment != "development" and not self.secret_key:
+            raise ValueError("SECRET_KEY is required outside development; set a long random SECRET_KEY")
         if self.environment == "production" and self.password_hashing != "standard":
             raise ValueError("PASSWORD_HASHING=cheapest is for test suites only, never for production")
         return self
+
+    @property
+    def cookie_secure(self) -> bool:
+        """Send the session cookie over HTTPS only: when asked to, and whenever the site's address is https."""
+        return self.session_cookie_secure or urlsplit(self.base_url).scheme.lower() == "https"
+
+    def signing_key(self) -> str:
+        """The key that signs tokens, cookies and mail links: SECRET_KEY, or (development only) the random key
+        kept in DATA_DIR, made on first use. Read lazily, so commands that sign nothing (migrate, create-admin)
+        write no file."""
+        if self.secret_key:
+            return self.secret_key
+        if self._stored_key is None:
+            self._stored_key = stored_key(self.data_dir / KEY_FILE)
+        return self._stored_key
+
+
+def stored_key(path: Path) -> str:
+    """The key in `path`, or a new random one written there first.
+
+    The file is created with mode 0600 from its first byte (never readable by others, not even for a moment) and
+    published by a hard link, which fails instead of overwriting: when several processes start at once, the
+    first link wins and all of them read the same key.
+    """
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        draft = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "w") as out:
+                out.write(secrets.token_urlsafe(48))
+                out.flush()
+                os.fsync(out.fileno())
+            with contextlib.suppress(FileExistsError):
+                os.link(draft, path)
+        finally:
+            draft.unlink()
+    key = path.read_text().strip()
+    if not key:
+        raise ValueError(f"{path} is empty; delete it (a new key is made) or set SECRET_KEY")
+    return key

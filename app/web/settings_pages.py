@@ -1,35 +1,47 @@
-"""The player's settings page: how each kind of mail is sent, and vacation days that stop one's move clocks.
+"""The player's settings page: how each kind of mail is sent, vacation days that stop one's move clocks, the
+password, and signing out everywhere.
 
-Every mail's footer links here. Handlers only parse, call the notification preferences and the clocks, and
-render; every POST checks the CSRF token first.
+Every mail's footer links here. Handlers only parse, call the notification preferences, the clocks and the
+sign-in service, and render; every POST checks the CSRF token first.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
+from pydantic import TypeAdapter, ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.notify import preferences
 from app.notify.messages import KIND_LABELS, KINDS, MODES
 from app.play import clocks
+from app.play.accounts import Account
 from app.play.errors import PlayError
+from app.play.service import GameService
 from app.web import csrf
-from app.web.deps import OptionalAccount, ServiceDep, SessionDep
-from app.web.pages import OptionalFormStr, redirect, render, to_login
+from app.web.deps import OptionalAccount, OptionalSignedIn, ServiceDep, SessionDep, SignInDep, client_address
+from app.web.pages import FormStr, OptionalFormStr, redirect, refused, render, to_login
+from app.web.schemas import NewPassword
+from app.web.security import hold_in_cookie
 
 router = APIRouter(include_in_schema=False)
 MODE_LABELS = {"immediately": "Immediately", "digest": "In the daily digest", "off": "Never"}
 
 
+async def _context(account: Account, service: GameService, session: AsyncSession) -> dict[str, Any]:
+    modes = await preferences.modes(session, account.id)
+    vacation = await clocks.vacation_summary(service.db, account, service.clock())
+    return {"kinds": KINDS, "labels": KIND_LABELS, "modes": MODES, "mode_labels": MODE_LABELS, "current": modes,
+            "vacation": vacation}
+
+
 async def _page(request: Request, account: OptionalAccount, service: ServiceDep, session: SessionDep,
                 status: int = 200, notice: str | None = None, error: str | None = None) -> Response:
     assert account is not None
-    modes = await preferences.modes(session, account.id)
-    vacation = await clocks.vacation_summary(service.db, account, service.clock())
-    return render(request, "pages/settings.html", account, status=status, kinds=KINDS, labels=KIND_LABELS,
-                  modes=MODES, mode_labels=MODE_LABELS, current=modes, vacation=vacation, notice=notice, error=error)
+    context = await _context(account, service, session)
+    return render(request, "pages/settings.html", account, status=status, notice=notice, error=error, **context)
 
 
 @router.get("/settings/notifications")
@@ -67,3 +79,30 @@ async def declare_vacation(request: Request, account: OptionalAccount, service: 
     except PlayError as exc:
         return await _page(request, account, service, session, status=409, error=exc.message)
     return redirect("/settings/notifications")
+
+
+@router.post("/settings/password")
+async def change_password(request: Request, signed_in: OptionalSignedIn, sign_in: SignInDep, service: ServiceDep,
+                          session: SessionDep, current_password: FormStr, new_password: FormStr,
+                          csrf_token: OptionalFormStr = None) -> Response:
+    """Change the password: every browser and API token of the account is signed out, and this browser signed in
+    again with a fresh session."""
+    if signed_in is None:
+        return to_login(request)
+    account = signed_in.account
+    try:
+        csrf.check(request, csrf_token)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=403, message=exc.message)
+    try:
+        TypeAdapter(NewPassword).validate_python(new_password)
+    except ValidationError:
+        return await _page(request, account, service, session, status=422,
+                           error="A new password needs at least 8 characters.")
+    try:
+        await sign_in.change_password(account, current_password, new_password, client_address(request))
+    except PlayError as exc:
+        return refused(request, "pages/settings.html", account, exc, 403, **await _context(account, service, session))
+    hold_in_cookie(request, await sign_in.open(account, "cookie"))
+    return await _page(request, account, service, session,
+                       notice="Your password is changed; every other browser and API token is signed out.")

@@ -1,0 +1,86 @@
+"""Signing in and out: password checks behind the failed-sign-in limits, and the revocable sessions they open.
+
+One place for every way in (API token, API cookie login, the HTML sign-in form, sign-up) and every way out (sign
+out, sign out everywhere, password change), so the limits and the revocations cannot be forgotten on one path.
+The clock is injected, so tests can move time instead of waiting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import timedelta
+
+from app.play import sessions, sign_in_limits
+from app.play.accounts import Account, Accounts
+from app.play.clocks import Clock, utc_now
+from app.play.errors import NotAllowed, NotSignedIn
+from app.play.sessions import Kind
+from app.play.sign_in_limits import Limits
+from app.store.db import Database
+
+
+class SignIn:
+    """Sign-in commands; one instance per application."""
+
+    def __init__(
+        self,
+        db: Database,
+        accounts: Accounts,
+        lifetimes: Mapping[Kind, timedelta],
+        limits: Limits | None = None,
+        clock: Clock = utc_now,
+    ) -> None:
+        self.db = db
+        self.accounts = accounts
+        self.lifetimes = lifetimes
+        self.limits = limits or Limits()
+        self.clock = clock
+
+    async def with_password(self, username: str, password: str, address: str, kind: Kind) -> tuple[Account, str]:
+        """Check the password (once the limits allow an attempt) and open a session; returns the account and the
+        session id for the client. NotSignedIn `invalid_credentials`, or TooManyAttempts before any hashing."""
+        async with self.db.session() as session:
+            await sign_in_limits.reserve(session, self.limits, username, address, self.clock())
+        async with self.db.session() as session:
+            account = await self.accounts.authenticate(session, username, password)
+            await sign_in_limits.succeeded(session, self.limits, username, address, self.clock())
+            session_id = await sessions.open_session(session, account.id, kind, self.clock(), self.lifetimes[kind])
+            await session.commit()
+        return account, session_id
+
+    async def open(self, account: Account, kind: Kind) -> str:
+        """Open a session for an account that just proved who it is (sign-up, a password change)."""
+        async with self.db.session() as session:
+            session_id = await sessions.open_session(session, account.id, kind, self.clock(), self.lifetimes[kind])
+            await session.commit()
+        return session_id
+
+    async def account(self, session_id: str, kind: Kind) -> Account | None:
+        """Who `session_id` signs in, if anybody still: one indexed query, no cache, so revocations count at once."""
+        async with self.db.reading() as session:
+            return await sessions.account_of(session, session_id, kind, self.clock())
+
+    async def sign_out(self, session_id: str) -> None:
+        async with self.db.session() as session:
+            await sessions.revoke(session, session_id, self.clock())
+            await session.commit()
+
+    async def sign_out_everywhere(self, account: Account) -> None:
+        async with self.db.session() as session:
+            await sessions.revoke_all(session, account.id, self.clock())
+            await session.commit()
+
+    async def change_password(self, account: Account, current: str, new: str, address: str) -> None:
+        """Set a new password after checking the current one (a guess like any sign-in, so under the same limits),
+        and sign out every browser and token of the account. NotAllowed `wrong_password` when `current` is wrong."""
+        async with self.db.session() as session:
+            await sign_in_limits.reserve(session, self.limits, account.username, address, self.clock())
+        async with self.db.session() as session:
+            try:
+                await self.accounts.authenticate(session, account.username, current)
+            except NotSignedIn as exc:
+                raise NotAllowed("wrong_password", "Your current password is not right.") from exc
+            await self.accounts.set_password(session, account.id, new)
+            await sessions.revoke_all(session, account.id, self.clock())
+            await sign_in_limits.succeeded(session, self.limits, account.username, address, self.clock())
+            await session.commit()
