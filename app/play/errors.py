@@ -30,3 +30,11 @@ class Invalid(PlayError):
 
 class NotSignedIn(PlayError):
     """No valid credentials were presented."""
+
+
+class TooMany(PlayError):
+    """The caller did this too often; it may try again after `retry_after` seconds."""
+
+    def __init__(self, code: str, message: str, *, retry_after: int) -> None:
+        super().__init__(code, message)
+        self.retry_after = retry_after

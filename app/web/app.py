@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.notify.jobs import background_jobs
 from app.play.accounts import AccountCache, Accounts, make_hasher
 from app.play.bus import Bus
-from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn, PlayError
+from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn, PlayError, TooMany
 from app.play.service import GameService
 from app.store import migrate
 from app.store.db import open_database
@@ -42,6 +42,7 @@ STATUS_OF: dict[type[PlayError], int] = {
     NotFound: 404,
     Conflict: 409,
     Invalid: 422,
+    TooMany: 429,
 }
 HTTP_CODES = {
     400: ("bad_request", "The request could not be understood."),
@@ -190,6 +191,8 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, PlayError)
         status = next((s for kind, s in STATUS_OF.items() if isinstance(exc, kind)), 400)
         headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        if isinstance(exc, TooMany):
+            headers = {"Retry-After": str(exc.retry_after)}
         return error_response(status, exc.code, exc.message, headers)
 
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:

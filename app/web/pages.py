@@ -19,7 +19,7 @@ from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
 from app.play.accounts import Account
-from app.play.errors import Conflict, NotAllowed, PlayError
+from app.play.errors import Conflict, NotAllowed, PlayError, TooMany
 from app.play.service import GameService, GameSummary
 from app.rules.config import SIDES
 from app.web import csrf, present
@@ -356,6 +356,8 @@ async def move(
                 notice = STALE_NOTICE
             else:
                 error = exc.message
+        except TooMany as exc:
+            error, status = exc.message, 429
         except PlayError as exc:
             error, status = exc.message, 403 if isinstance(exc, NotAllowed) else 422
     if status == 200 and not is_htmx(request):
