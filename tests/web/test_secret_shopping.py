@@ -20,6 +20,7 @@ from sqlalchemy import func, select, update
 from app.store.tables import GameEvent, Outbox
 from app.web.settings import Settings
 from tests.support import assert_error
+from tests.web.test_pages import csrf_of
 
 SEED = 5
 EDITS: list[dict[str, Any]] = [
@@ -222,9 +223,9 @@ async def test_only_the_shoppers_own_streams_hear_of_an_edit(settings: Settings)
 async def test_too_many_moves_in_a_minute_are_refused_with_retry_after(
     api: Api, client: httpx.AsyncClient, app: Any
 ) -> None:
-    """A seat's moves are capped per minute (here 3): the next one is 429 `too_many_moves` with Retry-After,
-    and the log is untouched; once the earlier moves are a minute old, moves are accepted again. The count
-    is the database's, so it holds across server instances."""
+    """A seat's moves are capped per minute (here 3): the next one is 429 `too_many_moves` with Retry-After
+    (the table page says so too), and the log is untouched; once the earlier moves are a minute old, moves are
+    accepted again. The count is the database's, so it holds across server instances."""
     app.state.service.moves_per_minute = 3
     gid, seats = await _shopping_game(api, await _people(api))
     ann = seats[0]
@@ -241,6 +242,10 @@ async def test_too_many_moves_in_a_minute_are_refused_with_retry_after(
     detail = assert_error(r, 429, "too_many_moves")
     assert "wait" in detail["message"]
     assert 1 <= int(r.headers["Retry-After"]) <= 60
+    page = await client.get(f"/games/{gid}", headers=ann.headers)
+    form = {"seq": str(seq), "move": json.dumps(EDITS[3]), "csrf_token": csrf_of(page.text)}
+    r = await client.post(f"/games/{gid}/moves", data=form, headers=ann.headers)
+    assert r.status_code == 429 and "the most allowed; please wait" in r.text
     assert await log() == before
     # Another seat is not held back by ann's moves.
     await _move(client, gid, seats[1], EDITS[0])
