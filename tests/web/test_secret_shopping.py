@@ -202,6 +202,8 @@ async def test_only_the_shoppers_own_streams_hear_of_an_edit(settings: Settings)
         async def watch(who: Player, until: int) -> None:
             async with aconnect_sse(client, "GET", f"/api/v1/games/{gid}/stream", headers=who.headers) as source:
                 async for event in source.aiter_sse():
+                    if event.event != "turn":
+                        continue  # keep-alive pings
                     heard[who.username].append(json.loads(event.data))
                     connected[who.username].set()
                     if len(heard[who.username]) == until:
@@ -257,3 +259,39 @@ async def test_too_many_moves_in_a_minute_are_refused_with_retry_after(
         )
         await session.commit()
     await _move(client, gid, ann, EDITS[3])
+
+
+async def test_a_stream_opened_before_the_start_follows_its_players_seat(settings: Settings) -> None:
+    """Seats are drawn when the game starts: a stream a player opened on the open game then counts the log
+    as that seat does, and hears of the seat's own edits."""
+    settings = settings.model_copy(update={"admin_username": "boss", "admin_password": "boss password"})
+    async with live_server(settings) as (url, app), httpx.AsyncClient(base_url=url, timeout=10) as client:
+        api = Api(client, app)
+        people = await _people(api)
+        body = {"name": "Later", "seats": 2, "seed": SEED, "variants": {"new_beginning": True}}
+        gid = (await client.post("/api/v1/games", json=body, headers=people.admin.headers)).json()["id"]
+        ann, bob = people.players[:2]
+        for p in (ann, bob):
+            assert (await client.post(f"/api/v1/games/{gid}/join", headers=p.headers)).status_code == 200
+        heard: list[dict[str, Any]] = []
+        connected = asyncio.Event()
+
+        async def watch() -> None:
+            async with aconnect_sse(client, "GET", f"/api/v1/games/{gid}/stream", headers=ann.headers) as source:
+                async for event in source.aiter_sse():
+                    if event.event != "turn":
+                        continue  # keep-alive pings
+                    heard.append(json.loads(event.data))
+                    connected.set()
+                    if len(heard) == 3:
+                        return
+
+        watcher = asyncio.create_task(watch())
+        await asyncio.wait_for(connected.wait(), timeout=10)
+        assert heard[0]["status"] == "open"
+        r = await client.post(f"/api/v1/games/{gid}/start", headers=people.admin.headers)
+        assert r.status_code == 200, r.text
+        started = (await client.get(f"/api/v1/games/{gid}/moves", headers=ann.headers)).json()["seq"]
+        assert await _move(client, gid, ann, EDITS[0]) == started + 1
+        await asyncio.wait_for(watcher, timeout=10)
+        assert [(m["seq"], m["status"]) for m in heard[1:]] == [(started, "active"), (started + 1, "active")]
