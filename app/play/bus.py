@@ -3,7 +3,8 @@
 The service evaluates `pg_notify` inside the move's transaction, so PostgreSQL delivers the notice exactly when
 (and only if) the move commits, to every instance including this one. Each instance keeps one LISTEN
 connection and hands notices to the in-process queues of its subscribers (the SSE streams). A notice carries
-only the public head of the log (`seq`, `to_act`, `status`): never anything a viewer may not see.
+the head of the log (`seq`, `to_act`, `status`) and, for a seat's secret edit, that seat (`only`); the
+streams turn it into what their viewer may know (`GameService.seen_by`) before anything leaves the server.
 """
 
 from __future__ import annotations
@@ -28,22 +29,41 @@ CHANNEL = "carson_games"
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """The public head of a game's log after a commit."""
+    """The head of a game's log after a commit; `only` names the seat whose private event it is (nobody
+    else's stream may hear of it), None when everyone may."""
 
     game_id: int
     seq: int
     to_act: tuple[int, ...]
     status: str
+    only: int | None = None
+
+    def reaches(self, seat: int | None) -> bool:
+        """Whether a stream watching as `seat` (None: a spectator) may hear of this change."""
+        return self.only is None or self.only == seat
 
     def to_json(self) -> str:
         return json.dumps(
-            {"game_id": self.game_id, "seq": self.seq, "to_act": list(self.to_act), "status": self.status}
+            {
+                "game_id": self.game_id,
+                "seq": self.seq,
+                "to_act": list(self.to_act),
+                "status": self.status,
+                "only": self.only,
+            }
         )
 
     @classmethod
     def from_json(cls, payload: str) -> Change:
         data = json.loads(payload)
-        return cls(int(data["game_id"]), int(data["seq"]), tuple(data["to_act"]), str(data["status"]))
+        only = data.get("only")
+        return cls(
+            int(data["game_id"]),
+            int(data["seq"]),
+            tuple(data["to_act"]),
+            str(data["status"]),
+            int(only) if only is not None else None,
+        )
 
 
 def notice(change: Change) -> ColumnElement[Any]:

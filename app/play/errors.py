@@ -32,7 +32,15 @@ class NotSignedIn(PlayError):
     """No valid credentials were presented."""
 
 
-class TooManyAttempts(PlayError):
+class TooMany(PlayError):
+    """The caller did this too often; it may try again after `retry_after` seconds."""
+
+    def __init__(self, code: str, message: str, *, retry_after: int) -> None:
+        super().__init__(code, message)
+        self.retry_after = retry_after
+
+
+class TooManyAttempts(TooMany):
     """Too many failed sign-ins for an account or from an address; `retry_after` seconds until the next try."""
 
     def __init__(self, retry_after: int) -> None:
@@ -40,5 +48,5 @@ class TooManyAttempts(PlayError):
         super().__init__(
             "too_many_attempts",
             f"Too many failed sign-ins; please wait {minutes} minute{'s' if minutes != 1 else ''} and try again.",
+            retry_after=retry_after,
         )
-        self.retry_after = retry_after

@@ -1,8 +1,13 @@
 """The authoritative game service: create, join and start games; read views; submit moves.
 
-Every command is one transaction. A move: load (cached state at the committed head) -> authorise (a seat that
-is awaited) -> decide (the rules core validates) -> append at the expected seq -> outbox row -> notice ->
-commit. Anything that goes wrong raises before the commit, so an error never leaves a trace in the log.
+Every command is one transaction. A move: lock the game row (with the seat's moves of the last minute, for
+the cap) -> load (cached state at the committed head) -> authorise (a seat that is awaited, at the seq it
+saw) -> decide (the rules core validates) -> append at the head -> outbox row -> notice -> commit. Anything
+that goes wrong raises before the commit, so an error never leaves a trace in the log.
+
+Every seq a caller sees or sends is counted as that caller counts the log (`visible_seq`): events private to
+other seats (A New Beginning's basket edits) are not in it, so no number tells how many there were. The
+server itself works with the real head (`games.seq`).
 """
 
 from __future__ import annotations
@@ -12,16 +17,16 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Interval, bindparam, distinct, func, insert, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play import clocks
 from app.play.accounts import Account
 from app.play.bus import Change, notice
-from app.play.errors import Conflict, Invalid, NotAllowed, NotFound
+from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, TooMany
 from app.rules import (
     ConfigError,
     GameConfig,
@@ -32,8 +37,10 @@ from app.rules import (
     legal_moves,
     new_game,
     player_view,
+    private_to,
     redact_event,
     replay,
+    visible_seq,
 )
 from app.store import event_store
 from app.store.db import Database
@@ -45,6 +52,11 @@ log = logging.getLogger(__name__)
 
 GameStatus = Literal["open", "active", "finished"]
 MAX_SEED = 2**63 - 1
+# The cap on one seat's moves in one game. A player clicks a move every few seconds at most; the busiest
+# stretch, A New Beginning's shopping, fills a large basket (and takes a few items back) in well under 60 small
+# moves. Beyond it, one seat could flood the log, the mail worker and every watcher's page (RULING V4 spam).
+MOVES_PER_MINUTE = 60
+MOVE_WINDOW = timedelta(minutes=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +71,8 @@ class SeatInfo:
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
-    """What anyone may know about a game without seeing its state."""
+    """What anyone may know about a game without seeing its state; `seq` is the head as a spectator counts it,
+    `head` the real one (for the server only: it counts every seat's private events)."""
 
     id: int
     name: str
@@ -71,6 +84,7 @@ class GameSummary:
     move_timeout_hours: int | None
     created_at: datetime
     seats: tuple[SeatInfo, ...] = field(default=())
+    head: int = 0
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
@@ -105,10 +119,17 @@ class VisibleEvent:
 class GameService:
     """Game commands and queries against one database; owns the state cache of this process."""
 
-    def __init__(self, db: Database, cache: StateCache | None = None, clock: clocks.Clock = clocks.utc_now) -> None:
+    def __init__(
+        self,
+        db: Database,
+        cache: StateCache | None = None,
+        clock: clocks.Clock = clocks.utc_now,
+        moves_per_minute: int = MOVES_PER_MINUTE,
+    ) -> None:
         self.db = db
         self.cache = cache or StateCache()
         self.clock = clock
+        self.moves_per_minute = moves_per_minute
 
     # --- games -------------------------------------------------------------------------------------------
 
@@ -258,54 +279,84 @@ class GameService:
                 raise _not_started()
             state = await self.cache.load(session, game_id, head)
         if seat is None or seat not in state.to_act:
-            return MoveOptions(state.seq, seat, [])
-        return MoveOptions(state.seq, seat, legal_moves(state, seat))
+            return MoveOptions(visible_seq(state, seat), seat, [])
+        return MoveOptions(visible_seq(state, seat), seat, legal_moves(state, seat))
 
     async def events(self, account: Account | None, game_id: int, after: int, limit: int) -> list[VisibleEvent]:
-        """The log after `after`, each event redacted for the caller."""
+        """The log after `after` as the caller counts it: the events it may know of, each redacted for it."""
         summary = await self.summary(game_id)
         seat = summary.seat_of(account.id) if account is not None else None
         async with self.db.reading() as session:
-            stored = await event_store.load(session, game_id, after=after, limit=limit)
+            stored = await event_store.load_known_to(session, game_id, seat, after=after, limit=limit)
         visible = []
         for row in stored:
             data = redact_event(row.event, seat)
-            visible.append(VisibleEvent(row.seq, str(row.event["type"]), data, row.at, row.timed_out))
+            if data is not None:  # always so: the store leaves out what the seat may not know of
+                visible.append(VisibleEvent(row.seq, str(row.event["type"]), data, row.at, row.timed_out))
         return visible
 
     async def submit(self, account: Account, game_id: int, seq: int, move: dict[str, Any]) -> int:
-        """Validate and record the caller's move made against `seq`; return the new head.
+        """Validate and record the caller's move made against `seq` (as the caller counts the log) and return
+        the new head as the caller counts it. The move is appended at the real head: events after `seq` that
+        the caller may not know of (other seats' private events) do not make its move stale.
 
-        Raises NotAllowed (no seat, not awaited), Conflict `stale_seq`, Invalid (illegal or malformed move).
+        Raises NotAllowed (no seat, not awaited), TooMany `too_many_moves`, Conflict `stale_seq`, Invalid
+        (illegal or malformed move).
         """
         if not isinstance(move.get("type"), str):
             raise Invalid("malformed_move", 'A move is an object with a "type", as listed by GET .../moves.')
         async with self.db.session() as session:
-            status, head, game_seed, seat = await _head_and_seat(session, game_id, account.id)
+            head = await _lock_for_move(session, game_id, account.id)
+            seat = head.seat
             if seat is None:
                 raise NotAllowed("no_seat", "You do not have a seat in this game.")
-            if status != "active":
-                raise Conflict("game_not_active", f"This game is {status}; no moves are accepted.")
-            if seq != head:
-                raise _stale(head)
-            state = await self.cache.load(session, game_id, head)
+            if head.status != "active":
+                raise Conflict("game_not_active", f"This game is {head.status}; no moves are accepted.")
+            if head.recent_moves >= self.moves_per_minute:
+                raise TooMany(
+                    "too_many_moves",
+                    f"You have made {head.recent_moves} moves in this game within a minute, the most allowed; "
+                    f"please wait {head.retry_after} seconds.",
+                    retry_after=head.retry_after,
+                )
+            state = await self.cache.load(session, game_id, head.seq)
+            seen = visible_seq(state, seat)
+            if seq != seen:
+                raise _stale(seen)
             if seat not in state.to_act:
                 raise NotAllowed("not_awaited", "It is not your turn: nothing is awaited from your seat now.")
-            new_events = _decide(state, seat, move, game_seed)
+            new_events = _decide(state, seat, move, head.seed)
             new_state = fold(state, new_events)
             try:
                 new_seq = await event_store.append(
-                    session, game_id, seq, new_events, actor=seat, status=_status(new_state), to_act=new_state.to_act
+                    session,
+                    game_id,
+                    state.seq,
+                    new_events,
+                    actor=seat,
+                    status=_status(new_state),
+                    to_act=new_state.to_act,
                 )
             except StaleSeq:
                 raise _stale(None) from None
-            await clocks.restart(
-                session, game_id, was_to_act=state.to_act, to_act=new_state.to_act, actor=seat, now=self.clock()
+            secret = all(private_to(event) == seat for event in new_events)
+            if not secret:
+                # A secret edit leaves the clocks alone: a deadline the others see must not move for it.
+                await clocks.restart(
+                    session, game_id, was_to_act=state.to_act, to_act=new_state.to_act, actor=seat, now=self.clock()
+                )
+            await _announce(
+                session,
+                game_id,
+                new_seq,
+                new_state,
+                from_seq=state.seq,
+                was_to_act=state.to_act,
+                only=seat if secret else None,
             )
-            await _announce(session, game_id, new_seq, new_state, from_seq=seq, was_to_act=state.to_act)
             await session.commit()
         self.cache.remember(game_id, new_state)
-        return new_seq
+        return visible_seq(new_state, seat)
 
     async def time_out(self, game_id: int, seat: int, now: datetime) -> int | None:
         """Make the default move for `seat` if its clock ran out by `now`; return the new head, or None when
@@ -358,17 +409,29 @@ class GameService:
         log.info("game %s: seat %s timed out; default move %s", game_id, seat, move["type"])
         return new_seq
 
-    async def head(self, game_id: int) -> Change:
-        """The public head of the log, as the bus announces it."""
+    async def head(self, account: Account, game_id: int) -> tuple[int | None, Change]:
+        """The caller's seat, and the head of the log as the caller counts it (for the live stream)."""
         summary = await self.summary(game_id)
-        return Change(summary.id, summary.seq, summary.to_act, summary.status)
+        seat = summary.seat_of(account.id)
+        if summary.status == "open":
+            return seat, Change(summary.id, summary.seq, summary.to_act, summary.status)
+        return seat, await self.seen_by(Change(summary.id, summary.head, summary.to_act, summary.status), seat)
+
+    async def seen_by(self, change: Change, seat: int | None) -> Change:
+        """`change` as `seat` (None: a spectator) counts the log. Read from the newest state this process
+        knows, which is at least the change's (a stream never goes back)."""
+        state = self.cache.get(change.game_id)
+        if state is None or state.seq < change.seq:
+            async with self.db.reading() as session:
+                state = await self.cache.load(session, change.game_id, change.seq)
+        return Change(change.game_id, visible_seq(state, seat), state.to_act, _status(state))
 
     async def _current(self, game_id: int) -> tuple[GameSummary, GameState]:
         summary = await self.summary(game_id)
         if summary.status == "open":
             raise _not_started()
         async with self.db.reading() as session:
-            state = await self.cache.load(session, game_id, summary.seq)
+            state = await self.cache.load(session, game_id, summary.head)
         return summary, state
 
 
@@ -377,21 +440,33 @@ def _status(state: GameState) -> GameStatus:
 
 
 async def _announce(
-    session: AsyncSession, game_id: int, new_seq: int, state: GameState, *, from_seq: int, was_to_act: Sequence[int]
+    session: AsyncSession,
+    game_id: int,
+    new_seq: int,
+    state: GameState,
+    *,
+    from_seq: int,
+    was_to_act: Sequence[int],
+    only: int | None = None,
 ) -> None:
     """Queue the notification work (outbox) and the bus notice; both take effect only if the commit does.
 
     The outbox row says who was awaited before (`was_to_act` at `from_seq`), so the mail worker can tell who
-    has just become awaited.
+    has just become awaited. A seat's secret edit (`only`) concerns nobody else: no outbox row, and a notice
+    that only that seat's streams act on.
     """
     status = _status(state)
     to_act = list(state.to_act)
+    change = Change(game_id, new_seq, tuple(to_act), status, only)
+    if only is not None:
+        await session.execute(select(notice(change)))
+        return
     payload = {"to_act": to_act, "status": status, "from_seq": from_seq, "was_to_act": list(was_to_act)}
     # One round trip: the outbox row, and the notice evaluated in its RETURNING clause.
     await session.execute(
         insert(Outbox)
         .values(game_id=game_id, seq=new_seq, kind="game_changed", payload=payload)
-        .returning(notice(Change(game_id, new_seq, tuple(to_act), status)))
+        .returning(notice(change))
     )
 
 
@@ -407,6 +482,51 @@ async def _head_and_seat(session: AsyncSession, game_id: int, user_id: int) -> t
     if row is None:
         raise NotFound("game_not_found", f"There is no game {game_id}.")
     return row.status, row.seq, row.seed, row.seat
+
+
+@dataclass(frozen=True, slots=True)
+class _MoveHead:
+    """What a move needs to know first, read in the statement that locks the game row."""
+
+    status: str
+    seq: int
+    seed: int
+    seat: int | None
+    recent_moves: int  # the seat's moves in this game within MOVE_WINDOW
+    retry_after: int  # seconds until the oldest of them leaves the window
+
+
+async def _lock_for_move(session: AsyncSession, game_id: int, user_id: int) -> _MoveHead:
+    """Lock the game row (moves of one game take turns, so a move another seat made meanwhile is judged by what
+    the mover may know of it) and read the head, the seat and the seat's recent moves in one statement; a
+    move's events share their transaction's `created_at`, so each distinct time is one move. NotFound if there
+    is no game."""
+    window = bindparam("window", MOVE_WINDOW, type_=Interval)
+    recent = (
+        select(
+            func.count(distinct(GameEvent.created_at)).label("moves"),
+            func.ceil(func.extract("epoch", func.min(GameEvent.created_at) + window - func.now())).label("wait"),
+        )
+        .where(
+            GameEvent.game_id == Game.id,
+            GameEvent.actor == Seat.seat,
+            GameEvent.timed_out.is_(False),
+            GameEvent.created_at > func.now() - window,
+        )
+        .lateral("recent")
+    )
+    row = (
+        await session.execute(
+            select(Game.status, Game.seq, Game.seed, Seat.seat, recent.c.moves, recent.c.wait)
+            .outerjoin(Seat, (Seat.game_id == Game.id) & (Seat.user_id == user_id))
+            .join(recent, true())
+            .where(Game.id == game_id)
+            .with_for_update(of=Game)
+        )
+    ).one_or_none()
+    if row is None:
+        raise NotFound("game_not_found", f"There is no game {game_id}.")
+    return _MoveHead(row.status, row.seq, row.seed, row.seat, row.moves, max(1, int(row.wait or 1)))
 
 
 def _not_started() -> Conflict:
@@ -464,9 +584,11 @@ async def _users_named(session: AsyncSession, names: Sequence[str]) -> list[User
 
 
 async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
-    games = list((await session.execute(query)).scalars().all())
-    if not games:
+    found = (await session.execute(query.add_columns(event_store.private_event_count(Game.id)))).all()
+    if not found:
         return []
+    games = [game for game, _ in found]
+    private = {game.id: count for game, count in found}
     rows = await session.execute(
         select(Seat.game_id, Seat.seat, Seat.user_id, User.username, Seat.deadline)
         .join(User, User.id == Seat.user_id)
@@ -483,11 +605,12 @@ async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
             status=g.status,
             seat_count=g.seat_count,
             variants=g.variants,
-            seq=g.seq,
+            seq=g.seq - private[g.id],
             to_act=tuple(g.to_act),
             move_timeout_hours=g.move_timeout_hours,
             created_at=g.created_at,
             seats=tuple(seats.get(g.id, ())),
+            head=g.seq,
         )
         for g in games
     ]

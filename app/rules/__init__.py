@@ -7,11 +7,12 @@ from app.rules.config import GameConfig
 from app.rules.decide import decide, play
 from app.rules.defaults import default_move
 from app.rules.errors import ConfigError, IllegalMove
+from app.rules.events import private_to
 from app.rules.evolve import evolve, replay
 from app.rules.legal import is_legal, legal_moves
 from app.rules.model import Event, GameState, Move
 from app.rules.setup import new_game
-from app.rules.view import player_view, redact_event
+from app.rules.view import player_view, redact_event, visible_seq
 
 __all__ = [
     "ConfigError",
@@ -28,6 +29,8 @@ __all__ = [
     "new_game",
     "play",
     "player_view",
+    "private_to",
     "redact_event",
     "replay",
+    "visible_seq",
 ]

@@ -3,12 +3,12 @@
 Events are the only persisted truth (a game is the fold of its events, `evolve`). Their type names are stable:
 a renamed or reshaped event needs an upcaster for the logs already stored. `SCHEMA_VERSION` is written into
 every game's first event, so a reader knows which shapes a log uses. What a viewer may see of each event is
-decided by `view.redact_event`.
+decided by `view.redact_event`; whether a viewer may know of an event at all, by `private_to` below.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 SCHEMA_VERSION: Final = 1
 
@@ -77,3 +77,17 @@ EVENTS: Final[dict[str, str]] = {
     "final_roads_finished": "The River: a player ended the final road phase",
     "game_finished": "the game ended: each player's score and the winner",
 }
+
+# Events that nobody but their own `seat` may know of at all, not even that they happened: A New Beginning's
+# basket edits are hidden "until everyone is done" (RULING V4), and their number would tell the others how
+# full a basket is. The reveal (`shopping_revealed`) then shows every basket. The store counts these by their
+# type and `seat` field too (a viewer's seq numbers skip them), so an entry here is all a new one needs.
+PRIVATE_EVENTS: Final = frozenset({"shop_item_added", "shop_item_removed"})
+
+
+def private_to(event: dict[str, Any]) -> int | None:
+    """The only seat that may know of `event`, or None when everyone may (redacted as `redact_event` says)."""
+    if event["type"] in PRIVATE_EVENTS:
+        seat: int = event["seat"]
+        return seat
+    return None

@@ -30,6 +30,7 @@ from app.rules.catalog import (
     START_ROADS,
 )
 from app.rules.config import GameConfig
+from app.rules.events import private_to
 from app.rules.model import (
     Construction,
     Cowboy,
@@ -61,6 +62,9 @@ def evolve(s: GameState, event: Event) -> GameState:
     event makes are written into it directly, so an event costs one copy of the state however many fields it
     changes. `s` itself is never changed."""
     draft = model_replace(s, seq=s.seq + 1)
+    owner = private_to(event)
+    if owner is not None:
+        replace(draft, private_events={**s.private_events, owner: s.private_events.get(owner, 0) + 1})
     return _HANDLERS[event["type"]](draft, event)
 
 

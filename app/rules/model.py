@@ -113,6 +113,9 @@ class GameState:
     final_roads_done: frozenset[int] = frozenset()
     winner: int | None = None
     scores: tuple[Mapping[str, int], ...] = ()
+    # Per seat, how many events of the log only that seat may know of (`events.private_to`): every other
+    # viewer counts the log without them (`view.visible_seq`).
+    private_events: Mapping[int, int] = field(default_factory=dict)
     # Answers computed from this (immutable) state, such as the awaited decision and the legal moves; never
     # copied to a new state, never compared.
     memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)

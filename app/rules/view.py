@@ -1,8 +1,10 @@
-"""What a viewer may see: `player_view` builds the API's state document for one seat (or a spectator), and
-`redact_event` the part of an event that viewer may read.
+"""What a viewer may see: `player_view` builds the API's state document for one seat (or a spectator),
+`redact_event` the part of an event that viewer may read, and `visible_seq` how far the log reaches for them.
 
 Hidden information never leaves through here: the seed is not in the state at all, and the bag's contents,
-the draw order, the used duel tiles' contents and other players' secret choices are left out.
+the draw order, the used duel tiles' contents and other players' secret choices are left out. Events private to
+one seat (`private_to`) are left out whole, and every viewer numbers the log without the ones it may not know of,
+so that no sequence number tells how many there were.
 """
 
 from __future__ import annotations
@@ -22,10 +24,17 @@ from app.rules.catalog import (
     TRACK_STEPS,
 )
 from app.rules.construction import WATER_EDGES, askable_players, is_bridge, parcels_owned, permission_parcels
+from app.rules.events import private_to
 from app.rules.flow import SQUARE_GAINS, awaiting, building_price, cash_limit, placement_cost, roads_in_supply
 from app.rules.income import building_income, firepower, parcel_price
 from app.rules.legal import open_squares
 from app.rules.model import Cowboy, Event, GameState
+
+
+def visible_seq(s: GameState, seat: int | None) -> int:
+    """The head of the log as `seat` (None: a spectator) counts it: how many of its events that viewer may know
+    of. A viewer's own numbers never move for another seat's private events, before or after them."""
+    return s.seq - sum(n for owner, n in s.private_events.items() if owner != seat)
 
 
 def phase(s: GameState) -> str:
@@ -158,7 +167,7 @@ def player_view(
     taken = {p.personality: p.seat for p in s.players if p.personality}
     return {
         "game_id": game_id,
-        "seq": s.seq,
+        "seq": visible_seq(s, seat),
         "status": s.status,
         "round": s.round,
         "phase": phase(s),
@@ -220,19 +229,20 @@ def player_view(
     }
 
 
-# Event fields that only the acting seat may see, by event type (RULINGS V1, V2, V4).
+# Event fields that only the acting seat may see, by event type (RULINGS V1, V2).
 _PRIVATE_FIELDS = {
     "side_voted": ("side",),
     "duel_tile_chosen": ("tile",),
     "tiles_drawn": ("tiles",),
-    "shop_item_added": ("item",),
-    "shop_item_removed": ("item",),
 }
 
 
-def redact_event(event: Event, seat: int | None) -> Event:
-    """The part of `event` that `seat` (None: a spectator) may see. Secret choices and hands are removed for
-    everybody but their owner; everything else — dice and bag draws included — is public once it happened."""
+def redact_event(event: Event, seat: int | None) -> Event | None:
+    """The part of `event` that `seat` (None: a spectator) may see, or None when that viewer may not know of it
+    at all (`private_to`). Secret choices and hands are removed for everybody but their owner; everything else
+    — dice and bag draws included — is public once it happened."""
+    if private_to(event) not in (None, seat):
+        return None
     shown = dict(event)
     kind = event["type"]
     if kind in _PRIVATE_FIELDS and event["seat"] != seat:

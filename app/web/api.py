@@ -175,9 +175,10 @@ async def get_moves(game_id: int, account: CurrentAccount, service: ServiceDep) 
     return MovesOut.of(await service.moves(account, game_id))
 
 
-@router.post("/games/{game_id}/moves", responses=errors(403, 404, 409), tags=["play"])
+@router.post("/games/{game_id}/moves", responses=errors(403, 404, 409, 429), tags=["play"])
 async def post_move(game_id: int, body: MoveIn, account: CurrentAccount, service: ServiceDep) -> MoveOut:
-    """Submit a move made against `seq` (409 `stale_seq` if the game moved on); errors leave the log alone."""
+    """Submit a move made against `seq` (409 `stale_seq` if the game moved on; 429 `too_many_moves`, with
+    Retry-After, beyond 60 moves of the seat within a minute); errors leave the log alone."""
     return MoveOut(seq=await service.submit(account, game_id, body.seq, body.move))
 
 
@@ -189,6 +190,6 @@ async def get_events(
     after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
 ) -> EventsOut:
-    """The log after `after`, each event redacted for the caller."""
+    """The log after `after`, as the caller counts it: the events it may know of, each redacted for it."""
     events = await service.events(account, game_id, after, limit)
     return EventsOut(events=[EventOut.of(e) for e in events])

@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.notify.jobs import background_jobs
 from app.play.accounts import Accounts, make_hasher
 from app.play.bus import Bus
-from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn, PlayError, TooManyAttempts
+from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn, PlayError, TooMany
 from app.play.service import GameService
 from app.play.sign_in import SignIn
 from app.play.sign_in_limits import Limits
@@ -46,7 +46,7 @@ STATUS_OF: dict[type[PlayError], int] = {
     NotFound: 404,
     Conflict: 409,
     Invalid: 422,
-    TooManyAttempts: 429,
+    TooMany: 429,
 }
 HTTP_CODES = {
     400: ("bad_request", "The request could not be understood."),
@@ -192,7 +192,7 @@ def _validation_message(exc: RequestValidationError) -> tuple[str, str]:
 
 def error_headers(exc: PlayError, status: int) -> dict[str, str] | None:
     """The headers a refusal carries: the auth scheme with a 401, the wait with a 429."""
-    if isinstance(exc, TooManyAttempts):
+    if isinstance(exc, TooMany):
         return {"Retry-After": str(exc.retry_after)}
     return {"WWW-Authenticate": "Bearer"} if status == 401 else None
 

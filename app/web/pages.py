@@ -19,7 +19,7 @@ from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
 from app.play.accounts import Account
-from app.play.errors import Conflict, NotAllowed, PlayError, TooManyAttempts
+from app.play.errors import Conflict, NotAllowed, PlayError, TooMany
 from app.play.service import GameService, GameSummary
 from app.rules.config import SIDES
 from app.web import csrf, present
@@ -153,7 +153,7 @@ async def login(
 def refused(request: Request, name: str, account: Account | None, exc: PlayError, status: int,
             **context: Any) -> HTMLResponse:
     """The form again with the refusal's message; too many failed sign-ins answer 429 with `Retry-After`."""
-    if isinstance(exc, TooManyAttempts):
+    if isinstance(exc, TooMany):
         response = render(request, name, account, status=429, error=exc.message, **context)
         response.headers["Retry-After"] = str(exc.retry_after)
         return response
@@ -379,6 +379,8 @@ async def move(
                 notice = STALE_NOTICE
             else:
                 error = exc.message
+        except TooMany as exc:
+            error, status = exc.message, 429
         except PlayError as exc:
             error, status = exc.message, 403 if isinstance(exc, NotAllowed) else 422
     if status == 200 and not is_htmx(request):

@@ -106,7 +106,7 @@ class GameOut(BaseModel):
     seats: list[SeatOut]
     seat_count: int
     variants: dict[str, Any]
-    seq: int
+    seq: int = Field(description="The head of the log as a spectator counts it (without any seat's secret edits).")
     to_act: list[int]
     move_timeout_hours: int | None
     created_at: datetime
@@ -141,7 +141,7 @@ class GameListOut(BaseModel):
 
 
 class MovesOut(BaseModel):
-    seq: int
+    seq: int = Field(description="The head of the log as the caller counts it: the seq to send with a move.")
     seat: int | None
     moves: list[dict[str, Any]] = Field(
         description="Each move exactly in the shape POST .../moves accepts.",
@@ -156,7 +156,12 @@ class MovesOut(BaseModel):
 class MoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    seq: int = Field(ge=0, le=2**31 - 1, description="The sequence number the client saw.")
+    seq: int = Field(
+        ge=0,
+        le=2**31 - 1,
+        description="The sequence number the client saw (events it may not know of, such as another seat's "
+        "secret edits, are not counted).",
+    )
     move: dict[str, Any] = Field(
         description='A move: {"type": ..., ...fields}, as listed by GET .../moves. The vocabulary: one shape per '
         '"type" below; which of them are legal now is what GET .../moves lists.',

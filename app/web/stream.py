@@ -1,7 +1,9 @@
-"""Server-sent events: `GET /api/v1/games/{id}/stream` sends the log's public head after every change.
+"""Server-sent events: `GET /api/v1/games/{id}/stream` sends the log's head, as the viewer counts it, after
+every change the viewer may know of.
 
 The subscription is taken before the current head is read, so no change can fall between the two; each stream
-ends its subscription when the client goes away (sse-starlette cancels the generator).
+ends its subscription when the client goes away (sse-starlette cancels the generator). Another seat's secret
+edit never reaches a stream: its notice is dropped unread, and a viewer's seq does not move for it anyway.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from app.notify.presence import watching
+from app.play.accounts import Account
 from app.play.bus import Bus, Change
 from app.play.service import GameService
 from app.web.api import errors
@@ -27,16 +30,22 @@ def _message(change: Change) -> ServerSentEvent:
     return ServerSentEvent(data=json.dumps(data), event=EVENT_NAME, id=str(change.seq))
 
 
-async def _changes(service: GameService, bus: Bus, game_id: int, user_id: int) -> AsyncIterator[ServerSentEvent]:
+async def _changes(service: GameService, bus: Bus, game_id: int, account: Account) -> AsyncIterator[ServerSentEvent]:
     # While the stream is open its user is watching the game: no "your turn" mail for it (app.notify).
-    async with watching(service.db, game_id, user_id), bus.subscribe(game_id) as queue:
-        last = await service.head(game_id)
+    async with watching(service.db, game_id, account.id), bus.subscribe(game_id) as queue:
+        seat, last = await service.head(account, game_id)
         yield _message(last)
         while True:
             change = await queue.get()
-            if change.seq > last.seq:
-                last = change
-                yield _message(change)
+            if not change.reaches(seat):
+                continue
+            if last.status == "open":
+                seat, shown = await service.head(account, game_id)  # seats are drawn as the game starts
+            else:
+                shown = await service.seen_by(change, seat)
+            if shown.seq > last.seq:
+                last = shown
+                yield _message(shown)
 
 
 @router.get(
@@ -60,4 +69,4 @@ async def stream(
 ) -> EventSourceResponse:
     """Live updates of a game: its head now, then after every change, with keep-alive pings."""
     await service.summary(game_id)  # 404 before the stream opens
-    return EventSourceResponse(_changes(service, bus, game_id, account.id), ping=settings.sse_ping_seconds)
+    return EventSourceResponse(_changes(service, bus, game_id, account), ping=settings.sse_ping_seconds)

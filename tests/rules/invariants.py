@@ -43,7 +43,8 @@ def check_invariants(s: GameState) -> None:
 
 def _scrambled_for(s: GameState, viewer: int | None) -> GameState:
     """The state with every secret of the players other than `viewer` changed: their duel tiles, chosen tile,
-    votes and shopping basket. A view for `viewer` must not notice the difference."""
+    votes, shopping basket and how many basket edits they made. A view for `viewer` must not notice the
+    difference."""
     players = tuple(
         p if p.seat == viewer else replace(p, tiles=tuple((t + 1) % 6 for t in p.tiles))
         for p in s.players
@@ -56,8 +57,12 @@ def _scrambled_for(s: GameState, viewer: int | None) -> GameState:
         seat: b if seat == viewer else {"vp": sum(b.values()) + 1} for seat, b in s.baskets.items()
     }
     duel_tiles = {seat: t if seat == viewer else (t + 1) % 6 for seat, t in s.duel_tiles.items()}
+    # Three more basket edits by every other seat: the log grows by events the viewer may not know of.
+    others = [p.seat for p in s.players if p.seat != viewer]
+    private_events = {**s.private_events, **{seat: s.private_events.get(seat, 0) + 3 for seat in others}}
     return replace(s, players=players, votes=votes, baskets=baskets, duel_tiles=duel_tiles,
-                   bag={building: 0 for building in BUILDINGS})
+                   bag={building: 0 for building in BUILDINGS}, seq=s.seq + 3 * len(others),
+                   private_events=private_events)
 
 
 def check_view_hides_secrets(s: GameState, seed: int) -> None:
@@ -71,8 +76,9 @@ def check_view_hides_secrets(s: GameState, seed: int) -> None:
         assert view == player_view(_scrambled_for(s, seat), seat), f"a secret leaks into the view of {seat}"
 
 
-PRIVATE_FIELDS = {"side_voted": "side", "duel_tile_chosen": "tile", "tiles_drawn": "tiles",
-                  "shop_item_added": "item", "shop_item_removed": "item"}
+PRIVATE_FIELDS = {"side_voted": "side", "duel_tile_chosen": "tile", "tiles_drawn": "tiles"}
+# RULING V4: basket edits are "hidden from the others until everyone is done" — whole, even their number.
+UNKNOWN_TO_OTHERS = {"shop_item_added", "shop_item_removed"}
 
 
 def check_events_redacted(events: list[Event], players: int) -> None:
@@ -80,7 +86,19 @@ def check_events_redacted(events: list[Event], players: int) -> None:
     for event in events:
         for seat in (None, *range(players)):
             shown = redact_event(event, seat)
+            if event["type"] in UNKNOWN_TO_OTHERS:
+                assert (shown is None) == (event["seat"] != seat)
+                continue
+            assert shown is not None
             if event["type"] in PRIVATE_FIELDS and event["seat"] != seat:
                 assert PRIVATE_FIELDS[event["type"]] not in shown
             if event["type"] == "tiles_dealt":
                 assert all(hand is None for i, hand in enumerate(shown["hands"]) if i != seat)
+
+
+def check_seq_counts_visible_events(events: list[Event], s: GameState) -> None:
+    """R-WEB-2 (RULING V4): every viewer's seq is the number of events that viewer may know of, so a viewer's
+    log is numbered 1, 2, 3 ... without gaps and no number tells of another seat's hidden events."""
+    for seat in (None, *range(len(s.players))):
+        known = sum(1 for event in events if redact_event(event, seat) is not None)
+        assert player_view(s, seat)["seq"] == known, seat

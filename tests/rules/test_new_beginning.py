@@ -113,8 +113,7 @@ def test_r_var_8_r_web_2_shopping_is_simultaneous_and_secret_until_all_are_done(
     (removed,) = g.move(1, {"type": "shop_remove", "item": "road"})
     for viewer in (0, 2, None):
         for event in (added, removed):
-            shown = redact_event(event, viewer)
-            assert "item" not in shown and shown["seat"] == 1
+            assert redact_event(event, viewer) is None  # not even that an edit happened
         row = player_view(g.state, viewer)["players"][1]
         assert row["basket"] is None
         assert "marksman" not in str({k: v for k, v in row.items() if k != "marksman"})
@@ -137,6 +136,39 @@ def test_r_var_8_r_web_2_shopping_is_simultaneous_and_secret_until_all_are_done(
     (event,) = events_of(g.events, "shopping_revealed")
     assert redact_event(event, None) == event  # revealed to everyone at once
     assert g.state.players[1].marksman and g.state.players[1].money == 40
+
+
+def _as_seen_by(g: Game, viewer: int | None) -> dict[str, Any]:
+    """Everything `viewer` may know of the game: its view and the log as redacted for it."""
+    log = [shown for event in g.events if (shown := redact_event(event, viewer)) is not None]
+    return {"view": player_view(g.state, viewer), "log": log}
+
+
+def test_r_var_8_r_web_2_nobody_else_can_tell_how_many_basket_edits_were_made() -> None:
+    """R-VAR-8, R-WEB-2 (RULING V4: "a series of small moves per player (add one item, take one back, done),
+    hidden from the others until everyone is done, then revealed together"): whether seat 1 made 0, 1 or 5
+    edits, the others' views and logs are the same — seq included — before their own edits, after them and
+    after seat 1 is done; the reveal then shows every basket to everyone."""
+    edits = [add("cowboy"), add("road"), {"type": "shop_remove", "item": "road"}, add("vp"), add("road")]
+    seen: dict[int, list[dict[str, Any]]] = {}
+    for n in (0, 1, 5):
+        g = Game(3, new_beginning=True)
+        for edit in edits[:n]:
+            g.move(1, edit)
+        before = [_as_seen_by(g, viewer) for viewer in (0, 2, None)]
+        assert player_view(g.state, 1)["seq"] == g.state.seq  # the shopper counts its own edits
+        g.move(0, add("vp"))
+        g.move(2, add("marksman"))
+        g.move(1, {"type": "shop_done"})
+        seen[n] = [*before, *(_as_seen_by(g, viewer) for viewer in (0, 2, None))]
+        shop(g, 0, [])
+        shop(g, 2, [])
+        basket = {"cowboy": 1, "road": 1, "vp": 1} if n == 5 else {"cowboy": 1} if n == 1 else {}
+        assert revealed(g)[1]["items"] == basket
+        for viewer in (0, 2, None):
+            (reveal,) = events_of(_as_seen_by(g, viewer)["log"], "shopping_revealed")
+            assert {b["seat"]: b["items"] for b in reveal["baskets"]}[1] == basket
+    assert seen[0] == seen[1] == seen[5]
 
 
 def test_r_var_8_only_what_is_in_the_basket_can_be_taken_back() -> None:

@@ -15,7 +15,12 @@ import pytest
 
 from app.rules import GameConfig, legal_moves, new_game, play, replay
 from app.rules.rng import Rng
-from tests.rules.invariants import check_events_redacted, check_invariants, check_view_hides_secrets
+from tests.rules.invariants import (
+    check_events_redacted,
+    check_invariants,
+    check_seq_counts_visible_events,
+    check_view_hides_secrets,
+)
 
 GAMES_PER_CASE = 25
 CASES = [(players, sides) for players in (2, 3, 4, 5) for sides in ("yellow", "red", "random")]
@@ -56,6 +61,7 @@ def _play_checked(players: int, variants: dict[str, object] | str, seed: int, ch
     lowest = -10 if config.new_beginning else 0  # A New Beginning sells up to 10 VP (RULING V4)
     assert state.winner is not None and all(score["total"] >= lowest for score in state.scores)
     check_view_hides_secrets(state, seed)
+    check_seq_counts_visible_events(events, state)
     assert replay(events) == state, "R-WEB-3: replaying the log must give the same state"
     assert replay(json.loads(json.dumps(events))) == state, "the log must survive a JSON round trip"
 

@@ -29,6 +29,12 @@ def board_html(game: Any, doc: dict[str, Any], moves: list[dict[str, Any]], even
     return templates.env.get_template("partials/board.html").render(context)
 
 
+def _known_log(events: list[dict[str, Any]], seat: int | None) -> list[tuple[int, dict[str, Any]]]:
+    """The last 80 events `seat` may know of, numbered as that viewer counts the log."""
+    known = [shown for event in events if (shown := redact_event(event, seat)) is not None]
+    return list(enumerate(known, 1))[-80:]
+
+
 @pytest.mark.parametrize(("players", "variants"), [(2, VARIANTS[0]), (3, VARIANTS[1]), (4, VARIANTS[2]),
                                                     (2, VARIANTS[2]), (5, VARIANTS[3])])
 def test_every_legal_move_is_offered_once_and_every_page_renders(players: int, variants: dict[str, Any]) -> None:
@@ -57,8 +63,7 @@ def test_every_legal_move_is_offered_once_and_every_page_renders(players: int, v
             assert all(c.label for g in groups for c in g.choices)
             if doc["awaiting"] not in kinds_rendered:
                 kinds_rendered.add(doc["awaiting"])
-                visible = [(i + 1, redact_event(e, seat)) for i, e in enumerate(events)][-80:]
-                html = board_html(game, doc, moves, visible)
+                html = board_html(game, doc, moves, _known_log(events, seat))
                 assert 'id="board"' in html and f'data-seq="{doc["seq"]}"' in html
         seat = chooser.choice(state.to_act)
         move = chooser.choice(legal_moves(state, seat))
@@ -72,7 +77,7 @@ def test_every_legal_move_is_offered_once_and_every_page_renders(players: int, v
         assert event["type"] in _HANDLERS, f"no sentence for {event['type']}"
         describer.describe(event)
     doc = player_view(state, None, game_id=1, usernames=names)
-    html = board_html(game, doc, [], [(i + 1, redact_event(e, None)) for i, e in enumerate(events)][-80:])
+    html = board_html(game, doc, [], _known_log(events, None))
     assert "Final score" in html and "🏆" in html
     assert "The game is over" in html
 
