@@ -15,11 +15,12 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.notify.jobs import background_jobs
@@ -29,7 +30,8 @@ from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn
 from app.play.service import GameService
 from app.store import migrate
 from app.store.db import open_database
-from app.web import api, notifications, pages, settings_pages, stream
+from app.web import api, notifications, openapi, pages, settings_pages, stream
+from app.web.fields import CONTROL_CHARACTERS
 from app.web.schemas import ErrorResponse
 from app.web.security import TokenSigner
 from app.web.settings import Settings
@@ -51,6 +53,7 @@ HTTP_CODES = {
     405: ("method_not_allowed", "This address does not accept that method."),
     413: ("body_too_large", "The request body is too large."),
 }
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
 def error_response(status: int, code: str, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
@@ -175,14 +178,46 @@ async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
     await error_response(413, code, message)(scope, receive, send)
 
 
-def _validation_message(exc: RequestValidationError) -> tuple[str, str]:
+def _validation_error(exc: RequestValidationError) -> tuple[int, str, str]:
+    """Status, code and message for a request FastAPI could not read: 400 for a body that is not JSON, 404 for
+    a path that names nothing (a malformed id, or one beyond what the database can hold), 422 otherwise."""
     errors = exc.errors()
     if any(e.get("type") == "json_invalid" for e in errors):
-        return "malformed_json", "The request body is not valid JSON."
+        return 400, "malformed_json", "The request body is not valid JSON."
     first = errors[0] if errors else {}
+    if tuple(first.get("loc", ()))[:1] == ("path",):
+        return 404, *HTTP_CODES[404]
     where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path"))
     reason = str(first.get("msg", "is invalid"))
-    return "invalid_request", f"{where}: {reason}" if where else reason
+    code = CONTROL_CHARACTERS if first.get("type") == CONTROL_CHARACTERS else "invalid_request"
+    return 422, code, f"{where}: {reason}" if where else reason
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method the request's path accepts: Starlette's own 405 names only the methods of the first route
+    that matched the path, though several routes may share it (GET and POST /api/v1/games). Mounted apps (the
+    static files) answer for themselves."""
+    routes = [route for route in request.app.router.routes if not isinstance(route, Mount)]
+    return [
+        method
+        for method in METHODS
+        if any(route.matches({**request.scope, "method": method})[0] == Match.FULL for route in routes)
+    ]
+
+
+def _wants_page(request: Request) -> bool:
+    """A browser asking for one of our pages gets an error page; programs (and the API) get the JSON shape."""
+    return not request.url.path.startswith("/api/") and "text/html" in request.headers.get("accept", "")
+
+
+def _error(
+    request: Request, status: int, code: str, message: str, headers: Mapping[str, str] | None = None
+) -> Response:
+    if _wants_page(request):
+        page = pages.render(request, "pages/error.html", None, status=status, message=message)
+        page.headers.update(headers or {})
+        return page
+    return error_response(status, code, message, headers)
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -192,17 +227,19 @@ def install_error_handlers(app: FastAPI) -> None:
         headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
         return error_response(status, exc.code, exc.message, headers)
 
-    async def on_validation(request: Request, exc: Exception) -> JSONResponse:
+    async def on_validation(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
-        code, message = _validation_message(exc)
-        return error_response(422, code, message)
+        return _error(request, *_validation_error(exc))
 
-    async def on_http(request: Request, exc: Exception) -> JSONResponse:
+    async def on_http(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
         if isinstance(exc.detail, dict) and {"code", "message"} <= exc.detail.keys():
             return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405 and (allowed := _allowed_methods(request)):
+            headers["Allow"] = ", ".join(allowed)
         code, message = HTTP_CODES.get(exc.status_code, ("http_error", str(exc.detail)))
-        return error_response(exc.status_code, code, message, exc.headers)
+        return _error(request, exc.status_code, code, message, headers)
 
     async def on_too_large(request: Request, exc: Exception) -> JSONResponse:
         code, message = HTTP_CODES[413]
@@ -269,6 +306,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     install_error_handlers(app)
+    openapi.install(app)
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.secret_key,

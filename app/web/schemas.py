@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.play.service import GameSummary, MoveOptions, VisibleEvent
 from app.rules.moves import move_json_schema
+from app.web.fields import MAX_INTEGER, Text
 
 USERNAME_PATTERN = r"^[A-Za-z0-9_.-]+$"
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
@@ -28,8 +29,8 @@ class ErrorResponse(BaseModel):
 class RegisterIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    username: str = Field(min_length=3, max_length=32, pattern=USERNAME_PATTERN)
-    email: str = Field(max_length=254, pattern=EMAIL_PATTERN)
+    username: Text = Field(min_length=3, max_length=32, pattern=USERNAME_PATTERN)
+    email: Text = Field(max_length=254, pattern=EMAIL_PATTERN)
     password: str = Field(min_length=8, max_length=256)
 
 
@@ -68,10 +69,10 @@ class VariantsIn(BaseModel):
 class CreateGameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=100)
+    name: Text = Field(min_length=1, max_length=100)
     seats: int = Field(ge=2, le=5)
     variants: VariantsIn = Field(default_factory=VariantsIn)
-    players: list[str] | None = Field(default=None, max_length=5)
+    players: list[Text] | None = Field(default=None, max_length=5)
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
     move_timeout_hours: int | None = Field(default=None, ge=1, le=24 * 60)
 
@@ -144,7 +145,7 @@ class MovesOut(BaseModel):
 class MoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    seq: int = Field(ge=0, le=2**31 - 1, description="The sequence number the client saw.")
+    seq: int = Field(ge=0, le=MAX_INTEGER, description="The sequence number the client saw.")
     move: dict[str, Any] = Field(
         description='A move: {"type": ..., ...fields}, as listed by GET .../moves. The vocabulary: one shape per '
         '"type" below; which of them are legal now is what GET .../moves lists.',
