@@ -40,6 +40,7 @@ from app.notify.preferences import DEFAULT_MODE, UnsubscribeLinks
 from app.notify.sender import Sender, SendFailed, build_email
 from app.rules import GameState, player_view
 from app.rules.flow import awaiting
+from app.store.availability import OutageLog
 from app.store.db import Database
 from app.store.repository import StateCache
 from app.store.tables import Game, NotificationPreference, Outbox, Seat, User
@@ -141,13 +142,17 @@ class Notifier:
         return result
 
     async def run_forever(self, interval: float) -> None:
+        outage = OutageLog(log, "mail")
         while True:
             try:
                 await self.run_once()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("mail worker run failed")
+            except Exception as exc:
+                if not outage.failed(exc):
+                    log.exception("mail worker run failed")
+            else:
+                outage.succeeded()
             await asyncio.sleep(interval)
 
     # --- 1. plan --------------------------------------------------------------------------------------------

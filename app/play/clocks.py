@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.accounts import Account
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound
+from app.store.availability import OutageLog, is_unavailable
 from app.store.db import Database
 from app.store.tables import Game, Outbox, Seat, User, Vacation
 
@@ -205,18 +206,24 @@ class ClockKeeper:
             try:
                 if await self.service.time_out(game_id, seat, now) is not None:
                     timeouts += 1
-            except Exception:
+            except Exception as exc:
+                if is_unavailable(exc):
+                    raise  # the whole check waits for the database, not each seat in turn
                 log.exception("timing out seat %s of game %s failed; retrying at the next check", seat, game_id)
         return TickResult(reminders, timeouts)
 
     async def run_forever(self, interval: float) -> None:
+        outage = OutageLog(log, "move clocks")
         while True:
             try:
                 await self.tick()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("clock check failed")
+            except Exception as exc:
+                if not outage.failed(exc):
+                    log.exception("clock check failed")
+            else:
+                outage.succeeded()
             await asyncio.sleep(interval)
 
 

@@ -29,6 +29,7 @@ from app.play.bus import Bus
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn, PlayError
 from app.play.service import GameService
 from app.store import migrate
+from app.store.availability import is_unavailable
 from app.store.db import open_database
 from app.web import api, notifications, openapi, pages, settings_pages, stream
 from app.web.fields import CONTROL_CHARACTERS
@@ -54,6 +55,10 @@ HTTP_CODES = {
     413: ("body_too_large", "The request body is too large."),
 }
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+DATABASE_UNAVAILABLE = (
+    "database_unavailable",
+    "The game server cannot reach its database just now; please try again in a minute.",
+)
 
 
 def error_response(status: int, code: str, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
@@ -245,6 +250,11 @@ def install_error_handlers(app: FastAPI) -> None:
         code, message = HTTP_CODES[413]
         return error_response(413, code, message)
 
+    async def on_database_error(request: Request, exc: Exception) -> Response:
+        if not is_unavailable(exc):
+            raise exc  # a bug, not an outage: scrubbed, logged and answered 500 further out
+        return _error(request, 503, *DATABASE_UNAVAILABLE, {"Retry-After": "30"})
+
     async def on_crash(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         return error_response(500, "internal_error", "Something went wrong on our side; please try again.")
@@ -253,6 +263,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)
     app.add_exception_handler(BodyTooLarge, on_too_large)
+    app.add_exception_handler(DBAPIError, on_database_error)
     app.add_exception_handler(Exception, on_crash)
 
 
@@ -332,7 +343,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             await asyncio.wait_for(request.app.state.db.ping(), timeout=5)
         except Exception:
-            return error_response(503, "database_unavailable", "The database does not answer.")
+            return error_response(503, *DATABASE_UNAVAILABLE)
         return {"status": "ok"}
 
     return app
