@@ -1,6 +1,7 @@
 """The OpenAPI schema as the API really answers: FastAPI documents its own validation error list
 (`HTTPValidationError`) for every route with inputs, while `app.web.app` answers every error, 422 included,
-as `{"detail": {"code", "message"}}`, and a JSON body that does not parse as 400 `malformed_json`.
+as `{"detail": {"code", "message"}}`, a JSON body that does not parse as 400 `malformed_json`, and any
+request while the database is down as 503 `database_unavailable`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ REF_TEMPLATE = "#/components/schemas/{model}"
 VALIDATION_SCHEMAS = ("HTTPValidationError", "ValidationError")
 INVALID = "The request does not fit this operation (the message names the field); code `invalid_request`."
 MALFORMED_JSON = "The body is not valid JSON; code `malformed_json`."
+UNAVAILABLE = "The database cannot be reached just now; try again later. Code `database_unavailable`."
 
 
 def _error(description: str) -> dict[str, Any]:
@@ -23,7 +25,8 @@ def _error(description: str) -> dict[str, Any]:
 
 
 def document_errors(schema: dict[str, Any]) -> dict[str, Any]:
-    """`schema` with every 422 in the error shape and a 400 for each operation that takes a JSON body."""
+    """`schema` with every 422 in the error shape, a 400 for each operation that takes a JSON body, and the 503
+    any operation may answer while the database is down."""
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     error_schema = ErrorResponse.model_json_schema(ref_template=REF_TEMPLATE)
     components.update(error_schema.pop("$defs", {}))
@@ -37,6 +40,7 @@ def document_errors(schema: dict[str, Any]) -> dict[str, Any]:
                 responses["422"] = _error(INVALID)
             if "application/json" in operation.get("requestBody", {}).get("content", {}):
                 responses["400"] = _error(MALFORMED_JSON)
+            responses["503"] = _error(UNAVAILABLE)
     return schema
 
 

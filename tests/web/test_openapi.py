@@ -55,6 +55,7 @@ async def test_the_schema_documents_the_real_error_answers(client: httpx.AsyncCl
         responses = op["responses"]
         if op.get("parameters") or "requestBody" in op:
             assert _is_error_shape(responses["422"]), (method, path)
+        assert _is_error_shape(responses["503"]), (method, path)
         if "application/json" in op.get("requestBody", {}).get("content", {}):
             with_body += 1
             assert _is_error_shape(responses["400"]), (method, path)
