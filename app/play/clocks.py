@@ -21,7 +21,9 @@ from sqlalchemy import and_, func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.accounts import Account
+from app.play.announce import announce
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound
+from app.store import event_store
 from app.store.availability import OutageLog, is_unavailable
 from app.store.db import Database
 from app.store.tables import Game, Outbox, Seat, User, Vacation
@@ -293,12 +295,14 @@ async def declare_vacation(
     return await vacation_summary(db, account, now)
 
 
-async def replace_player(db: Database, admin: Account, game_id: int, seat: int, username: str, now: datetime) -> None:
-    """Give `seat` of a running game to another user (admins only): a fresh clock, no timeouts counted, and a
-    "your turn" mail to the newcomer if the seat is awaited."""
+async def replace_player(db: Database, admin: Account, game_id: int, seat: int, username: str, now: datetime) -> int:
+    """Give `seat` of a running game to another user (admins only): a fresh clock, no timeouts counted, a
+    `seat_replaced` event in the log (announced like any change), a mail about it to everyone seated, and a
+    "your turn" mail to the newcomer if the seat is awaited. Returns the new head of the log."""
     if not admin.is_admin:
         raise NotAllowed("admin_only", "Only an admin may do this.")
     async with db.session() as session:
+        # Locked first, like a move's append: two replacements (or a replacement and a timeout) take turns.
         game = await session.scalar(select(Game).where(Game.id == game_id).with_for_update())
         if game is None:
             raise NotFound("game_not_found", f"There is no game {game_id}.")
@@ -312,6 +316,9 @@ async def replace_player(db: Database, admin: Account, game_id: int, seat: int, 
         current = await session.scalar(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat))
         if current is None:
             raise NotFound("seat_not_found", f"Game {game_id} has no seat {seat}.")
+        previous = await session.scalar(select(User.username).where(User.id == current.user_id))
+        event = {"type": "seat_replaced", "seat": seat, "previous": previous, "username": newcomer.username}
+        new_seq = await event_store.append(session, game_id, game.seq, [event])
         awaited = seat in game.to_act
         deadline = (
             now + timedelta(hours=game.move_timeout_hours) if awaited and game.move_timeout_hours is not None else None
@@ -321,8 +328,18 @@ async def replace_player(db: Database, admin: Account, game_id: int, seat: int, 
             .where(and_(Seat.game_id == game_id, Seat.seat == seat))
             .values(user_id=newcomer.id, timeouts_in_row=0, reminded=False, deadline=deadline)
         )
+        seated = await session.execute(
+            select(Seat.seat, Seat.user_id).where(Seat.game_id == game_id, Seat.seat.is_not(None))
+        )
+        # `seat` in a mail row is the recipient's own (their view of the game); the replaced one has its own key.
+        mails = [
+            mail_row(game_id, new_seq, user_id, now, "seat_replaced", seat=theirs, replaced_seat=seat,
+                     previous=previous, username=newcomer.username)
+            for theirs, user_id in seated.all()
+        ]
         if awaited:
-            await session.execute(
-                insert(Outbox), [mail_row(game_id, game.seq, newcomer.id, now, "your_turn", seat=seat)]
-            )
+            mails.append(mail_row(game_id, new_seq, newcomer.id, now, "your_turn", seat=seat))
+        await session.execute(insert(Outbox), mails)
+        await announce(session, game_id, new_seq, game.status, game.to_act, from_seq=game.seq, was_to_act=game.to_act)
         await session.commit()
+    return new_seq

@@ -25,14 +25,14 @@ from app.rules.config import SIDES
 from app.web import csrf, present
 from app.web.deps import AccountsDep, OptionalAccount, ServiceDep, SessionDep
 from app.web.fields import Id, Text
-from app.web.gamelog import Describer
+from app.web.gamelog import COLOUR_NAMES, Describer
 from app.web.schemas import CreateGameIn, RegisterIn
 from app.web.security import SESSION_USER_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.globals.update(
-    colour=present.colour, colour_names=present.COLOUR_NAMES, CELL=present.CELL, MARGIN=present.MARGIN,
+    colour=present.colour, colour_names=COLOUR_NAMES, CELL=present.CELL, MARGIN=present.MARGIN,
     BOARD_PX=present.BOARD_PX, ICON=present.ICON,
 )
 router = APIRouter(include_in_schema=False)
