@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 TIMEOUTS_BEFORE_ALERT = 3
 VACATION_DAYS_PER_YEAR = 14
+VACATION_NOTICE = timedelta(days=366)  # how far ahead a vacation may start (and far from the calendar's end)
 
 
 def utc_now() -> datetime:
@@ -263,6 +264,8 @@ async def declare_vacation(
     start = max(starts_at or now, now)
     if days < 1:
         raise Invalid("invalid_vacation", "A vacation lasts at least one day.")
+    if start > now + VACATION_NOTICE:
+        raise Invalid("vacation_too_far", "A vacation can be declared at most a year ahead.")
     end = start + timedelta(days=days)
     async with db.session() as session:
         # One declaration at a time per player, so two at once cannot both squeeze under the yearly limit.

@@ -119,3 +119,11 @@ async def test_a_move_form_with_an_unreadable_seq_is_422(api: Api, client: httpx
     data = {"seq": "0", "move": "[" * 5000 + "]" * 5000, "csrf_token": token}  # deeper than json.loads goes
     r = await client.post(f"/games/{game['id']}/moves", data=data)
     assert r.status_code == 422 and "could not be read" in r.text
+
+
+async def test_a_vacation_starting_out_of_reach_is_422(api: Api, client: httpx.AsyncClient) -> None:
+    ann = await api.player("ann")
+    for starts_at in ("9999-12-30T00:00:00Z", "2999-01-01T00:00:00Z"):
+        r = await client.post("/api/v1/me/vacation", json={"days": 3, "starts_at": starts_at}, headers=ann.headers)
+        assert_error(r, 422, "vacation_too_far")
+    assert (await client.get("/api/v1/me/vacation", headers=ann.headers)).json()["days_used"] == 0
