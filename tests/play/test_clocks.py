@@ -187,3 +187,29 @@ async def test_a_seat_replacement_is_in_the_log_on_the_stream_and_in_the_players
     assert about_the_seat(dan) == [] and smtp.inbox.to("bob@example.com") == []
     (mail,) = [m for m in smtp.inbox.to("carl@example.com") if "seat" in m["Subject"]]
     assert f"/games/{game['id']}" in mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+
+
+async def test_a_replacement_racing_a_move_leaves_one_unbroken_log(
+    api: Api, client: httpx.AsyncClient, service: GameService
+) -> None:
+    for round_ in range(3):
+        table, admin, _ = await started(api, service, [f"ann{round_}", f"bob{round_}"], seed=3)
+        newcomer = await api.player(f"carl{round_}")
+        (awaited,) = await table.to_act()
+        options = (await client.get(f"/api/v1/games/{table.id}/moves", headers=table.player(awaited).headers)).json()
+        move = client.post(
+            f"/api/v1/games/{table.id}/moves",
+            json={"seq": options["seq"], "move": options["moves"][0]},
+            headers=table.player(awaited).headers,
+        )
+        replace = client.post(
+            f"/api/v1/games/{table.id}/seats/{1 - awaited}/replace",
+            json={"username": newcomer.username},
+            headers=admin.headers,
+        )
+        moved, replaced = await asyncio.gather(move, replace)
+        assert replaced.status_code == 204, replaced.text
+        assert moved.status_code == 200 or moved.json()["detail"]["code"] == "stale_seq"
+        events = (await client.get(f"/api/v1/games/{table.id}/events", headers=admin.headers)).json()["events"]
+        assert [e["seq"] for e in events] == list(range(1, (await service.summary(table.id)).seq + 1))
+        assert [e["type"] for e in events].count("seat_replaced") == 1
