@@ -298,14 +298,15 @@ async def declare_vacation(
     return await vacation_summary(db, account, now)
 
 
-async def replace_player(db: Database, admin: Account, game_id: int, seat: int, username: str, now: datetime) -> int:
+async def replace_player(db: Database, admin: Account, game_id: int, seat: int, username: str, now: datetime) -> None:
     """Give `seat` of a running game to another user (admins only): a fresh clock, no timeouts counted, a
     `seat_replaced` event in the log (announced like any change), a mail about it to everyone seated, and a
-    "your turn" mail to the newcomer if the seat is awaited. Returns the new head of the log."""
+    "your turn" mail to the newcomer if the seat is awaited."""
     if not admin.is_admin:
         raise NotAllowed("admin_only", "Only an admin may do this.")
     async with db.session() as session:
-        # Locked first, like a move's append: two replacements (or a replacement and a timeout) take turns.
+        # Locked first: two replacements take turns, a timeout skips the game meanwhile, and a move made against
+        # the head this replacement moves on gets 409 stale_seq from its append.
         game = await session.scalar(select(Game).where(Game.id == game_id).with_for_update())
         if game is None:
             raise NotFound("game_not_found", f"There is no game {game_id}.")
@@ -334,10 +335,10 @@ async def replace_player(db: Database, admin: Account, game_id: int, seat: int, 
         seated = await session.execute(
             select(Seat.seat, Seat.user_id).where(Seat.game_id == game_id, Seat.seat.is_not(None))
         )
-        # `seat` in a mail row is the recipient's own (their view of the game); the replaced one has its own key.
+        # `seat` in a mail row is the recipient's own: each mail shows its reader's view of the game.
         mails = [
-            mail_row(game_id, new_seq, user_id, now, "seat_replaced", seat=theirs, replaced_seat=seat,
-                     previous=previous, username=newcomer.username)
+            mail_row(game_id, new_seq, user_id, now, "seat_replaced", seat=theirs, previous=previous,
+                     username=newcomer.username)
             for theirs, user_id in seated.all()
         ]
         if awaited:
@@ -345,4 +346,3 @@ async def replace_player(db: Database, admin: Account, game_id: int, seat: int, 
         await session.execute(insert(Outbox), mails)
         await announce(session, game_id, new_seq, game.status, game.to_act, from_seq=game.seq, was_to_act=game.to_act)
         await session.commit()
-    return new_seq
