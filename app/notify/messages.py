@@ -27,6 +27,7 @@ KINDS: tuple[str, ...] = (
     "reminder",
     "timed_out",
     "admin_alert",
+    "seat_replaced",
 )
 KIND_LABELS: Mapping[str, str] = {
     "your_turn": "It is your turn",
@@ -36,6 +37,7 @@ KIND_LABELS: Mapping[str, str] = {
     "reminder": "Your move clock is running out",
     "timed_out": "Your clock ran out and a move was made for you",
     "admin_alert": "A player keeps running out of time (admins)",
+    "seat_replaced": "Another player takes over a seat in your game",
 }
 MODES: tuple[str, ...] = ("immediately", "digest", "off")
 # Mails about a decision that is still awaited from the recipient; once the game moved on they are stale.
@@ -191,6 +193,11 @@ def _subject_and_context(message: Message) -> tuple[str, dict[str, Any]]:
         player = str(details.get("player", "a player"))
         context.update(player=player, seat=details.get("seat"), count=details.get("count", 3))
         return f"{player} ran out of time {context['count']} times in a row in {game}", context
+    if kind == "seat_replaced":
+        newcomer, previous = str(details.get("username")), str(details.get("previous"))
+        context.update(newcomer=newcomer, previous=previous, you=newcomer == message.recipient.username)
+        taker = "You take" if context["you"] else f"{newcomer} takes"
+        return f"{taker} over {previous}'s seat in {game}", context
     if kind == "digest":
         games: Sequence[Mapping[str, Any]] = details.get("games", [])
         waiting = sum(1 for g in games if g.get("awaiting"))

@@ -7,8 +7,9 @@
 2. **Deliver.** Each `mail` row is locked alone (`FOR UPDATE SKIP LOCKED`), checked against the recipient's
    preferences (off: dropped; digest: kept as a `digest_item`), against staleness (the game moved on), the
    open game page and the hourly limit ("your turn" only), then sent with a Message-ID derived from the row,
-   and marked sent in the same transaction. A failure schedules a retry with exponential back-off; a move
-   never waits for any of this.
+   and marked sent in the same transaction. A failure to send schedules a retry with exponential back-off
+   (outcome "failed" after `max_attempts`); a mail that cannot even be written (data no template can render)
+   is marked "failed" at once, so it never holds up the mails behind it. A move never waits for any of this.
 3. **Digest.** Once a day (DIGEST_HOUR_UTC) a user's pending `digest_item` rows become one `digest` mail.
 
 Time is passed in (`now`), so tests move it instead of sleeping.
@@ -21,6 +22,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
 from typing import Any
 
 from sqlalchemy import func, insert, select, text, update
@@ -40,6 +42,7 @@ from app.notify.preferences import DEFAULT_MODE, UnsubscribeLinks
 from app.notify.sender import Sender, SendFailed, build_email
 from app.rules import GameState, player_view
 from app.rules.flow import awaiting
+from app.store.availability import OutageLog
 from app.store.db import Database
 from app.store.repository import StateCache
 from app.store.tables import Game, NotificationPreference, Outbox, Seat, User
@@ -141,13 +144,17 @@ class Notifier:
         return result
 
     async def run_forever(self, interval: float) -> None:
+        outage = OutageLog(log, "mail")
         while True:
             try:
                 await self.run_once()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("mail worker run failed")
+            except Exception as exc:
+                if not outage.failed(exc):
+                    log.exception("mail worker run failed")
+            else:
+                outage.succeeded()
             await asyncio.sleep(interval)
 
     # --- 1. plan --------------------------------------------------------------------------------------------
@@ -249,20 +256,13 @@ class Notifier:
             if mode == "digest":
                 row.kind = "digest_item"
                 return "digest"
-        composed = compose(
-            await self._message(session, row, recipient, message),
-            base_url=self.settings.base_url,
-            unsubscribe_url=self.links.url(user.id, message),
-            preferences_url=self.settings.preferences_url,
-        )
-        email = build_email(
-            composed,
-            recipient,
-            outbox_id=row.id,
-            from_address=self.settings.from_address,
-            unsubscribe_url=self.links.url(user.id, message),
-            date=now,
-        )
+        content = await self._message(session, row, recipient, message)
+        try:
+            email = self._email(row, content, now)
+        except Exception as exc:  # pure code on stored data: every retry would fail the same way
+            row.last_error = f"cannot be composed: {exc!r}"[:500]
+            log.error("mail %s to user %s cannot be composed; marked failed: %r", row.id, user.id, exc)
+            return "failed"
         try:
             await self.sender.send(email)
         except SendFailed as exc:
@@ -277,6 +277,25 @@ class Notifier:
             )
             return "retry"
         return "sent"
+
+    def _email(self, row: Outbox, content: Message, now: datetime) -> EmailMessage:
+        """The mail of `row`, ready to send; raises whatever keeps it from being written (a game name with a
+        line break cannot be a Subject header)."""
+        unsubscribe_url = self.links.url(content.recipient.user_id, content.kind)
+        composed = compose(
+            content,
+            base_url=self.settings.base_url,
+            unsubscribe_url=unsubscribe_url,
+            preferences_url=self.settings.preferences_url,
+        )
+        return build_email(
+            composed,
+            content.recipient,
+            outbox_id=row.id,
+            from_address=self.settings.from_address,
+            unsubscribe_url=unsubscribe_url,
+            date=now,
+        )
 
     async def _is_stale(self, session: AsyncSession, row: Outbox) -> bool:
         """Whether the decision the mail is about is no longer awaited (or, for a reminder, its clock changed)."""

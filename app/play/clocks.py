@@ -21,7 +21,10 @@ from sqlalchemy import and_, func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.accounts import Account
+from app.play.announce import announce
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound
+from app.store import event_store
+from app.store.availability import OutageLog, is_unavailable
 from app.store.db import Database
 from app.store.tables import Game, Outbox, Seat, User, Vacation
 
@@ -33,6 +36,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 TIMEOUTS_BEFORE_ALERT = 3
 VACATION_DAYS_PER_YEAR = 14
+VACATION_NOTICE = timedelta(days=366)  # how far ahead a vacation may start (and far from the calendar's end)
 
 
 def utc_now() -> datetime:
@@ -205,18 +209,24 @@ class ClockKeeper:
             try:
                 if await self.service.time_out(game_id, seat, now) is not None:
                     timeouts += 1
-            except Exception:
+            except Exception as exc:
+                if is_unavailable(exc):
+                    raise  # the whole check waits for the database, not each seat in turn
                 log.exception("timing out seat %s of game %s failed; retrying at the next check", seat, game_id)
         return TickResult(reminders, timeouts)
 
     async def run_forever(self, interval: float) -> None:
+        outage = OutageLog(log, "move clocks")
         while True:
             try:
                 await self.tick()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("clock check failed")
+            except Exception as exc:
+                if not outage.failed(exc):
+                    log.exception("clock check failed")
+            else:
+                outage.succeeded()
             await asyncio.sleep(interval)
 
 
@@ -254,6 +264,8 @@ async def declare_vacation(
     start = max(starts_at or now, now)
     if days < 1:
         raise Invalid("invalid_vacation", "A vacation lasts at least one day.")
+    if start > now + VACATION_NOTICE:
+        raise Invalid("vacation_too_far", "A vacation can be declared at most a year ahead.")
     end = start + timedelta(days=days)
     async with db.session() as session:
         # One declaration at a time per player, so two at once cannot both squeeze under the yearly limit.
@@ -287,11 +299,14 @@ async def declare_vacation(
 
 
 async def replace_player(db: Database, admin: Account, game_id: int, seat: int, username: str, now: datetime) -> None:
-    """Give `seat` of a running game to another user (admins only): a fresh clock, no timeouts counted, and a
+    """Give `seat` of a running game to another user (admins only): a fresh clock, no timeouts counted, a
+    `seat_replaced` event in the log (announced like any change), a mail about it to everyone seated, and a
     "your turn" mail to the newcomer if the seat is awaited."""
     if not admin.is_admin:
         raise NotAllowed("admin_only", "Only an admin may do this.")
     async with db.session() as session:
+        # Locked first: two replacements take turns, a timeout skips the game meanwhile, and a move made against
+        # the head this replacement moves on gets 409 stale_seq from its append.
         game = await session.scalar(select(Game).where(Game.id == game_id).with_for_update())
         if game is None:
             raise NotFound("game_not_found", f"There is no game {game_id}.")
@@ -305,6 +320,9 @@ async def replace_player(db: Database, admin: Account, game_id: int, seat: int, 
         current = await session.scalar(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat))
         if current is None:
             raise NotFound("seat_not_found", f"Game {game_id} has no seat {seat}.")
+        previous = await session.scalar(select(User.username).where(User.id == current.user_id))
+        event = {"type": "seat_replaced", "seat": seat, "previous": previous, "username": newcomer.username}
+        new_seq = await event_store.append(session, game_id, game.seq, [event])
         awaited = seat in game.to_act
         deadline = (
             now + timedelta(hours=game.move_timeout_hours) if awaited and game.move_timeout_hours is not None else None
@@ -314,8 +332,17 @@ async def replace_player(db: Database, admin: Account, game_id: int, seat: int, 
             .where(and_(Seat.game_id == game_id, Seat.seat == seat))
             .values(user_id=newcomer.id, timeouts_in_row=0, reminded=False, deadline=deadline)
         )
+        seated = await session.execute(
+            select(Seat.seat, Seat.user_id).where(Seat.game_id == game_id, Seat.seat.is_not(None))
+        )
+        # `seat` in a mail row is the recipient's own: each mail shows its reader's view of the game.
+        mails = [
+            mail_row(game_id, new_seq, user_id, now, "seat_replaced", seat=theirs, previous=previous,
+                     username=newcomer.username)
+            for theirs, user_id in seated.all()
+        ]
         if awaited:
-            await session.execute(
-                insert(Outbox), [mail_row(game_id, game.seq, newcomer.id, now, "your_turn", seat=seat)]
-            )
+            mails.append(mail_row(game_id, new_seq, newcomer.id, now, "your_turn", seat=seat))
+        await session.execute(insert(Outbox), mails)
+        await announce(session, game_id, new_seq, game.status, game.to_act, from_seq=game.seq, was_to_act=game.to_act)
         await session.commit()

@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import Interval, bindparam, distinct, func, insert, select, true, update
+from sqlalchemy import Interval, bindparam, distinct, func, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play import clocks
 from app.play.accounts import Account
-from app.play.bus import Change, notice
+from app.play.announce import announce
+from app.play.bus import Change
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, TooMany
 from app.rules import (
     ConfigError,
@@ -46,7 +47,7 @@ from app.store import event_store
 from app.store.db import Database
 from app.store.event_store import StaleSeq
 from app.store.repository import StateCache, fold
-from app.store.tables import Game, GameEvent, Outbox, Seat, User
+from app.store.tables import Game, GameEvent, Seat, User
 
 log = logging.getLogger(__name__)
 
@@ -225,7 +226,7 @@ class GameService:
         await session.flush()
         new_seq = await event_store.append(session, game.id, 0, events, status=_status(state), to_act=state.to_act)
         await clocks.restart(session, game.id, was_to_act=(), to_act=state.to_act, actor=None, now=self.clock())
-        await _announce(session, game.id, new_seq, state, from_seq=0, was_to_act=())
+        await announce(session, game.id, new_seq, _status(state), state.to_act, from_seq=0, was_to_act=())
         return state
 
     async def summary(self, game_id: int) -> GameSummary:
@@ -345,11 +346,12 @@ class GameService:
                 await clocks.restart(
                     session, game_id, was_to_act=state.to_act, to_act=new_state.to_act, actor=seat, now=self.clock()
                 )
-            await _announce(
+            await announce(
                 session,
                 game_id,
                 new_seq,
-                new_state,
+                _status(new_state),
+                new_state.to_act,
                 from_seq=state.seq,
                 was_to_act=state.to_act,
                 only=seat if secret else None,
@@ -403,7 +405,15 @@ class GameService:
                 session, game_id, was_to_act=state.to_act, to_act=new_state.to_act, actor=seat, now=now, by_clock=True
             )
             await clocks.record_timeout(session, game, seat, new_seq, move, now)
-            await _announce(session, game_id, new_seq, new_state, from_seq=game.seq, was_to_act=state.to_act)
+            await announce(
+                session,
+                game_id,
+                new_seq,
+                _status(new_state),
+                new_state.to_act,
+                from_seq=game.seq,
+                was_to_act=state.to_act,
+            )
             await session.commit()
         self.cache.remember(game_id, new_state)
         log.info("game %s: seat %s timed out; default move %s", game_id, seat, move["type"])
@@ -437,37 +447,6 @@ class GameService:
 
 def _status(state: GameState) -> GameStatus:
     return "finished" if state.status == "finished" else "active"
-
-
-async def _announce(
-    session: AsyncSession,
-    game_id: int,
-    new_seq: int,
-    state: GameState,
-    *,
-    from_seq: int,
-    was_to_act: Sequence[int],
-    only: int | None = None,
-) -> None:
-    """Queue the notification work (outbox) and the bus notice; both take effect only if the commit does.
-
-    The outbox row says who was awaited before (`was_to_act` at `from_seq`), so the mail worker can tell who
-    has just become awaited. A seat's secret edit (`only`) concerns nobody else: no outbox row, and a notice
-    that only that seat's streams act on.
-    """
-    status = _status(state)
-    to_act = list(state.to_act)
-    change = Change(game_id, new_seq, tuple(to_act), status, only)
-    if only is not None:
-        await session.execute(select(notice(change)))
-        return
-    payload = {"to_act": to_act, "status": status, "from_seq": from_seq, "was_to_act": list(was_to_act)}
-    # One round trip: the outbox row, and the notice evaluated in its RETURNING clause.
-    await session.execute(
-        insert(Outbox)
-        .values(game_id=game_id, seq=new_seq, kind="game_changed", payload=payload)
-        .returning(notice(change))
-    )
 
 
 async def _head_and_seat(session: AsyncSession, game_id: int, user_id: int) -> tuple[str, int, int, int | None]:

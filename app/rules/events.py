@@ -76,6 +76,8 @@ EVENTS: Final[dict[str, str]] = {
     "round_ended": "the round ended: cards, white cowboy and chip returned",
     "final_roads_finished": "The River: a player ended the final road phase",
     "game_finished": "the game ended: each player's score and the winner",
+    # the table
+    "seat_replaced": "an admin gave a seat to another player (the seat, the previous and the new username)",
 }
 
 # Events that nobody but their own `seat` may know of at all, not even that they happened: A New Beginning's

@@ -644,3 +644,9 @@ def _parcel_pick_forfeited(s: GameState, e: Event) -> GameState:
 @handles("final_roads_finished")
 def _final_roads_finished(s: GameState, e: Event) -> GameState:
     return replace(s, final_roads_done=s.final_roads_done | {e["seat"]})
+
+
+@handles("seat_replaced")
+def _seat_replaced(s: GameState, e: Event) -> GameState:
+    # Who plays a seat is the server's business (app.play.clocks); the game goes on as it was.
+    return s

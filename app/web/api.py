@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request, Response, status
+from fastapi import APIRouter, Depends, Form, Query, Request, Response, status
 from fastapi.security import OAuth2PasswordRequestForm
 
 from app.web.deps import (
@@ -18,6 +18,7 @@ from app.web.deps import (
     SignInDep,
     client_address,
 )
+from app.web.fields import Id, Offset, Text
 from app.web.schemas import (
     AccountOut,
     CreateGameIn,
@@ -42,8 +43,20 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {code: {"model": ErrorResponse} for code in codes}
 
 
+class UsernamePasswordForm(OAuth2PasswordRequestForm):
+    """OAuth2's password form (the optional grant_type, scope and client fields are not used here), with the
+    username checked like every other name."""
+
+    def __init__(
+        self,
+        username: Annotated[Text, Form()],
+        password: Annotated[str, Form(json_schema_extra={"format": "password"})],
+    ) -> None:
+        super().__init__(username=username, password=password)
+
+
 router = APIRouter(prefix="/api/v1", responses=errors(401, 422))
-PasswordForm = Annotated[OAuth2PasswordRequestForm, Depends()]
+PasswordForm = Annotated[UsernamePasswordForm, Depends()]
 
 
 # --- accounts -----------------------------------------------------------------------------------------------
@@ -135,7 +148,7 @@ async def list_games(
     status_: Annotated[Literal["open", "active", "finished"] | None, Query(alias="status")] = None,
     mine: bool = False,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Offset = 0,
 ) -> GameListOut:
     """Games, newest first; `mine=true` keeps the caller's own."""
     page, count = await service.list_games(account, status=status_, mine=mine, limit=limit, offset=offset)
@@ -143,19 +156,19 @@ async def list_games(
 
 
 @router.get("/games/{game_id}", responses=errors(404), tags=["games"])
-async def get_game(game_id: int, account: CurrentAccount, service: ServiceDep) -> GameOut:
+async def get_game(game_id: Id, account: CurrentAccount, service: ServiceDep) -> GameOut:
     """A game's summary: players, variants, and the head of its log (`seq`, `to_act`)."""
     return GameOut.of(await service.summary(game_id))
 
 
 @router.post("/games/{game_id}/join", responses=errors(404, 409), tags=["games"])
-async def join_game(game_id: int, account: CurrentAccount, service: ServiceDep) -> GameOut:
+async def join_game(game_id: Id, account: CurrentAccount, service: ServiceDep) -> GameOut:
     """Take a free seat in an open game."""
     return GameOut.of(await service.join(account, game_id))
 
 
 @router.post("/games/{game_id}/start", responses=errors(403, 404, 409), tags=["games"])
-async def start_game(game_id: int, account: CurrentAccount, service: ServiceDep) -> GameOut:
+async def start_game(game_id: Id, account: CurrentAccount, service: ServiceDep) -> GameOut:
     """Start an open game with the players who joined (admins only); seats are drawn at random."""
     return GameOut.of(await service.start(account, game_id))
 
@@ -164,19 +177,19 @@ async def start_game(game_id: int, account: CurrentAccount, service: ServiceDep)
 
 
 @router.get("/games/{game_id}/state", responses=errors(404, 409), tags=["play"])
-async def get_state(game_id: int, account: CurrentAccount, service: ServiceDep) -> dict[str, Any]:
+async def get_state(game_id: Id, account: CurrentAccount, service: ServiceDep) -> dict[str, Any]:
     """The caller's view of the game (a spectator's view without a seat)."""
     return await service.view(account, game_id)
 
 
 @router.get("/games/{game_id}/moves", responses=errors(404, 409), tags=["play"])
-async def get_moves(game_id: int, account: CurrentAccount, service: ServiceDep) -> MovesOut:
+async def get_moves(game_id: Id, account: CurrentAccount, service: ServiceDep) -> MovesOut:
     """Every move the caller may submit now, each exactly in the shape POST .../moves accepts."""
     return MovesOut.of(await service.moves(account, game_id))
 
 
 @router.post("/games/{game_id}/moves", responses=errors(403, 404, 409, 429), tags=["play"])
-async def post_move(game_id: int, body: MoveIn, account: CurrentAccount, service: ServiceDep) -> MoveOut:
+async def post_move(game_id: Id, body: MoveIn, account: CurrentAccount, service: ServiceDep) -> MoveOut:
     """Submit a move made against `seq` (409 `stale_seq` if the game moved on; 429 `too_many_moves`, with
     Retry-After, beyond 60 moves of the seat within a minute); errors leave the log alone."""
     return MoveOut(seq=await service.submit(account, game_id, body.seq, body.move))
@@ -184,10 +197,10 @@ async def post_move(game_id: int, body: MoveIn, account: CurrentAccount, service
 
 @router.get("/games/{game_id}/events", responses=errors(404), tags=["play"])
 async def get_events(
-    game_id: int,
+    game_id: Id,
     account: CurrentAccount,
     service: ServiceDep,
-    after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
+    after: Offset = 0,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
 ) -> EventsOut:
     """The log after `after`, as the caller counts it: the events it may know of, each redacted for it."""

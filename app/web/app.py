@@ -16,11 +16,12 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.notify.jobs import background_jobs
@@ -31,9 +32,11 @@ from app.play.service import GameService
 from app.play.sign_in import SignIn
 from app.play.sign_in_limits import Limits
 from app.store import migrate
+from app.store.availability import is_unavailable
 from app.store.db import open_database
-from app.web import api, notifications, pages, settings_pages, stream
+from app.web import api, notifications, openapi, pages, settings_pages, stream
 from app.web.cross_site import CrossSiteGuard
+from app.web.fields import CONTROL_CHARACTERS
 from app.web.schemas import ErrorResponse
 from app.web.security import SESSION_COOKIE, TokenSigner
 from app.web.settings import Settings
@@ -56,6 +59,11 @@ HTTP_CODES = {
     405: ("method_not_allowed", "This address does not accept that method."),
     413: ("body_too_large", "The request body is too large."),
 }
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+DATABASE_UNAVAILABLE = (
+    "database_unavailable",
+    "The game server cannot reach its database just now; please try again in a minute.",
+)
 
 
 def error_response(status: int, code: str, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
@@ -180,14 +188,46 @@ async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
     await error_response(413, code, message)(scope, receive, send)
 
 
-def _validation_message(exc: RequestValidationError) -> tuple[str, str]:
+def _validation_error(exc: RequestValidationError) -> tuple[int, str, str]:
+    """Status, code and message for a request FastAPI could not read: 400 for a body that is not JSON, 404 for
+    a path that names nothing (a malformed id, or one beyond what the database can hold), 422 otherwise."""
     errors = exc.errors()
     if any(e.get("type") == "json_invalid" for e in errors):
-        return "malformed_json", "The request body is not valid JSON."
+        return 400, "malformed_json", "The request body is not valid JSON."
     first = errors[0] if errors else {}
+    if tuple(first.get("loc", ()))[:1] == ("path",):
+        return 404, *HTTP_CODES[404]
     where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path"))
     reason = str(first.get("msg", "is invalid"))
-    return "invalid_request", f"{where}: {reason}" if where else reason
+    code = CONTROL_CHARACTERS if first.get("type") == CONTROL_CHARACTERS else "invalid_request"
+    return 422, code, f"{where}: {reason}" if where else reason
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method the request's path accepts: Starlette's own 405 names only the methods of the first route
+    that matched the path, though several routes may share it (GET and POST /api/v1/games). Mounted apps (the
+    static files) answer for themselves."""
+    routes = [route for route in request.app.router.routes if not isinstance(route, Mount)]
+    return [
+        method
+        for method in METHODS
+        if any(route.matches({**request.scope, "method": method})[0] == Match.FULL for route in routes)
+    ]
+
+
+def _wants_page(request: Request) -> bool:
+    """A browser asking for one of our pages gets an error page; programs (and the API) get the JSON shape."""
+    return not request.url.path.startswith("/api/") and "text/html" in request.headers.get("accept", "")
+
+
+def _error(
+    request: Request, status: int, code: str, message: str, headers: Mapping[str, str] | None = None
+) -> Response:
+    if _wants_page(request):
+        page = pages.render(request, "pages/error.html", None, status=status, message=message)
+        page.headers.update(headers or {})
+        return page
+    return error_response(status, code, message, headers)
 
 
 def error_headers(exc: PlayError, status: int) -> dict[str, str] | None:
@@ -203,21 +243,28 @@ def install_error_handlers(app: FastAPI) -> None:
         status = next((s for kind, s in STATUS_OF.items() if isinstance(exc, kind)), 400)
         return error_response(status, exc.code, exc.message, error_headers(exc, status))
 
-    async def on_validation(request: Request, exc: Exception) -> JSONResponse:
+    async def on_validation(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
-        code, message = _validation_message(exc)
-        return error_response(422, code, message)
+        return _error(request, *_validation_error(exc))
 
-    async def on_http(request: Request, exc: Exception) -> JSONResponse:
+    async def on_http(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
         if isinstance(exc.detail, dict) and {"code", "message"} <= exc.detail.keys():
             return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405 and (allowed := _allowed_methods(request)):
+            headers["Allow"] = ", ".join(allowed)
         code, message = HTTP_CODES.get(exc.status_code, ("http_error", str(exc.detail)))
-        return error_response(exc.status_code, code, message, exc.headers)
+        return _error(request, exc.status_code, code, message, headers)
 
     async def on_too_large(request: Request, exc: Exception) -> JSONResponse:
         code, message = HTTP_CODES[413]
         return error_response(413, code, message)
+
+    async def on_database_error(request: Request, exc: Exception) -> Response:
+        if not is_unavailable(exc):
+            raise exc  # a bug, not an outage: scrubbed, logged and answered 500 further out
+        return _error(request, 503, *DATABASE_UNAVAILABLE, {"Retry-After": "30"})
 
     async def on_crash(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
@@ -227,6 +274,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)
     app.add_exception_handler(BodyTooLarge, on_too_large)
+    app.add_exception_handler(DBAPIError, on_database_error)
     app.add_exception_handler(Exception, on_crash)
 
 
@@ -292,6 +340,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     install_error_handlers(app)
+    openapi.install(app)
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.signing_key(),
@@ -318,7 +367,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             await asyncio.wait_for(request.app.state.db.ping(), timeout=5)
         except Exception:
-            return error_response(503, "database_unavailable", "The database does not answer.")
+            return error_response(503, *DATABASE_UNAVAILABLE)
         return {"status": "ok"}
 
     return app

@@ -9,6 +9,7 @@ from typing import Any
 from app.rules.catalog import BUILDINGS, CONSTRUCTION_PRICE, PERSONALITIES, SHOP, SQUARES
 
 Event = dict[str, Any]
+COLOUR_NAMES = ("red", "blue", "green", "orange", "purple")  # the seats' colours on the board, in words
 CLAIM_REASONS = {"start": " as a starting parcel", "settler": " with the Settler", "pick": ""}
 
 
@@ -187,4 +188,6 @@ _HANDLERS: dict[str, Callable[[Describer, Event], str | None]] = {
     "shopping_revealed": _shopping,
     "parcel_pick_forfeited": lambda d, e: f"{d.who(e['seat'])} forfeits a parcel pick.",
     "final_roads_finished": lambda d, e: f"{d.who(e['seat'])} places no more roads.",
+    "seat_replaced": lambda d, e: f"{e['username']} takes over {e['previous']}'s seat "
+    f"({COLOUR_NAMES[e['seat'] % len(COLOUR_NAMES)]}).",
 }

@@ -18,6 +18,7 @@ from app.play.errors import Invalid
 from app.store.tables import User
 from app.web.api import errors
 from app.web.deps import CurrentAccount, ServiceDep, SessionDep, SettingsDep
+from app.web.fields import Id, Text
 from app.web.settings import Settings
 
 router = APIRouter()
@@ -62,7 +63,7 @@ class VacationOut(BaseModel):
 class ReplaceIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    username: str = Field(min_length=1, max_length=32)
+    username: Text = Field(min_length=1, max_length=32)
 
 
 def _links(settings: Settings) -> UnsubscribeLinks:
@@ -145,7 +146,9 @@ async def post_vacation(body: VacationIn, account: CurrentAccount, service: Serv
     responses=errors(403, 404, 409),
     tags=["clocks"],
 )
-async def replace_seat(game_id: int, seat: int, body: ReplaceIn, account: CurrentAccount, service: ServiceDep) -> None:
+async def replace_seat(
+    game_id: Id, seat: Id, body: ReplaceIn, account: CurrentAccount, service: ServiceDep
+) -> None:
     """Give a running game's seat to another user (admins only), e.g. after a player ran out of time three
     times in a row. The newcomer gets a fresh clock."""
     await clocks.replace_player(service.db, account, game_id, seat, body.username, service.clock())

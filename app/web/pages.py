@@ -32,14 +32,15 @@ from app.web.deps import (
     SignInDep,
     client_address,
 )
-from app.web.gamelog import Describer
+from app.web.fields import Id, Text
+from app.web.gamelog import COLOUR_NAMES, Describer
 from app.web.schemas import CreateGameIn, RegisterIn
 from app.web.security import hold_in_cookie
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.globals.update(
-    colour=present.colour, colour_names=present.COLOUR_NAMES, CELL=present.CELL, MARGIN=present.MARGIN,
+    colour=present.colour, colour_names=COLOUR_NAMES, CELL=present.CELL, MARGIN=present.MARGIN,
     BOARD_PX=present.BOARD_PX, ICON=present.ICON,
 )
 router = APIRouter(include_in_schema=False)
@@ -48,6 +49,7 @@ STALE_NOTICE = "The game moved on before your click arrived: here is the table a
 LOBBY_VIEWS = 20  # games whose decision the lobby names (one state read each)
 
 FormStr = Annotated[str, Form()]
+FormText = Annotated[Text, Form()]
 OptionalFormStr = Annotated[str | None, Form()]
 
 
@@ -133,7 +135,7 @@ async def login_form(request: Request, account: OptionalAccount, next: str | Non
 async def login(
     request: Request,
     sign_in: SignInDep,
-    username: FormStr,
+    username: FormText,
     password: FormStr,
     next: OptionalFormStr = None,
     csrf_token: OptionalFormStr = None,
@@ -253,14 +255,14 @@ async def _table_command(request: Request, account: Account | None, csrf_token: 
 
 @router.post("/games/{game_id}/join")
 async def join(
-    request: Request, game_id: int, account: OptionalAccount, service: ServiceDep, csrf_token: OptionalFormStr = None
+    request: Request, game_id: Id, account: OptionalAccount, service: ServiceDep, csrf_token: OptionalFormStr = None
 ) -> Response:
     return await _table_command(request, account, csrf_token, game_id, service.join)
 
 
 @router.post("/games/{game_id}/start")
 async def start(
-    request: Request, game_id: int, account: OptionalAccount, service: ServiceDep, csrf_token: OptionalFormStr = None
+    request: Request, game_id: Id, account: OptionalAccount, service: ServiceDep, csrf_token: OptionalFormStr = None
 ) -> Response:
     return await _table_command(request, account, csrf_token, game_id, service.start)
 
@@ -340,7 +342,7 @@ async def new_game(
 
 
 @router.get("/games/{game_id}")
-async def table(request: Request, game_id: int, account: OptionalAccount, service: ServiceDep) -> Response:
+async def table(request: Request, game_id: Id, account: OptionalAccount, service: ServiceDep) -> Response:
     if account is None:
         return to_login(request)
     return await _render_table(request, account, service, game_id)
@@ -349,7 +351,7 @@ async def table(request: Request, game_id: int, account: OptionalAccount, servic
 @router.post("/games/{game_id}/moves")
 async def move(
     request: Request,
-    game_id: int,
+    game_id: Id,
     account: OptionalAccount,
     service: ServiceDep,
     seq: FormStr,
@@ -365,14 +367,14 @@ async def move(
     notice = error = None
     status = 200
     try:
-        parsed = json.loads(move)
-        if not isinstance(parsed, dict) or not seq.isdigit():
+        parsed, seen = json.loads(move), int(seq)
+        if not isinstance(parsed, dict) or seen < 0:
             raise ValueError
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than the parser goes
         error, status = "That choice could not be read; please choose again.", 422
     else:
         try:
-            await service.submit(account, game_id, int(seq), parsed)
+            await service.submit(account, game_id, seen, parsed)
         except Conflict as exc:
             status = 409
             if exc.code == "stale_seq":

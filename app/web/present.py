@@ -29,7 +29,6 @@ Move = dict[str, Any]
 Doc = dict[str, Any]
 
 COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef9a00", "#7b1fa2")
-COLOUR_NAMES = ("red", "blue", "green", "orange", "purple")
 CELL = 64
 MARGIN = 28
 BOARD_PX = 2 * MARGIN + 8 * CELL

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.play.service import GameSummary, MoveOptions, VisibleEvent
 from app.rules.moves import move_json_schema
+from app.web.fields import MAX_INTEGER, Text
 
 USERNAME_PATTERN = r"^[A-Za-z0-9_.-]+$"
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
@@ -31,8 +32,8 @@ NewPassword = Annotated[str, Field(min_length=8, max_length=256)]
 class RegisterIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    username: str = Field(min_length=3, max_length=32, pattern=USERNAME_PATTERN)
-    email: str = Field(max_length=254, pattern=EMAIL_PATTERN)
+    username: Text = Field(min_length=3, max_length=32, pattern=USERNAME_PATTERN)
+    email: Text = Field(max_length=254, pattern=EMAIL_PATTERN)
     password: NewPassword
 
 
@@ -80,10 +81,10 @@ class VariantsIn(BaseModel):
 class CreateGameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=100)
+    name: Text = Field(min_length=1, max_length=100)
     seats: int = Field(ge=2, le=5)
     variants: VariantsIn = Field(default_factory=VariantsIn)
-    players: list[str] | None = Field(default=None, max_length=5)
+    players: list[Text] | None = Field(default=None, max_length=5)
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
     move_timeout_hours: int | None = Field(default=None, ge=1, le=24 * 60)
 
@@ -158,7 +159,7 @@ class MoveIn(BaseModel):
 
     seq: int = Field(
         ge=0,
-        le=2**31 - 1,
+        le=MAX_INTEGER,
         description="The sequence number the client saw (events it may not know of, such as another seat's "
         "secret edits, are not counted).",
     )

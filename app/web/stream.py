@@ -20,6 +20,7 @@ from app.play.bus import Bus, Change
 from app.play.service import GameService
 from app.web.api import errors
 from app.web.deps import BusDep, CurrentAccount, ServiceDep, SettingsDep
+from app.web.fields import Id
 
 router = APIRouter(prefix="/api/v1", tags=["play"])
 EVENT_NAME = "turn"
@@ -60,7 +61,7 @@ async def _changes(service: GameService, bus: Bus, game_id: int, account: Accoun
     },
 )
 async def stream(
-    game_id: int,
+    game_id: Id,
     request: Request,
     account: CurrentAccount,
     service: ServiceDep,

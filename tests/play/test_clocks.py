@@ -5,14 +5,19 @@ timeouts in a row and the replacement of the player, vacations. Time is passed i
 from __future__ import annotations
 
 import asyncio
+import json
+from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
+from typing import Any
 
 import httpx
-from conftest import Api
+from conftest import Api, Player, live_server
+from httpx_sse import ServerSentEvent, aconnect_sse
 
 from app.notify.worker import Notifier
 from app.play.clocks import ClockKeeper
 from app.play.service import GameService
+from app.web.settings import Settings
 from tests.notify.conftest import SmtpServer, Table, drain, now, started
 
 
@@ -135,3 +140,76 @@ async def test_vacation_stops_the_clock_and_is_limited_to_14_days_a_year(
         assert r.status_code == 409 and r.json()["detail"]["code"] == "vacation_limit"
     r = await client.get("/api/v1/me/vacation", headers=player.headers)
     assert r.json()["days_used"] == 10
+
+
+async def _next_turn(events: AsyncIterator[ServerSentEvent]) -> dict[str, Any]:
+    async for event in events:
+        if event.event == "turn":
+            data: dict[str, Any] = json.loads(event.data)
+            return data
+    raise AssertionError("the stream ended")
+
+
+async def test_a_seat_replacement_is_in_the_log_on_the_stream_and_in_the_players_mail(
+    api: Api, client: httpx.AsyncClient, service: GameService, notifier: Notifier, smtp: SmtpServer,
+    mail_settings: Settings,
+) -> None:
+    admin = await api.admin()
+    ann, bob, dan, carl = [await api.player(name) for name in ("ann", "bob", "dan", "carl")]
+    off = {"preferences": {"seat_replaced": "off"}}
+    r = await client.put("/api/v1/me/notifications", json=off, headers=dan.headers)
+    assert r.status_code == 200, r.text
+    game = await api.started_game(admin, [ann, bob, dan], seed=3)
+    bob_seat = next(s["seat"] for s in game["seats"] if s["username"] == "bob")
+    await drain(notifier)
+    smtp.inbox.clear()
+    async with (
+        live_server(mail_settings) as (url, _),
+        httpx.AsyncClient(base_url=url, timeout=10) as live,
+        aconnect_sse(live, "GET", f"/api/v1/games/{game['id']}/stream", headers=ann.headers) as source,
+    ):
+        events = source.aiter_sse()
+        assert (await asyncio.wait_for(_next_turn(events), 10))["seq"] == game["seq"]
+        replace = f"/api/v1/games/{game['id']}/seats/{bob_seat}/replace"
+        assert (await client.post(replace, json={"username": "carl"}, headers=admin.headers)).status_code == 204
+        announced = await asyncio.wait_for(_next_turn(events), 10)
+    assert announced["seq"] == game["seq"] + 1 and announced["to_act"] == game["to_act"]
+    r = await client.get(f"/api/v1/games/{game['id']}/events", params={"after": game["seq"]}, headers=ann.headers)
+    replaced = {"type": "seat_replaced", "seat": bob_seat, "previous": "bob", "username": "carl"}
+    assert [(e["seq"], e["data"]) for e in r.json()["events"]] == [(game["seq"] + 1, replaced)]
+    await drain(notifier)
+
+    def about_the_seat(player: Player) -> list[str]:
+        return [m["Subject"] for m in smtp.inbox.to(f"{player.username}@example.com") if "seat" in m["Subject"]]
+
+    assert about_the_seat(ann) == ["carl takes over bob's seat in Test game"]
+    assert about_the_seat(carl) == ["You take over bob's seat in Test game"]
+    assert about_the_seat(dan) == [] and smtp.inbox.to("bob@example.com") == []
+    (mail,) = [m for m in smtp.inbox.to("carl@example.com") if "seat" in m["Subject"]]
+    assert f"/games/{game['id']}" in mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+
+
+async def test_a_replacement_racing_a_move_leaves_one_unbroken_log(
+    api: Api, client: httpx.AsyncClient, service: GameService
+) -> None:
+    for round_ in range(3):
+        table, admin, _ = await started(api, service, [f"ann{round_}", f"bob{round_}"], seed=3)
+        newcomer = await api.player(f"carl{round_}")
+        (awaited,) = await table.to_act()
+        options = (await client.get(f"/api/v1/games/{table.id}/moves", headers=table.player(awaited).headers)).json()
+        move = client.post(
+            f"/api/v1/games/{table.id}/moves",
+            json={"seq": options["seq"], "move": options["moves"][0]},
+            headers=table.player(awaited).headers,
+        )
+        replace = client.post(
+            f"/api/v1/games/{table.id}/seats/{1 - awaited}/replace",
+            json={"username": newcomer.username},
+            headers=admin.headers,
+        )
+        moved, replaced = await asyncio.gather(move, replace)
+        assert replaced.status_code == 204, replaced.text
+        assert moved.status_code == 200 or moved.json()["detail"]["code"] == "stale_seq"
+        events = (await client.get(f"/api/v1/games/{table.id}/events", headers=admin.headers)).json()["events"]
+        assert [e["seq"] for e in events] == list(range(1, (await service.summary(table.id)).seq + 1))
+        assert [e["type"] for e in events].count("seat_replaced") == 1

@@ -34,7 +34,7 @@ async def test_register_validates_its_input(client: httpx.AsyncClient) -> None:
     r = await client.post("/api/v1/auth/register", json={"username": "x", "email": "nope", "password": "short"})
     assert_error(r, 422, "invalid_request")
     r = await client.post("/api/v1/auth/register", content=b"{not json", headers={"Content-Type": "application/json"})
-    assert_error(r, 422, "malformed_json")
+    assert_error(r, 400, "malformed_json")
 
 
 async def test_wrong_password_and_unknown_user_get_the_same_answer(client: httpx.AsyncClient) -> None:

@@ -91,7 +91,7 @@ async def test_malformed_bodies_are_4xx_never_5xx(api: Api, client: httpx.AsyncC
     r = await client.post(
         url, content=b'{"seq": 1, "move": {', headers={**awaited.headers, "Content-Type": "application/json"}
     )
-    assert_error(r, 422, "malformed_json")
+    assert_error(r, 400, "malformed_json")
     huge = {"seq": game["seq"], "move": {"type": "pass", "junk": "x" * 100_000}}
     assert_error(await client.post(url, json=huge, headers=awaited.headers), 413, "body_too_large")
 

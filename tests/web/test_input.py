@@ -1,0 +1,129 @@
+"""Bad input never reaches the database: control characters in names and texts, and integers beyond what
+PostgreSQL's `integer` holds, are refused with a 4xx in the error shape, and change nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from conftest import Api
+from support import assert_error
+
+# NUL (PostgreSQL cannot store it), line breaks (they break mail headers), a tab, a right-to-left override
+# (it makes one name look like another) and the Unicode line separator.
+CONTROLS = ["\x00", "\n", "\r", "\t", "\u202e", "\u2028"]
+TOO_BIG = ["2147483648", "9223372036854775808", "99999999999999999999999"]
+GAME_PATHS = [
+    ("get", "/api/v1/games/{}"),
+    ("post", "/api/v1/games/{}/join"),
+    ("post", "/api/v1/games/{}/start"),
+    ("get", "/api/v1/games/{}/state"),
+    ("get", "/api/v1/games/{}/moves"),
+    ("post", "/api/v1/games/{}/moves"),
+    ("get", "/api/v1/games/{}/events"),
+    ("get", "/api/v1/games/{}/stream"),
+    ("post", "/api/v1/games/{}/seats/0/replace"),
+    ("post", "/api/v1/games/1/seats/{}/replace"),
+]
+
+
+@pytest.mark.parametrize("control", CONTROLS)
+async def test_names_and_texts_with_control_characters_are_422_and_change_nothing(
+    api: Api, client: httpx.AsyncClient, control: str
+) -> None:
+    admin = await api.admin()
+    ann, bob = await api.player("ann"), await api.player("bob")
+    bad = f"a{control}b"
+    register = {"username": "carl", "email": "carl@example.com", "password": "long enough"}
+    for body in ({**register, "username": bad}, {**register, "email": f"carl{control}@example.com"}):
+        assert_error(await client.post("/api/v1/auth/register", json=body), 422)
+    game = {"name": "Fine", "seats": 2, "players": ["ann", "bob"]}
+    for body in ({**game, "name": bad}, {**game, "players": ["ann", bad]}):
+        detail = assert_error(await client.post("/api/v1/games", json=body, headers=admin.headers), 422)
+        assert detail["code"] == "control_characters" and "control characters" in detail["message"]
+    assert_error(await client.post("/api/v1/auth/token", data={"username": bad, "password": "x" * 8}), 422)
+    started = await api.started_game(admin, [ann, bob])
+    url = f"/api/v1/games/{started['id']}/seats/0/replace"
+    assert_error(await client.post(url, json={"username": bad}, headers=admin.headers), 422)
+    games = (await client.get("/api/v1/games", headers=admin.headers)).json()
+    assert [g["name"] for g in games["data"]] == ["Test game"]
+    assert (await client.get(f"/api/v1/games/{started['id']}", headers=admin.headers)).json() == started
+    assert_error(await client.post("/api/v1/auth/token", data={"username": "carl", "password": "long enough"}), 401)
+
+
+@pytest.mark.parametrize(("method", "path"), GAME_PATHS)
+async def test_ids_beyond_the_database_range_are_404(
+    api: Api, client: httpx.AsyncClient, method: str, path: str
+) -> None:
+    admin = await api.admin()
+    game = await api.started_game(admin, [await api.player("ann"), await api.player("bob")])
+    assert game["id"] == 1
+    body: dict[str, Any] = {"seq": 0, "move": {"type": "pass"}} if path.endswith("moves") else {"username": "admin"}
+    for number in TOO_BIG:
+        r = await client.request(method, path.format(number), json=body, headers=admin.headers)
+        assert_error(r, 404)
+
+
+async def test_query_integers_beyond_the_database_range_are_422(api: Api, client: httpx.AsyncClient) -> None:
+    admin = await api.admin()
+    game = await api.started_game(admin, [await api.player("ann"), await api.player("bob")])
+    for number in TOO_BIG:
+        assert_error(await client.get(f"/api/v1/games?offset={number}", headers=admin.headers), 422)
+        assert_error(await client.get(f"/api/v1/games/{game['id']}/events?after={number}", headers=admin.headers), 422)
+    assert (await client.get("/api/v1/games?offset=2147483647", headers=admin.headers)).json()["data"] == []
+
+
+async def _page_client(client: httpx.AsyncClient, api: Api) -> str:
+    """Sign the client's browser session in as the admin; returns a CSRF token of the session."""
+    await api.admin()
+    form = (await client.get("/login")).text
+    token = form.split('name="csrf_token" value="')[1].split('"')[0]
+    r = await client.post("/login", data={"username": "admin", "password": "admin password", "csrf_token": token})
+    assert r.status_code == 303, r.text
+    page = (await client.get("/games/new")).text
+    return page.split('name="csrf_token" value="')[1].split('"')[0]
+
+
+async def test_pages_refuse_bad_names_and_ids_with_4xx(api: Api, client: httpx.AsyncClient) -> None:
+    token = await _page_client(client, api)
+    await api.player("ann")
+    r = await client.post("/games/new", data={"name": "a\nb", "seats": "2", "csrf_token": token})
+    assert r.status_code == 422 and "control characters" in r.text
+    r = await client.post("/games/new", data={"name": "ok", "seats": "2", "players": "ann a\x00b", "csrf_token": token})
+    assert r.status_code == 422 and "control characters" in r.text
+    r = await client.post("/signup", data={"username": "carl", "email": "c\x00@example.com", "password": "long enough",
+                                           "csrf_token": token})
+    assert r.status_code == 422
+    r = await client.post("/login", data={"username": "a\x00", "password": "long enough", "csrf_token": token})
+    assert r.status_code == 422
+    for number in TOO_BIG:
+        assert_error(await client.get(f"/games/{number}"), 404)
+        browser = await client.get(f"/games/{number}", headers={"Accept": "text/html"})
+        assert browser.status_code == 404 and "There is nothing at this address." in browser.text
+        assert browser.headers["content-type"].startswith("text/html")
+        assert (await client.post(f"/games/{number}/join", data={"csrf_token": token})).status_code == 404
+    assert (await client.get("/api/v1/games", headers={"Accept": "application/json"})).json()["count"] == 0
+
+
+async def test_a_move_form_with_an_unreadable_seq_is_422(api: Api, client: httpx.AsyncClient) -> None:
+    token = await _page_client(client, api)
+    ann, bob = await api.player("ann"), await api.player("bob")
+    admin = await api.admin()
+    game = await api.started_game(admin, [ann, bob])
+    await client.post(f"/games/{game['id']}/join", data={"csrf_token": token})
+    for seq in ("²", "1e3", "-1", "9" * 5000):
+        data = {"seq": seq, "move": '{"type": "pass"}', "csrf_token": token}
+        r = await client.post(f"/games/{game['id']}/moves", data=data)
+        assert r.status_code == 422 and "could not be read" in r.text
+    data = {"seq": "0", "move": "[" * 5000 + "]" * 5000, "csrf_token": token}  # deeper than json.loads goes
+    r = await client.post(f"/games/{game['id']}/moves", data=data)
+    assert r.status_code == 422 and "could not be read" in r.text
+
+
+async def test_a_vacation_starting_out_of_reach_is_422(api: Api, client: httpx.AsyncClient) -> None:
+    ann = await api.player("ann")
+    for starts_at in ("9999-12-30T00:00:00Z", "2999-01-01T00:00:00Z"):
+        r = await client.post("/api/v1/me/vacation", json={"days": 3, "starts_at": starts_at}, headers=ann.headers)
+        assert_error(r, 422, "vacation_too_far")
+    assert (await client.get("/api/v1/me/vacation", headers=ann.headers)).json()["days_used"] == 0

