@@ -118,9 +118,7 @@ class Api:
         return Player(r.json()["id"], username, await self.token(username, password))
 
     async def admin(self, username: str = "admin", password: str = "admin password") -> Player:
-        async with self.app.state.service.db.session() as session:
-            account = await self.app.state.accounts.ensure_admin(session, username, password, f"{username}@example.com")
-            await session.commit()
+        account = await self.app.state.sign_in.ensure_admin(username, password, f"{username}@example.com")
         return Player(account.id, username, await self.token(username, password))
 
     async def token(self, username: str, password: str) -> dict[str, str]:

@@ -91,14 +91,22 @@ class Accounts:
             raise NotSignedIn("not_signed_in", "Your account no longer exists.")
         user.password_hash = await asyncio.to_thread(self.hasher.hash, password)
 
-    async def ensure_admin(self, session: AsyncSession, username: str, password: str, email: str) -> Account:
-        """Create the admin `username`, or make the existing account an admin with this password."""
+    async def ensure_admin(
+        self, session: AsyncSession, username: str, password: str, email: str
+    ) -> tuple[Account, bool]:
+        """Create the admin `username`, or make the existing account an admin with this password; also says
+        whether an existing account's password changed (its sign-ins must then be revoked by the caller)."""
         user = await find_by_name(session, username)
         if user is None:
-            return await self.register(session, username, email, password, is_admin=True)
+            return await self.register(session, username, email, password, is_admin=True), False
         user.is_admin = True
-        user.password_hash = await asyncio.to_thread(self.hasher.hash, password)
-        return Account(user.id, user.username, True)
+        try:
+            await asyncio.to_thread(self.hasher.verify, user.password_hash, password)
+            changed = False
+        except (VerificationError, InvalidHashError):
+            user.password_hash = await asyncio.to_thread(self.hasher.hash, password)
+            changed = True
+        return Account(user.id, user.username, True), changed
 
 
 async def find_by_name(session: AsyncSession, username: str) -> User | None:

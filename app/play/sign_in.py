@@ -84,3 +84,14 @@ class SignIn:
             await sessions.revoke_all(session, account.id, self.clock())
             await sign_in_limits.succeeded(session, self.limits, account.username, address, self.clock())
             await session.commit()
+
+    async def ensure_admin(self, username: str, password: str, email: str) -> Account:
+        """Create the admin `username` or make the account an admin with this password (the demo admin of the
+        settings, `create-admin`); a changed password signs out every browser and token of the account, as any
+        password change does."""
+        async with self.db.session() as session:
+            account, changed = await self.accounts.ensure_admin(session, username, password, email)
+            if changed:
+                await sessions.revoke_all(session, account.id, self.clock())
+            await session.commit()
+        return account

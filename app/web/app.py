@@ -33,7 +33,7 @@ from app.play.sign_in import SignIn
 from app.play.sign_in_limits import Limits
 from app.store import migrate
 from app.store.availability import is_unavailable
-from app.store.db import open_database
+from app.store.db import Database, open_database
 from app.web import api, notifications, openapi, pages, settings_pages, stream
 from app.web.cross_site import CrossSiteGuard
 from app.web.fields import CONTROL_CHARACTERS
@@ -278,6 +278,23 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Exception, on_crash)
 
 
+def build_sign_in(settings: Settings, db: Database) -> SignIn:
+    """The sign-in service with the lifetimes and limits of the settings."""
+    return SignIn(
+        db,
+        Accounts(make_hasher(settings.password_hashing)),
+        lifetimes={
+            "token": timedelta(hours=settings.token_max_age_hours),
+            "cookie": timedelta(hours=settings.session_max_age_hours),
+        },
+        limits=Limits(
+            per_account=settings.sign_in_failures_per_account,
+            per_address=settings.sign_in_failures_per_address,
+            window=timedelta(minutes=settings.sign_in_window_minutes),
+        ),
+    )
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Open the database (embedded if need be), migrate, listen on the bus; undo it all on shutdown."""
@@ -289,34 +306,19 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await asyncio.to_thread(migrate.upgrade, db.url)
         bus = Bus(db.libpq_url)
         await bus.start()
-        accounts = Accounts(make_hasher(settings.password_hashing))
+        sign_in = build_sign_in(settings, db)
         if settings.admin_username and settings.admin_password:
-            async with db.session() as session:
-                await accounts.ensure_admin(
-                    session,
-                    settings.admin_username,
-                    settings.admin_password,
-                    f"{settings.admin_username.lower()}@admin.invalid",
-                )
-                await session.commit()
+            await sign_in.ensure_admin(
+                settings.admin_username,
+                settings.admin_password,
+                f"{settings.admin_username.lower()}@admin.invalid",
+            )
         app.state.db = db
         app.state.bus = bus
-        app.state.accounts = accounts
+        app.state.accounts = sign_in.accounts
         app.state.service = GameService(db)
         app.state.signer = TokenSigner(settings.signing_key(), settings.token_max_age_hours * 3600)
-        app.state.sign_in = SignIn(
-            db,
-            accounts,
-            lifetimes={
-                "token": timedelta(hours=settings.token_max_age_hours),
-                "cookie": timedelta(hours=settings.session_max_age_hours),
-            },
-            limits=Limits(
-                per_account=settings.sign_in_failures_per_account,
-                per_address=settings.sign_in_failures_per_address,
-                window=timedelta(minutes=settings.sign_in_window_minutes),
-            ),
-        )
+        app.state.sign_in = sign_in
         if settings.background_jobs:
             async with background_jobs(settings, app.state.service):
                 yield

@@ -89,15 +89,13 @@ def create_admin(args: argparse.Namespace) -> int:
 
 
 async def _create_admin(settings: Settings, username: str, password: str, email: str) -> None:
-    from app.play.accounts import Accounts, make_hasher
     from app.store import migrate as migrations
     from app.store.db import open_database
+    from app.web.app import build_sign_in
 
     db = await asyncio.to_thread(open_database, settings.database_url, settings.data_dir)
     try:
         await asyncio.to_thread(migrations.upgrade, db.url)
-        async with db.session() as session:
-            await Accounts(make_hasher(settings.password_hashing)).ensure_admin(session, username, password, email)
-            await session.commit()
+        await build_sign_in(settings, db).ensure_admin(username, password, email)
     finally:
         await db.close()

@@ -175,3 +175,16 @@ async def test_expired_sessions_sign_nobody_in(app: Any, client: httpx.AsyncClie
     assert (await client.get("/api/v1/auth/me", headers=headers)).status_code == 200  # tokens live longer
     app.state.sign_in.clock = lambda: later + timedelta(hours=settings.token_max_age_hours)
     assert_error(await client.get("/api/v1/auth/me", headers=headers), 401, "invalid_token")
+
+
+async def test_an_admin_password_set_by_the_settings_or_the_cli_revokes_the_old_sign_ins(
+    app: Any, client: httpx.AsyncClient, ann: str
+) -> None:
+    """`ADMIN_PASSWORD` at start and `create-admin` set an existing account's password: a changed password signs
+    out every token of the account, as a password change does; the same password again (every restart) does not."""
+    old = await token(client)
+    await app.state.sign_in.ensure_admin("ann", PASSWORD, "ann@example.com")
+    assert (await client.get("/api/v1/auth/me", headers=old)).json()["is_admin"] is True
+    await app.state.sign_in.ensure_admin("ann", NEW_PASSWORD, "ann@example.com")
+    assert_error(await client.get("/api/v1/auth/me", headers=old), 401, "invalid_token")
+    assert (await client.get("/api/v1/auth/me", headers=await token(client, NEW_PASSWORD))).status_code == 200

@@ -83,9 +83,7 @@ async def test_a_move_on_instance_a_reaches_a_stream_on_instance_b(settings: Set
 async def test_streams_send_keep_alive_pings(settings: Settings) -> None:
     async with live_server(settings) as (url, app), httpx.AsyncClient(base_url=url, timeout=10) as client:
         headers = await _signup(client, "ann")
-        async with app.state.service.db.session() as session:
-            await app.state.accounts.ensure_admin(session, "boss", "boss password", "boss@example.com")
-            await session.commit()
+        await app.state.sign_in.ensure_admin("boss", "boss password", "boss@example.com")
         r = await client.post("/api/v1/auth/token", data={"username": "boss", "password": "boss password"})
         boss = {"Authorization": f"Bearer {r.json()['access_token']}"}
         gid = (await client.post("/api/v1/games", json={"name": "Quiet", "seats": 2}, headers=boss)).json()["id"]
