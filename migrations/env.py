@@ -50,8 +50,8 @@ def run_migrations_online() -> None:
     if url:
         asyncio.run(run_async_migrations(url))
         return
+    from app.settings import Settings
     from app.store.db import resolve_url
-    from app.web.settings import Settings
 
     settings = Settings()
     url, server = resolve_url(settings.database_url, settings.data_dir)

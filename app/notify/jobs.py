@@ -13,7 +13,7 @@ from app.notify.sender import LogSender, Sender, SmtpSender
 from app.notify.worker import MailSettings, Notifier
 from app.play.clocks import ClockKeeper
 from app.play.service import GameService
-from app.web.settings import Settings
+from app.settings import Settings
 
 log = logging.getLogger(__name__)
 

@@ -31,6 +31,7 @@ from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn
 from app.play.service import GameService
 from app.play.sign_in import SignIn
 from app.play.sign_in_limits import Limits
+from app.settings import Settings
 from app.store import migrate
 from app.store.availability import is_unavailable
 from app.store.db import Database, open_database
@@ -39,7 +40,6 @@ from app.web.cross_site import CrossSiteGuard
 from app.web.fields import CONTROL_CHARACTERS
 from app.web.schemas import ErrorResponse
 from app.web.security import SESSION_COOKIE, TokenSigner
-from app.web.settings import Settings
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import os
 import secrets
 import sys
 
-from app.web.settings import Settings
+from app.settings import Settings
 
 
 def serve(args: argparse.Namespace) -> int:

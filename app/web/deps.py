@@ -16,8 +16,8 @@ from app.play.errors import NotSignedIn
 from app.play.service import GameService
 from app.play.sessions import Kind
 from app.play.sign_in import SignIn
+from app.settings import Settings
 from app.web.security import SESSION_ID_KEY, TokenSigner, cookie_session_id
-from app.web.settings import Settings
 
 oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/api/v1/auth/token", auto_error=False)
 

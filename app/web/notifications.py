@@ -15,11 +15,11 @@ from app.notify.messages import KIND_LABELS, KINDS, TEMPLATES
 from app.notify.preferences import UnsubscribeLinks
 from app.play import clocks
 from app.play.errors import Invalid
+from app.settings import Settings
 from app.store.tables import User
 from app.web.api import errors
 from app.web.deps import CurrentAccount, ServiceDep, SessionDep, SettingsDep
 from app.web.fields import Id, Text
-from app.web.settings import Settings
 
 router = APIRouter()
 Mode = Literal["immediately", "digest", "off"]

@@ -22,8 +22,8 @@ from app.notify.jobs import notifier_for
 from app.notify.worker import Notifier
 from app.play.accounts import Account
 from app.play.service import GameService
+from app.settings import Settings
 from app.web.app import create_app
-from app.web.settings import Settings
 
 BASE_URL = "https://carson.example"
 

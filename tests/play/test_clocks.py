@@ -17,7 +17,7 @@ from httpx_sse import ServerSentEvent, aconnect_sse
 from app.notify.worker import Notifier
 from app.play.clocks import ClockKeeper
 from app.play.service import GameService
-from app.web.settings import Settings
+from app.settings import Settings
 from tests.notify.conftest import SmtpServer, Table, drain, now, started
 
 

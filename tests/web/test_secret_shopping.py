@@ -17,8 +17,8 @@ from conftest import Api, Player, live_server
 from httpx_sse import aconnect_sse
 from sqlalchemy import func, select, update
 
+from app.settings import Settings
 from app.store.tables import GameEvent, Outbox
-from app.web.settings import Settings
 from tests.support import assert_error
 from tests.web.test_pages import csrf_of
 

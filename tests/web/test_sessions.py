@@ -12,7 +12,7 @@ import pytest
 from support import assert_error
 
 from app.play.clocks import utc_now
-from app.web.settings import Settings
+from app.settings import Settings
 from tests.web.test_pages import csrf_of
 
 PASSWORD = "correct horse battery"

@@ -10,7 +10,7 @@ import httpx
 from conftest import live_server
 from httpx_sse import aconnect_sse
 
-from app.web.settings import Settings
+from app.settings import Settings
 
 
 async def _signup(client: httpx.AsyncClient, name: str) -> dict[str, str]:

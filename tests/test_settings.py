@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from app.web.settings import Settings
+from app.settings import Settings
 
 
 @pytest.mark.parametrize("environment", ["production", "test"])
