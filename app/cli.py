@@ -16,25 +16,25 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from app.web.commands import serve
+    from app.commands import serve
 
     return serve(args)
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from app.web.commands import migrate
+    from app.commands import migrate
 
     return migrate(args)
 
 
 def _create_admin(args: argparse.Namespace) -> int:
-    from app.web.commands import create_admin
+    from app.commands import create_admin
 
     return create_admin(args)
 
 
 def _worker(args: argparse.Namespace) -> int:
-    from app.web.commands import worker
+    from app.commands import worker
 
     return worker(args)
 

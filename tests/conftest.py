@@ -23,10 +23,10 @@ import uvicorn
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
+    from app.main import create_app
     from app.settings import Settings
     from app.store import migrate
     from app.store.db import start_embedded, to_libpq_url, to_sqlalchemy_url
-    from app.web.app import create_app
 
 TABLES = "users, games, seats, game_events, outbox, sessions, sign_in_limits"
 TEST_SECRET = "test-secret-key-not-for-production-0123456789"

@@ -1,4 +1,5 @@
-"""The application factory: wiring, start-up (database, migrations, bus, demo admin) and error rendering.
+"""The web application's factory: routes, middlewares and error rendering around the services that the
+composition root (app.main) builds and starts.
 
 Every error leaves as `{"detail": {"code", "message"}}`; domain errors carry their own code, and framework
 errors (validation, unknown routes, oversized bodies, crashes) get one here.
@@ -10,8 +11,8 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
-from contextlib import asynccontextmanager
-from datetime import timedelta
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -24,17 +25,12 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.notify.jobs import background_jobs
-from app.play.accounts import Accounts, make_hasher
 from app.play.bus import Bus
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn, PlayError, TooMany
 from app.play.service import GameService
 from app.play.sign_in import SignIn
-from app.play.sign_in_limits import Limits
 from app.settings import Settings
-from app.store import migrate
 from app.store.availability import is_unavailable
-from app.store.db import Database, open_database
 from app.web import api, notifications, openapi, pages, settings_pages, stream
 from app.web.cross_site import CrossSiteGuard
 from app.web.fields import CONTROL_CHARACTERS
@@ -278,62 +274,32 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Exception, on_crash)
 
 
-def build_sign_in(settings: Settings, db: Database) -> SignIn:
-    """The sign-in service with the lifetimes and limits of the settings."""
-    return SignIn(
-        db,
-        Accounts(make_hasher(settings.password_hashing)),
-        lifetimes={
-            "token": timedelta(hours=settings.token_max_age_hours),
-            "cookie": timedelta(hours=settings.session_max_age_hours),
-        },
-        limits=Limits(
-            per_account=settings.sign_in_failures_per_account,
-            per_address=settings.sign_in_failures_per_address,
-            window=timedelta(minutes=settings.sign_in_window_minutes),
-        ),
-    )
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What the web layer serves with; the composition root (app.main) builds them at start-up."""
+
+    service: GameService
+    sign_in: SignIn
+    bus: Bus
 
 
-@asynccontextmanager
-async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Open the database (embedded if need be), migrate, listen on the bus; undo it all on shutdown."""
-    settings: Settings = app.state.settings
-    db = await asyncio.to_thread(open_database, settings.database_url, settings.data_dir)
-    bus: Bus | None = None
-    try:
-        if settings.migrate_on_start:
-            await asyncio.to_thread(migrate.upgrade, db.url)
-        bus = Bus(db.libpq_url)
-        await bus.start()
-        sign_in = build_sign_in(settings, db)
-        if settings.admin_username and settings.admin_password:
-            await sign_in.ensure_admin(
-                settings.admin_username,
-                settings.admin_password,
-                f"{settings.admin_username.lower()}@admin.invalid",
-            )
-        app.state.db = db
-        app.state.bus = bus
-        app.state.accounts = sign_in.accounts
-        app.state.service = GameService(db)
-        app.state.signer = TokenSigner(settings.signing_key(), settings.token_max_age_hours * 3600)
-        app.state.sign_in = sign_in
-        if settings.background_jobs:
-            async with background_jobs(settings, app.state.service):
-                yield
-        else:
+Running = Callable[[], AbstractAsyncContextManager[Services]]
+
+
+def build_app(settings: Settings, running: Running) -> FastAPI:
+    """The web application: its routes, middlewares and error rendering. Its start-up enters `running` for the
+    services and its shutdown leaves it, so the one who wires the layers (app.main) decides what that opens."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with running() as services:
+            app.state.service = services.service
+            app.state.sign_in = services.sign_in
+            app.state.accounts = services.sign_in.accounts
+            app.state.bus = services.bus
+            app.state.signer = TokenSigner(settings.signing_key(), settings.token_max_age_hours * 3600)
             yield
-    finally:
-        if bus is not None:
-            await bus.stop()
-        # Stops the embedded server explicitly: uvicorn re-raises SIGTERM, so atexit would never run.
-        await db.close()
 
-
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the application; nothing touches the database until the lifespan starts."""
-    settings = settings or Settings()
     app = FastAPI(
         title="Carson City Online",
         version="1",
@@ -367,7 +333,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def healthz(request: Request) -> Any:
         """200 when the database answers, 503 otherwise (for load balancers and Docker's HEALTHCHECK)."""
         try:
-            await asyncio.wait_for(request.app.state.db.ping(), timeout=5)
+            await asyncio.wait_for(request.app.state.service.db.ping(), timeout=5)
         except Exception:
             return error_response(503, *DATABASE_UNAVAILABLE)
         return {"status": "ok"}

@@ -23,9 +23,9 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, sync_playwright
 
+from app.main import create_app
 from app.settings import Settings
 from app.store.db import to_libpq_url
-from app.web.app import create_app
 from tests.conftest import TABLES, TEST_SECRET, free_port
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -18,12 +18,11 @@ import pytest
 from aiosmtpd.controller import Controller
 from conftest import Api, Player, free_port
 
-from app.notify.jobs import notifier_for
+from app.main import create_app, notifier_for
 from app.notify.worker import Notifier
 from app.play.accounts import Account
 from app.play.service import GameService
 from app.settings import Settings
-from app.web.app import create_app
 
 BASE_URL = "https://carson.example"
 

@@ -145,7 +145,7 @@ async def test_two_workers_never_send_the_same_mail_twice(
     players = [await api.player(f"player{i}") for i in range(5)]
     for i in range(6):
         await api.started_game(admin, players[: 2 + i % 4], seed=i)
-    from app.notify.jobs import notifier_for
+    from app.main import notifier_for
 
     other = notifier_for(mail_settings, service)  # type: ignore[arg-type]
     t = now()

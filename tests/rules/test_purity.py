@@ -7,9 +7,12 @@ import ast
 import sys
 from pathlib import Path
 
+from imports import imported_names
+
 import app.rules
 
 RULES_DIR = Path(app.rules.__file__).parent
+APP_DIR = RULES_DIR.parent
 FORBIDDEN_MODULES = {"os", "io", "time", "datetime", "socket", "pathlib", "subprocess", "threading", "asyncio",
                      "logging", "shutil", "tempfile", "urllib", "http", "sqlite3", "secrets", "uuid"}
 
@@ -18,22 +21,11 @@ def _modules() -> list[Path]:
     return sorted(RULES_DIR.glob("*.py"))
 
 
-def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-    return names
-
-
 def test_rules_import_only_the_standard_library() -> None:
     """R-WEB-3 (determinism rests on it): only stdlib and app.rules itself (and pydantic for the move
     vocabulary's schemas, ARCHITECTURE "pydantic acceptable for move/event schemas")."""
     for path in _modules():
-        for name in _imports(path):
+        for name in imported_names(path, APP_DIR):
             top = name.split(".")[0]
             if path.name == "moves.py" and top == "pydantic":
                 continue

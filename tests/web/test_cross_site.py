@@ -10,8 +10,8 @@ import httpx
 import pytest
 from support import assert_error
 
+from app.main import create_app
 from app.settings import Settings
-from app.web.app import create_app
 from tests.web.test_pages import csrf_of
 
 PASSWORD = "correct horse battery"

@@ -16,12 +16,11 @@ import pytest
 from conftest import TEST_SECRET
 from support import assert_error
 
-from app.notify.jobs import notifier_for
+from app.main import create_app, notifier_for
 from app.play.clocks import ClockKeeper
 from app.settings import Settings
 from app.store import migrate
 from app.store.db import start_embedded, to_sqlalchemy_url
-from app.web.app import create_app
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

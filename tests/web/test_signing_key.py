@@ -15,8 +15,8 @@ import httpx
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from support import assert_error
 
+from app.main import create_app
 from app.settings import KEY_FILE, Settings
-from app.web.app import create_app
 
 # The constant that development servers used to sign with: anyone could read it in the source.
 OLD_CONSTANT = "development-only-secret-key-change-me"

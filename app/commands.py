@@ -1,6 +1,7 @@
-"""The server's command-line commands: `serve`, `migrate`, `create-admin` (wired in app.cli).
+"""The server's command-line commands: `serve`, `worker`, `migrate`, `create-admin` (wired in app.cli).
 
-They live in the web layer because they assemble everything: settings, the database, the services.
+They sit outside the layers, next to the composition root (app.main) they start: they read the settings and
+assemble everything, the database, the services and the web app.
 """
 
 from __future__ import annotations
@@ -13,14 +14,13 @@ import os
 import secrets
 import sys
 
+from app.main import create_app, ensure_admin, run_worker
 from app.settings import Settings
 
 
 def serve(args: argparse.Namespace) -> int:
     """Start the server; migrations run at start-up, the embedded PostgreSQL starts when DATABASE_URL is unset."""
     import uvicorn
-
-    from app.web.app import create_app
 
     settings = Settings()
     demo_password = None
@@ -47,8 +47,6 @@ def serve(args: argparse.Namespace) -> int:
 def worker(args: argparse.Namespace) -> int:
     """Run the background jobs (mail worker, move clocks) alone; any number of them may run side by side."""
     import logging
-
-    from app.notify.jobs import run_worker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     with contextlib.suppress(KeyboardInterrupt):
@@ -83,19 +81,7 @@ def create_admin(args: argparse.Namespace) -> int:
     if len(password) < 8:
         print("create-admin: the password needs at least 8 characters", file=sys.stderr)
         return 2
-    asyncio.run(_create_admin(Settings(), args.username, password, args.email or f"{args.username}@admin.invalid"))
+    asyncio.run(ensure_admin(Settings(), args.username, password, args.email or f"{args.username}@admin.invalid"))
     print(f"admin '{args.username}' is ready")
     return 0
 
-
-async def _create_admin(settings: Settings, username: str, password: str, email: str) -> None:
-    from app.store import migrate as migrations
-    from app.store.db import open_database
-    from app.web.app import build_sign_in
-
-    db = await asyncio.to_thread(open_database, settings.database_url, settings.data_dir)
-    try:
-        await asyncio.to_thread(migrations.upgrade, db.url)
-        await build_sign_in(settings, db).ensure_admin(username, password, email)
-    finally:
-        await db.close()

@@ -1,0 +1,155 @@
+"""The composition root: builds the database, the services, the bus, the background jobs and the web app from
+the settings, for the server, `python -m app worker` and `create-admin` alike.
+
+It is the one place that turns the Settings into the lower layers' plain arguments (a database URL, a poll
+interval, an SMTP host), so that no layer imports the layers above it or the settings to find its parts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+from fastapi import FastAPI
+
+from app.notify.preferences import UnsubscribeLinks
+from app.notify.sender import LogSender, Sender, SmtpSender
+from app.notify.worker import MailSettings, Notifier
+from app.play.accounts import Accounts, make_hasher
+from app.play.bus import Bus
+from app.play.clocks import ClockKeeper
+from app.play.service import GameService
+from app.play.sign_in import SignIn
+from app.play.sign_in_limits import Limits
+from app.settings import Settings
+from app.store import migrate
+from app.store.db import Database, open_database
+from app.web.app import Services, build_app
+
+log = logging.getLogger(__name__)
+
+
+def build_sign_in(settings: Settings, db: Database) -> SignIn:
+    """The sign-in service with the lifetimes and limits of the settings."""
+    return SignIn(
+        db,
+        Accounts(make_hasher(settings.password_hashing)),
+        lifetimes={
+            "token": timedelta(hours=settings.token_max_age_hours),
+            "cookie": timedelta(hours=settings.session_max_age_hours),
+        },
+        limits=Limits(
+            per_account=settings.sign_in_failures_per_account,
+            per_address=settings.sign_in_failures_per_address,
+            window=timedelta(minutes=settings.sign_in_window_minutes),
+        ),
+    )
+
+
+def sender_for(settings: Settings) -> Sender:
+    """SMTP when SMTP_HOST is set; otherwise mails only go to the log."""
+    if not settings.smtp_host:
+        return LogSender()
+    return SmtpSender(
+        host=settings.smtp_host,
+        port=settings.smtp_port,
+        username=settings.smtp_user,
+        password=settings.smtp_password,
+        start_tls=settings.smtp_starttls,
+    )
+
+
+def notifier_for(settings: Settings, service: GameService, sender: Sender | None = None) -> Notifier:
+    return Notifier(
+        service.db,
+        sender or sender_for(settings),
+        MailSettings(
+            base_url=settings.base_url, from_address=settings.smtp_from, digest_hour_utc=settings.digest_hour_utc
+        ),
+        UnsubscribeLinks(settings.signing_key(), settings.base_url),
+    )
+
+
+@contextlib.asynccontextmanager
+async def opened_database(settings: Settings, *, migrated: bool) -> AsyncIterator[Database]:
+    """The database of the settings (the embedded one when DATABASE_URL is unset), brought to the newest schema
+    first if `migrated`; closed on exit, which stops an embedded server (uvicorn re-raises SIGTERM, so atexit
+    would never run)."""
+    db = await asyncio.to_thread(open_database, settings.database_url, settings.data_dir)
+    try:
+        if migrated:
+            await asyncio.to_thread(migrate.upgrade, db.url)
+        yield db
+    finally:
+        await db.close()
+
+
+@contextlib.asynccontextmanager
+async def background_jobs(settings: Settings, service: GameService) -> AsyncIterator[None]:
+    """Run the mail worker and the clock check until the block exits; both are safe to run in every instance
+    at once."""
+    notifier = notifier_for(settings, service)
+    keeper = ClockKeeper(service)
+    tasks = [
+        asyncio.create_task(notifier.run_forever(settings.mail_poll_seconds), name="mail-worker"),
+        asyncio.create_task(keeper.run_forever(settings.clock_check_seconds), name="clock-check"),
+    ]
+    try:
+        yield
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+@contextlib.asynccontextmanager
+async def running(settings: Settings) -> AsyncIterator[Services]:
+    """Everything a server instance runs on, from start-up to shutdown: the database (migrated unless
+    MIGRATE_ON_START is off), the bus listening, the admin of ADMIN_USERNAME ensured, the services, and the
+    background jobs unless BACKGROUND_JOBS is off."""
+    async with opened_database(settings, migrated=settings.migrate_on_start) as db:
+        bus = Bus(db.libpq_url)
+        try:
+            await bus.start()
+            sign_in = build_sign_in(settings, db)
+            if settings.admin_username and settings.admin_password:
+                await sign_in.ensure_admin(
+                    settings.admin_username,
+                    settings.admin_password,
+                    f"{settings.admin_username.lower()}@admin.invalid",
+                )
+            services = Services(service=GameService(db), sign_in=sign_in, bus=bus)
+            async with contextlib.AsyncExitStack() as jobs:
+                if settings.background_jobs:
+                    await jobs.enter_async_context(background_jobs(settings, services.service))
+                yield services
+        finally:
+            await bus.stop()
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The web application of `settings` (read from the environment if not given), whose start-up builds and
+    starts everything `running` names; nothing touches the database before then."""
+    settings = settings or Settings()
+    return build_app(settings, functools.partial(running, settings))
+
+
+async def run_worker(settings: Settings) -> None:
+    """`python -m app worker`: the background jobs alone, without the web server."""
+    async with opened_database(settings, migrated=settings.migrate_on_start) as db:
+        mail = f"SMTP {settings.smtp_host}:{settings.smtp_port}" if settings.smtp_host else "the log (no SMTP_HOST)"
+        log.info("worker running: mail to %s, clock check every %ss", mail, settings.clock_check_seconds)
+        async with background_jobs(settings, GameService(db)):
+            await asyncio.Event().wait()
+
+
+async def ensure_admin(settings: Settings, username: str, password: str, email: str) -> None:
+    """`python -m app create-admin`: the account `username` is an admin with `password` (migrating first)."""
+    async with opened_database(settings, migrated=True) as db:
+        await build_sign_in(settings, db).ensure_admin(username, password, email)

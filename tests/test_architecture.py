@@ -1,0 +1,113 @@
+"""Layers in one direction (ARCHITECTURE "One direction of dependency"): `rules` → `store` → `play` → `notify`
+→ `web`; a module imports its own layer and those below, never above, and no two modules import each other, not
+even inside a function. The settings and the composition root live directly in `app/`, outside the layers.
+
+That `rules` imports nothing but the standard library (and itself) is tests/rules/test_purity.py's to check.
+"""
+
+from __future__ import annotations
+
+import ast
+import graphlib
+from collections.abc import Collection, Mapping
+from pathlib import Path
+
+from imports import import_graph, imported_names, modules
+
+import app
+
+APP_DIR = Path(app.__file__).parent
+GRAPH = import_graph(APP_DIR)
+LAYERS = ("rules", "store", "play", "notify", "web")  # lowest first
+
+# The modules directly in app/ (the settings, the composition root app.main, the commands) sit outside the
+# layers: they may import every layer, and no layer imports them, with one exception: the web layer reads the
+# Settings (its middlewares and pages need the site's address, keys and limits). Lower layers are handed plain
+# values (a database URL, a poll interval) by the composition root, never the Settings object.
+SETTINGS = "app.settings"
+LAYERS_READING_SETTINGS = {"web"}
+
+# Known, expected exceptions: cycles that work on other branches removes. Each entry is the one import that
+# closes its cycle, left out of the cycle check until then; delete the entry once that work has landed
+# (test_known_cycles_are_still_there fails to say so). Any other cycle fails test_no_import_cycles_in_app.
+KNOWN_CYCLE_IMPORTS = {
+    ("app.play.clocks", "app.play.service"),  # clocks names GameService for its type hints ("one write path")
+    ("app.rules.model", "app.rules.flow"),  # GameState asks flow who is awaited, inside a method (rules speed)
+}
+
+# What only the composition root (or a command) does: the layers are handed an open, migrated database and
+# never start the long-running jobs themselves.
+WIRING_IMPORTS = {
+    "app.store.db.open_database": "opens the database",
+    "app.store.migrate": "migrates the database",
+}
+STARTS_A_JOB = "run_forever"
+
+
+def layer_of(module: str) -> str | None:
+    """`rules` for app.rules.flow; None for the modules outside the layers (app.settings, app.main, ...)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def may_import(layer: str, target: str) -> bool:
+    target_layer = layer_of(target)
+    if target_layer is None:
+        return target == SETTINGS and layer in LAYERS_READING_SETTINGS
+    return LAYERS.index(target_layer) <= LAYERS.index(layer)
+
+
+def cycle(graph: Mapping[str, Collection[str]]) -> list[str] | None:
+    """One import cycle of `graph` (its first module repeated at the end), or None when there is none."""
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as found:
+        return list(found.args[1])
+    return None
+
+
+def without(imports: Collection[tuple[str, str]]) -> dict[str, set[str]]:
+    """The import graph of app/ with the imports `imports` (pairs of importer and imported) left out."""
+    return {module: {t for t in targets if (module, t) not in imports} for module, targets in GRAPH.items()}
+
+
+def test_every_module_is_in_a_layer_or_directly_in_app() -> None:
+    """The layer names above are the packages of app/: a new package must be placed in the order first."""
+    packages = {path.parent.name for path in APP_DIR.glob("*/__init__.py")}
+    assert packages == set(LAYERS)
+
+
+def test_layers_import_only_their_own_layer_and_those_below() -> None:
+    wrong = [
+        f"{module} imports {target}"
+        for module, targets in GRAPH.items()
+        if (layer := layer_of(module)) is not None
+        for target in sorted(targets)
+        if not may_import(layer, target)
+    ]
+    assert wrong == []
+
+
+def test_no_import_cycles_in_app() -> None:
+    """Two modules importing each other, directly or through others, anywhere in a file: none but the known."""
+    assert cycle(without(KNOWN_CYCLE_IMPORTS)) is None
+
+
+def test_known_cycles_are_still_there() -> None:
+    """An entry of KNOWN_CYCLE_IMPORTS whose cycle is gone must go too, so the exceptions cannot outlive it."""
+    for known in sorted(KNOWN_CYCLE_IMPORTS):
+        assert cycle(without(KNOWN_CYCLE_IMPORTS - {known})) is not None, f"{known} closes no cycle: delete it"
+
+
+def test_only_the_composition_root_opens_the_database_and_starts_the_jobs() -> None:
+    """ARCHITECTURE: the composition root "wires the layers together and starts background jobs"."""
+    wrong = []
+    for module, path in modules(APP_DIR).items():
+        if layer_of(module) is None:
+            continue
+        names = imported_names(path, APP_DIR)
+        wrong += [f"{module} {what}" for name, what in WIRING_IMPORTS.items() if name in names]
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if any(isinstance(node, ast.Attribute) and node.attr == STARTS_A_JOB for node in ast.walk(tree)):
+            wrong.append(f"{module} starts a background job")
+    assert wrong == []
