@@ -1,5 +1,8 @@
 """The frozen game state. Every field is plain data; `evolve` builds a new state from an old one and an event.
 
+The state and its players are copied at almost every event, so they keep their fields in an instance dict (a
+copy is one dict update); the small pieces read in the scans over the board (parcels, cowboys) use slots.
+
 Per-round bookkeeping (who has passed, cowboys on squares and parcels, the 3-guns chip) lives here beside the
 permanent board, so that the flow can tell from the state alone what happens next.
 """
@@ -30,7 +33,7 @@ class Cowboy:
     white: bool = False  # the Sheriff's white cowboy (RULING B6)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PlayerState:
     seat: int
     money: int
@@ -73,7 +76,7 @@ class Construction:
     request: PermissionRequest | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameState:
     config: GameConfig
     seq: int = 0
@@ -152,19 +155,22 @@ class GameState:
 
 
 def replace(obj: T, **changes: Any) -> T:
-    """`dataclasses.replace` for this module's slotted frozen classes, several times faster (the fold calls it
-    for every event). A GameState's memo is never carried over."""
+    """`dataclasses.replace` for this module's frozen classes, several times faster (the fold calls it for every
+    event): a dict-based object is copied with one dict update, a slotted one field by field. A GameState's memo
+    is never carried over."""
     cls = type(obj)
     new = object.__new__(cls)
-    for name in _SLOTS[cls]:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    if cls in _SLOTS:
+        for name in _SLOTS[cls]:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    else:
+        new.__dict__.update(obj.__dict__, **changes)
     if cls is GameState:
-        object.__setattr__(new, "memo", {})
+        new.__dict__["memo"] = {}
     return new
 
 
 T = TypeVar("T")
 _SLOTS: dict[type, tuple[str, ...]] = {
-    cls: tuple(f.name for f in fields(cls) if f.name != "memo")
-    for cls in (Parcel, Cowboy, PlayerState, PermissionRequest, Construction, GameState)
+    cls: tuple(f.name for f in fields(cls)) for cls in (Parcel, Cowboy, PermissionRequest, Construction)
 }
