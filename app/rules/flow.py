@@ -537,7 +537,16 @@ STEPS: dict[str, Callable[[GameState], Step]] = {
 
 
 def next_step(s: GameState) -> Step:
-    """What happens next: a construction under way comes first (its permission request before it)."""
+    """What happens next (memoised per state: `advance` asks it of every state it reaches, `awaiting` and the
+    legal moves ask it again)."""
+    if "next" not in s.memo:
+        s.memo["next"] = _next_step(s)
+    step: Step = s.memo["next"]
+    return step
+
+
+def _next_step(s: GameState) -> Step:
+    """A construction under way comes first (its permission request before it)."""
     if s.step == "finished":
         return None
     if s.work is not None:
@@ -568,8 +577,5 @@ def _next_busy_step(s: GameState) -> str:
 
 
 def awaiting(s: GameState) -> Awaiting | None:
-    if "awaiting" not in s.memo:
-        step = next_step(s)
-        s.memo["awaiting"] = step if isinstance(step, Awaiting) else None
-    result: Awaiting | None = s.memo["awaiting"]
-    return result
+    step = next_step(s)
+    return step if isinstance(step, Awaiting) else None
