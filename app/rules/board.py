@@ -104,6 +104,12 @@ def is_reached(index: int, points: frozenset[Point]) -> bool:
     return any(c in points for c in CORNERS[index])
 
 
+def reached_parcels(roads: frozenset[Edge]) -> frozenset[int]:
+    """Every parcel a road reaches (RULING B3)."""
+    points = road_points(roads)
+    return frozenset(i for i in PARCELS if is_reached(i, points))
+
+
 def extensions(roads: frozenset[Edge]) -> list[Edge]:
     """Every free edge sharing an end point with a road already on the board (RULING B3), in a stable order."""
     found: set[Edge] = set()

@@ -355,11 +355,15 @@ def _contested_or_single(s: GameState, spots: dict[int, list[int]], single: Call
 
 
 def purchase_spots(s: GameState) -> dict[int, list[int]]:
-    return {
-        index: duelling_seats(cowboys)
-        for index, cowboys in sorted(s.parcel_cowboys.items())
-        if cowboys and s.parcels[index].content not in BUILDINGS
-    }
+    """Who stands on each building-free parcel (memoised per state: the flow and the legal moves both ask)."""
+    if "purchase_spots" not in s.memo:
+        s.memo["purchase_spots"] = {
+            index: duelling_seats(cowboys)
+            for index, cowboys in sorted(s.parcel_cowboys.items())
+            if cowboys and s.parcels[index].content not in BUILDINGS
+        }
+    spots: dict[int, list[int]] = s.memo["purchase_spots"]
+    return spots
 
 
 def attack_spots(s: GameState) -> dict[int, list[int]]:
@@ -425,7 +429,7 @@ def _estate_income(s: GameState) -> Step:
     for index, seats in spots.items():
         owner = s.parcels[index].owner
         attackers = [seat for seat in seats if seat != owner]
-        if attackers and is_protected_by_church(s, index):
+        if attackers and is_protected_by_church(s.parcels, index):
             return _events({"type": "attack_cancelled", **_target(index), "seats": attackers})
 
     def single(index: int, seats: list[int]) -> Step:

@@ -9,7 +9,7 @@ permanent board, so that the flow can tell from the state alone what happens nex
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
@@ -119,6 +119,9 @@ class GameState:
     # Answers computed from this (immutable) state, such as the awaited decision and the legal moves; never
     # copied to a new state, never compared.
     memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+    # Answers about the parcels alone or the roads alone (`about_parcels`, `about_roads`), each kept with the
+    # tuple or set it was worked out from; a new state starts with its parent's, never compared.
+    kept: dict[Any, tuple[Any, Any]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def status(self) -> str:
@@ -167,7 +170,32 @@ def replace(obj: T, **changes: Any) -> T:
         new.__dict__.update(obj.__dict__, **changes)
     if cls is GameState:
         new.__dict__["memo"] = {}
+        new.__dict__["kept"] = dict(obj.__dict__["kept"])
     return new
+
+
+P = TypeVar("P")
+
+
+def about_parcels(s: GameState, question: Callable[[tuple[Parcel, ...]], T]) -> T:
+    """`question(s.parcels)`, worked out once per board: states made one from another share their parcels until
+    a parcel changes, so placement, purchases and construction ask their questions of the board once, not at
+    every decision."""
+    return _kept(s, s.parcels, question)
+
+
+def about_roads(s: GameState, question: Callable[[frozenset[Edge]], T]) -> T:
+    """`question(s.roads)`, worked out once per road network (see `about_parcels`)."""
+    return _kept(s, s.roads, question)
+
+
+def _kept(s: GameState, part: P, question: Callable[[P], T]) -> T:
+    """The answer stored with the very object it was worked out from is still right (the parts are immutable)."""
+    entry = s.kept.get(question)
+    if entry is None or entry[0] is not part:
+        entry = s.kept[question] = (part, question(part))
+    answer: T = entry[1]
+    return answer
 
 
 T = TypeVar("T")

@@ -15,6 +15,8 @@ import pytest
 
 import app.rules.flow as flow
 from app.rules import GameConfig, GameState, legal_moves, new_game, play, replay
+from app.rules.board import Edge
+from app.rules.model import Parcel, about_parcels, about_roads, replace
 from app.rules.rng import Rng
 
 
@@ -48,3 +50,40 @@ def test_each_state_works_out_its_next_step_once(monkeypatch: pytest.MonkeyPatch
         monkeypatch.setitem(flow.STEPS, name, counting(name, step))
     _random_game(4, seed=3)
     assert asked and max(asked.values()) == 1
+
+
+def test_answers_about_the_board_are_worked_out_once_per_board() -> None:
+    """`about_parcels` hands an answer from state to state while the parcels stay the same tuple, and works it
+    out again as soon as a parcel changes: never stale, never twice for one board."""
+    asked: Counter[int] = Counter()
+    boards: list[tuple[Parcel, ...]] = []  # kept alive, so that no two boards share an id
+
+    def free_parcels(parcels: tuple[Parcel, ...]) -> int:
+        asked[id(parcels)] += 1
+        boards.append(parcels)
+        return sum(1 for parcel in parcels if parcel.owner is None)
+
+    def ask(s: GameState) -> None:
+        assert about_parcels(s, free_parcels) == sum(1 for parcel in s.parcels if parcel.owner is None)
+
+    final = _random_game(4, seed=5, on_state=ask)
+    assert len(asked) > 20 and max(asked.values()) == 1  # a game changes its board many times
+    changed = replace(final, parcels=(Parcel(owner=0), *final.parcels[1:]))
+    ask(changed)
+    assert asked[id(changed.parcels)] == 1
+
+
+def test_answers_about_the_roads_are_worked_out_once_per_road_network() -> None:
+    asked: Counter[int] = Counter()
+    networks: list[frozenset[Edge]] = []
+
+    def count(roads: frozenset[Edge]) -> int:
+        asked[id(roads)] += 1
+        networks.append(roads)
+        return len(roads)
+
+    def ask(s: GameState) -> None:
+        assert about_roads(s, count) == len(s.roads)
+
+    _random_game(4, seed=2, on_state=ask)  # a game in which roads are placed several times
+    assert len(asked) > 5 and max(asked.values()) == 1
