@@ -48,6 +48,10 @@ def _corners(index: int) -> tuple[Point, ...]:
 
 
 CORNERS: Final = tuple(_corners(i) for i in PARCELS)
+# The other way round: the up to four parcels with a corner at each grid point.
+PARCELS_AT: Final[dict[Point, tuple[int, ...]]] = {
+    (i, j): tuple(p for p in PARCELS if (i, j) in CORNERS[p]) for i in range(SIZE + 1) for j in range(SIZE + 1)
+}
 
 
 def edge(a: Point, b: Point) -> Edge:
@@ -105,9 +109,8 @@ def is_reached(index: int, points: frozenset[Point]) -> bool:
 
 
 def reached_parcels(roads: frozenset[Edge]) -> frozenset[int]:
-    """Every parcel a road reaches (RULING B3)."""
-    points = road_points(roads)
-    return frozenset(i for i in PARCELS if is_reached(i, points))
+    """Every parcel a road reaches: those with a corner at the end of a road (RULING B3)."""
+    return frozenset(i for point in road_points(roads) for i in PARCELS_AT[point])
 
 
 def extensions(roads: frozenset[Edge]) -> list[Edge]:

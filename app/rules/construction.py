@@ -3,7 +3,6 @@ where its house may go, which roads may be placed and whom the builder may ask f
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Final
 
 from app.rules.board import Edge, extensions, parcel_index, reached_parcels, water_edges
@@ -11,12 +10,12 @@ from app.rules.catalog import BRIDGE_ROADS, BUILDINGS, PROPERTY_TILES, RIVER_PAR
 from app.rules.model import Construction, GameState, Parcel, about_parcels, about_roads
 
 
-def _owners(parcels: tuple[Parcel, ...]) -> Counter[int | None]:
-    return Counter(p.owner for p in parcels)
+def _owners(parcels: tuple[Parcel, ...]) -> tuple[int | None, ...]:
+    return tuple(p.owner for p in parcels)
 
 
 def parcels_owned(s: GameState, seat: int) -> int:
-    return about_parcels(s, _owners)[seat]
+    return about_parcels(s, _owners).count(seat)
 
 
 def owner_free_land(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
@@ -34,19 +33,24 @@ def needs_house(s: GameState, building: str) -> bool:
     return BUILDINGS[building].needs_house and s.houses > 0
 
 
-def _free_land(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
-    """Empty parcels off the river: where a building or a house may stand."""
-    return tuple(i for i, parcel in enumerate(parcels) if parcel.content is None and not parcel.river)
+def _free_land(parcels: tuple[Parcel, ...]) -> dict[int | None, list[int]]:
+    """Empty parcels off the river (where a building or a house may stand), by owner, in parcel order."""
+    land: dict[int | None, list[int]] = {}
+    for i, parcel in enumerate(parcels):
+        if parcel.content is None and not parcel.river:
+            land.setdefault(parcel.owner, []).append(i)
+    return land
 
 
 def house_targets(s: GameState, seat: int, granted: frozenset[int]) -> list[int]:
     """Free, road-reached, non-river parcels that are the builder's, owner-free, or granted (B11, B12)."""
     reached = about_roads(s, reached_parcels)
-    return [
+    return sorted(
         i
-        for i in about_parcels(s, _free_land)
-        if (s.parcels[i].owner in (None, seat) or i in granted) and i in reached
-    ]
+        for owner, land in about_parcels(s, _free_land).items()
+        for i in land
+        if (owner in (None, seat) or i in granted) and i in reached
+    )
 
 
 def build_sites(s: GameState, seat: int, building: str, granted: frozenset[int]) -> list[int]:
@@ -55,11 +59,7 @@ def build_sites(s: GameState, seat: int, building: str, granted: frozenset[int])
     finished (roads placed afterwards only add parcels)."""
     reached = about_roads(s, reached_parcels)
     row = BUILDINGS[building]
-    sites = [
-        i
-        for i in about_parcels(s, _free_land)
-        if s.parcels[i].owner == seat and (not row.needs_road or i in reached)
-    ]
+    sites = [i for i in about_parcels(s, _free_land).get(seat, ()) if not row.needs_road or i in reached]
     if not needs_house(s, building):
         return sites
     targets = set(house_targets(s, seat, granted))
@@ -105,7 +105,7 @@ def road_edges(s: GameState, seat: int) -> list[Edge]:
 def permission_parcels(s: GameState, owner: int) -> list[int]:
     """The parcels of `owner` that could take a house now: free, road-reached, non-river (RULING B12)."""
     reached = about_roads(s, reached_parcels)
-    return [i for i in about_parcels(s, _free_land) if s.parcels[i].owner == owner and i in reached]
+    return [i for i in about_parcels(s, _free_land).get(owner, ()) if i in reached]
 
 
 def wants_house(s: GameState, work: Construction) -> bool:
