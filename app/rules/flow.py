@@ -503,8 +503,11 @@ def _final_roads(s: GameState) -> Step:
 
 
 def _final_scoring(s: GameState) -> Step:
-    scores, winner = final_scores(s)
-    return _events({"type": "game_finished", "scores": scores, "winner": winner})
+    def score(rng: Rng) -> list[Event]:  # scored when the step runs, not each time the flow looks ahead to it
+        scores, winner = final_scores(s)
+        return [{"type": "game_finished", "scores": scores, "winner": winner}]
+
+    return score
 
 
 STEPS: dict[str, Callable[[GameState], Step]] = {

@@ -49,8 +49,9 @@ from app.rules.income import attackable_buildings, is_attackable, parcel_price
 from app.rules.model import Cowboy, GameState, Move, about_parcels
 
 _XY = tuple({"x": x, "y": y} for x, y in map(parcel_xy, range(64)))
-# Placement moves are listed often; these shared rows are never handed out (legal_moves returns copies).
+# Placement and claim moves are listed often; these shared rows are never handed out (legal_moves returns copies).
 _PLACE_ON_PARCEL = tuple({"type": "place_cowboy", **xy} for xy in _XY)
+_CLAIM_PARCEL = tuple({"type": "claim_parcel", **xy} for xy in _XY)
 _PLACE_ON_SQUARE = {square: {"type": "place_cowboy", "square": square} for square in SQUARES}
 
 
@@ -61,7 +62,7 @@ def _xy(index: int) -> dict[str, int]:
 def _claimable(s: GameState, seat: int, reason: str) -> list[Move]:
     if not has_property_tile(s, seat):
         return []
-    return [{"type": "claim_parcel", **_xy(i)} for i in about_parcels(s, owner_free_land)]
+    return [_CLAIM_PARCEL[i] for i in about_parcels(s, owner_free_land)]
 
 
 def _start_parcel(s: GameState, seat: int) -> list[Move]:

@@ -87,3 +87,18 @@ def test_answers_about_the_roads_are_worked_out_once_per_road_network() -> None:
 
     _random_game(4, seed=2, on_state=ask)  # a game in which roads are placed several times
     assert len(asked) > 5 and max(asked.values()) == 1
+
+
+def test_the_final_score_is_worked_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The step before the final scoring looks ahead to see whether it has something to do; that look must not
+    score the game (the scoring runs once, when the step runs)."""
+    scored: list[int] = []
+    real = flow.final_scores
+
+    def counting(s: GameState) -> tuple[list[dict[str, int]], int]:
+        scored.append(s.seq)
+        return real(s)
+
+    monkeypatch.setattr(flow, "final_scores", counting)
+    final = _random_game(4, seed=3)
+    assert final.status == "finished" and len(scored) == 1
