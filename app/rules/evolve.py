@@ -67,8 +67,7 @@ def evolve(s: GameState, event: Event) -> GameState:
 def replace(obj: T, **changes: Any) -> T:
     """Change the draft state in place; any other (shared) value is copied with its changes."""
     if type(obj) is GameState:
-        for name, value in changes.items():
-            object.__setattr__(obj, name, value)
+        obj.__dict__.update(changes)
         return obj
     return model_replace(obj, **changes)
 
@@ -89,7 +88,7 @@ def replay(events: Iterable[Event], state: GameState | None = None) -> GameState
 
 def _with_player(players: tuple[PlayerState, ...], seat: int, **changes: Any) -> tuple[PlayerState, ...]:
     changed = list(players)
-    changed[seat] = replace(players[seat], **changes)
+    changed[seat] = model_replace(players[seat], **changes)
     return tuple(changed)
 
 
@@ -108,7 +107,7 @@ def _gain(s: GameState, seat: int, money: int = 0, vp: int = 0, roads: int = 0, 
 
 def _set_parcel(s: GameState, index: int, **changes: Any) -> GameState:
     parcels = list(s.parcels)
-    parcels[index] = replace(parcels[index], **changes)
+    parcels[index] = model_replace(parcels[index], **changes)
     return replace(s, parcels=tuple(parcels))
 
 
