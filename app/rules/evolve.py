@@ -31,8 +31,8 @@ from app.rules.catalog import (
 )
 from app.rules.config import GameConfig
 from app.rules.model import (
+    COWBOYS,
     Construction,
-    Cowboy,
     Event,
     GameState,
     Parcel,
@@ -169,9 +169,10 @@ def _game_started(s: GameState, e: Event) -> GameState:
         for i in range(e["players"])
     )
     river = {parcel_index(x, y) for x, y in RIVER_PARCELS} if s.config.river else set()
+    land, water = Parcel(), Parcel(river=True)  # every parcel starts empty; equal parcels may share one value
     bag = {b.type: b.count for b in BUILDINGS.values()}
     return replace(
-        s, players=players, parcels=tuple(Parcel(river=i in river) for i in PARCELS), bag=bag,
+        s, players=players, parcels=tuple(water if i in river else land for i in PARCELS), bag=bag,
         sides=dict(e["sides"]), construction=(None,) * len(CONSTRUCTION_INDEX),
     )
 
@@ -276,7 +277,7 @@ def _placement_order_set(s: GameState, e: Event) -> GameState:
 @handles("cowboy_placed")
 def _cowboy_placed(s: GameState, e: Event) -> GameState:
     seat = e["seat"]
-    cowboy = Cowboy(seat=seat, white=e.get("white", False))
+    cowboy = COWBOYS[seat, e.get("white", False)]
     changes: dict[str, Any] = {"turn": _next_turn(s, seat)}  # placing changes nobody's "passed"
     # The white cowboy is not part of the personal reserve (RULING B6).
     if cowboy.white:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from app.rules.board import Edge
 from app.rules.catalog import HOUSES_SUPPLY, PERSONALITIES, Side
-from app.rules.config import GameConfig
+from app.rules.config import MAX_PLAYERS, GameConfig
 
 Event = dict[str, Any]
 Move = dict[str, Any]
@@ -31,6 +31,10 @@ class Parcel:
 class Cowboy:
     seat: int
     white: bool = False  # the Sheriff's white cowboy (RULING B6)
+
+
+# Cowboys are values: one of each colour per seat serves every placement.
+COWBOYS: Final = {(seat, white): Cowboy(seat, white) for seat in range(MAX_PLAYERS) for white in (False, True)}
 
 
 @dataclass(frozen=True)
