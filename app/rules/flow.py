@@ -380,12 +380,12 @@ def purchase_singles(s: GameState, seat: int) -> list[int]:
 
 
 def _parcel_purchase(s: GameState) -> Step:
+    """Lone cowboys first, their players in placement order, then the duels."""
     spots = purchase_spots(s)
-    order = {seat: k for k, seat in enumerate(s.placement_order)}
-    singles = sorted((order[seats[0]], index) for index, seats in spots.items() if len(seats) == 1)
-    if singles:
-        seat = s.placement_order[singles[0][0]]
-        return Awaiting("buy_parcel", (seat,))
+    alone = {seats[0] for seats in spots.values() if len(seats) == 1}
+    for seat in s.placement_order:
+        if seat in alone:
+            return Awaiting("buy_parcel", (seat,))
     return _contested_or_single(s, spots, lambda index, seats: None)
 
 
