@@ -544,11 +544,15 @@ STEPS: dict[str, Callable[[GameState], Step]] = {
 
 
 def next_step(s: GameState) -> Step:
-    """What happens next (memoised per state: `advance` asks it of every state it reaches, `awaiting` and the
-    legal moves ask it again)."""
-    if "next" not in s.memo:
-        s.memo["next"] = _next_step(s)
-    step: Step = s.memo["next"]
+    """What happens next. An awaited decision is memoised per state (`advance` asks it of every state it
+    reaches, `awaiting` and the legal moves ask it again); an automatic step runs once and is not kept, since
+    it holds its state (kept, it would tie the state to itself and leave it for the garbage collector)."""
+    if "next" in s.memo:
+        step: Step = s.memo["next"]
+        return step
+    step = _next_step(s)
+    if isinstance(step, Awaiting) or step is None:
+        s.memo["next"] = step
     return step
 
 

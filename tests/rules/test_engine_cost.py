@@ -7,6 +7,7 @@ deterministically: which answers are worked out once per state, and how many fun
 
 from __future__ import annotations
 
+import gc
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -102,3 +103,15 @@ def test_the_final_score_is_worked_out_once(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(flow, "final_scores", counting)
     final = _random_game(4, seed=3)
     assert final.status == "finished" and len(scored) == 1
+
+
+def test_a_game_leaves_nothing_for_the_garbage_collector() -> None:
+    """States hold no reference cycles (an automatic step is a closure over its state, so it is never memoised
+    in that state), so each state is freed as soon as the game moves on, without the garbage collector."""
+    gc.collect()
+    gc.disable()
+    try:
+        _random_game(4, seed=3)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
