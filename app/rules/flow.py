@@ -32,10 +32,10 @@ from app.rules.catalog import (
     THREE_ROADS,
     WAGE_PER_COWBOY,
 )
-from app.rules.construction import parcels_owned
+from app.rules.construction import buildable_roads, parcels_owned, road_pieces_on_board
 from app.rules.duels import duelling_seats, earliest_passer, fight
 from app.rules.evolve import evolve
-from app.rules.income import estate_payments, firepower, is_protected_by_church
+from app.rules.income import estate_payments, firepower, is_protected_by_church, parcel_price
 from app.rules.model import Event, GameState
 from app.rules.rng import Rng
 from app.rules.scoring import final_scores
@@ -74,8 +74,6 @@ def _completed(s: GameState, *events: Event) -> Auto:
 
 def roads_in_supply(s: GameState) -> int:
     """Road pieces neither on the board nor in a personal reserve (RULING B3); a bridge is two pieces (V3)."""
-    from app.rules.construction import road_pieces_on_board
-
     return ROADS_SUPPLY - road_pieces_on_board(s) - sum(p.roads for p in s.players)
 
 
@@ -396,8 +394,6 @@ def _offer_building(s: GameState, square: str, seat: int) -> Step:
 def placement_cost(s: GameState, seat: int) -> int:
     """What the parcels and buildings under `seat`'s cowboys would cost them now (`000` "Hints": the sum
     shown during cowboy placement)."""
-    from app.rules.income import parcel_price
-
     parcels = sum(
         parcel_price(s, index)
         for index, cowboys in s.parcel_cowboys.items()
@@ -494,8 +490,6 @@ def _final_roads(s: GameState) -> Step:
     (`000` "Rules adjusted to yucata", RULING V9)."""
     if not s.config.river:
         return None
-    from app.rules.construction import buildable_roads
-
     for seat in s.placement_order:
         if seat not in s.final_roads_done and buildable_roads(s, seat):
             return Awaiting("final_roads", (seat,))

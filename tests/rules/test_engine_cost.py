@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import random
+import sys
 from collections import Counter
 from collections.abc import Callable
 
@@ -19,6 +20,10 @@ from app.rules import GameConfig, GameState, legal_moves, new_game, play, replay
 from app.rules.board import Edge
 from app.rules.model import Parcel, about_parcels, about_roads, replace
 from app.rules.rng import Rng
+
+# Function calls (Python and built-in) for a complete random 4-player game: about 31,000 now, about 52,700
+# before the rules core was made faster; the headroom leaves room for rule corrections, not for a slower core.
+CALLS_PER_GAME = 34_000
 
 
 def _random_game(players: int, seed: int, on_state: Callable[[GameState], None] = lambda s: None) -> GameState:
@@ -115,3 +120,22 @@ def test_a_game_leaves_nothing_for_the_garbage_collector() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_a_complete_game_stays_within_its_call_budget() -> None:
+    """The benchmark's floor as a deterministic budget: a complete random game takes no more function calls
+    than the faster core needs (`bench/engine.py` gives the games per second)."""
+    calls = 0
+
+    def count(frame: object, event: str, arg: object) -> None:
+        nonlocal calls
+        if event in ("call", "c_call"):
+            calls += 1
+
+    sys.setprofile(count)
+    try:
+        for seed in range(3):
+            _random_game(4, seed)
+    finally:
+        sys.setprofile(None)
+    assert calls / 3 <= CALLS_PER_GAME
