@@ -124,6 +124,7 @@ def attackable_buildings(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
 
 
 def is_attackable(s: GameState, index: int) -> bool:
+    """Whether the building on parcel `index` may be attacked (RULING B7, see `attackable_buildings`)."""
     return index in about_parcels(s, attackable_buildings)
 
 

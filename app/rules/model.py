@@ -1,7 +1,7 @@
 """The frozen game state. Every field is plain data; `evolve` builds a new state from an old one and an event.
 
 The state and its players are copied at almost every event, so they keep their fields in an instance dict (a
-copy is one dict update); the small pieces read in the scans over the board (parcels, cowboys) use slots.
+copy is one dict copy); the small pieces read in the scans over the board (parcels, cowboys) use slots.
 
 Per-round bookkeeping (who has passed, cowboys on squares and parcels, the 3-guns chip) lives here beside the
 permanent board, so that the flow can tell from the state alone what happens next.
@@ -180,13 +180,10 @@ def replace(obj: T, **changes: Any) -> T:
     return new
 
 
-P = TypeVar("P")
-
-
 def about_parcels(s: GameState, question: Callable[[tuple[Parcel, ...]], T]) -> T:
     """`question(s.parcels)`, worked out once per board: states made one from another share their parcels until
     a parcel changes, so placement, purchases and construction ask their questions of the board once, not at
-    every decision."""
+    every decision. The answer is shared by those states: read it, never change it."""
     return _kept(s, s.parcels, question)
 
 
@@ -205,6 +202,7 @@ def _kept(s: GameState, part: P, question: Callable[[P], T]) -> T:
 
 
 T = TypeVar("T")
+P = TypeVar("P")
 _SLOTS: dict[type, tuple[str, ...]] = {
     cls: tuple(f.name for f in fields(cls)) for cls in (Parcel, Cowboy, PermissionRequest, Construction)
 }

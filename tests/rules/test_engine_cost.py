@@ -26,10 +26,11 @@ from app.rules.rng import Rng
 CALLS_PER_GAME = 34_000
 
 
-def _random_game(players: int, seed: int, on_state: Callable[[GameState], None] = lambda s: None) -> GameState:
+def _random_game(players: int, seed: int, on_state: Callable[[GameState], None] = lambda s: None,
+                 variants: dict[str, object] | None = None) -> GameState:
     """A complete game with players choosing uniformly among the legal moves (as `python -m app simulate`)."""
     chooser = random.Random(seed)
-    state = replay(new_game(GameConfig.from_variants(players, {}), seed))
+    state = replay(new_game(GameConfig.from_variants(players, variants or {}), seed))
     while state.status != "finished":
         on_state(state)
         seat = chooser.choice(state.to_act)
@@ -80,6 +81,7 @@ def test_answers_about_the_board_are_worked_out_once_per_board() -> None:
 
 
 def test_answers_about_the_roads_are_worked_out_once_per_road_network() -> None:
+    """`about_roads` does for the road network what `about_parcels` does for the board."""
     asked: Counter[int] = Counter()
     networks: list[frozenset[Edge]] = []
 
@@ -93,6 +95,21 @@ def test_answers_about_the_roads_are_worked_out_once_per_road_network() -> None:
 
     _random_game(4, seed=2, on_state=ask)  # a game in which roads are placed several times
     assert len(asked) > 5 and max(asked.values()) == 1
+
+
+@pytest.mark.parametrize("variants", [{}, {"river": True}, {"new_beginning": True, "might_is_right": True},
+                                      {"sides": "vote"}])
+def test_answers_handed_on_give_the_same_legal_moves_as_fresh_ones(variants: dict[str, object]) -> None:
+    """At every decision, the legal moves of every seat are the same whether the answers about the board and
+    the roads come from earlier states or are worked out afresh: keeping them changes no rule."""
+
+    def compare(s: GameState) -> None:
+        fresh = replace(s)
+        fresh.kept.clear()
+        for seat in range(len(s.players)):
+            assert legal_moves(s, seat) == legal_moves(fresh, seat)
+
+    _random_game(3, seed=11, on_state=compare, variants=variants)
 
 
 def test_the_final_score_is_worked_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
