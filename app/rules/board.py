@@ -48,6 +48,10 @@ def _corners(index: int) -> tuple[Point, ...]:
 
 
 CORNERS: Final = tuple(_corners(i) for i in PARCELS)
+# The other way round: the up to four parcels with a corner at each grid point.
+PARCELS_AT: Final[dict[Point, tuple[int, ...]]] = {
+    (i, j): tuple(p for p in PARCELS if (i, j) in CORNERS[p]) for i in range(SIZE + 1) for j in range(SIZE + 1)
+}
 
 
 def edge(a: Point, b: Point) -> Edge:
@@ -102,6 +106,11 @@ def road_points(roads: frozenset[Edge]) -> frozenset[Point]:
 def is_reached(index: int, points: frozenset[Point]) -> bool:
     """A parcel is reached by a road when one of its four corners is the end of a road (RULING B3)."""
     return any(c in points for c in CORNERS[index])
+
+
+def reached_parcels(roads: frozenset[Edge]) -> frozenset[int]:
+    """Every parcel a road reaches: those with a corner at the end of a road (RULING B3)."""
+    return frozenset(i for point in road_points(roads) for i in PARCELS_AT[point])
 
 
 def extensions(roads: frozenset[Edge]) -> list[Edge]:

@@ -5,13 +5,23 @@ from __future__ import annotations
 
 from typing import Final
 
-from app.rules.board import Edge, Point, extensions, is_reached, parcel_index, road_points, water_edges
+from app.rules.board import Edge, extensions, parcel_index, reached_parcels, water_edges
 from app.rules.catalog import BRIDGE_ROADS, BUILDINGS, PROPERTY_TILES, RIVER_PARCELS
-from app.rules.model import Construction, GameState
+from app.rules.model import Construction, GameState, Parcel, about_parcels, about_roads
+
+
+def _owners(parcels: tuple[Parcel, ...]) -> tuple[int | None, ...]:
+    return tuple(p.owner for p in parcels)
 
 
 def parcels_owned(s: GameState, seat: int) -> int:
-    return sum(1 for p in s.parcels if p.owner == seat)
+    return about_parcels(s, _owners).count(seat)
+
+
+def owner_free_land(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
+    """Owner-free parcels off the river, mountain or centre included: where a cowboy may go to buy, and what a
+    player may claim (RULING B19)."""
+    return tuple(i for i, parcel in enumerate(parcels) if parcel.owner is None and not parcel.river)
 
 
 def has_property_tile(s: GameState, seat: int) -> bool:
@@ -23,36 +33,36 @@ def needs_house(s: GameState, building: str) -> bool:
     return BUILDINGS[building].needs_house and s.houses > 0
 
 
-def _is_free_land(s: GameState, index: int) -> bool:
-    parcel = s.parcels[index]
-    return parcel.content is None and not parcel.river
+def _free_land(parcels: tuple[Parcel, ...]) -> dict[int | None, list[int]]:
+    """Empty parcels off the river (where a building or a house may stand), by owner, in parcel order."""
+    land: dict[int | None, list[int]] = {}
+    for i, parcel in enumerate(parcels):
+        if parcel.content is None and not parcel.river:
+            land.setdefault(parcel.owner, []).append(i)
+    return land
 
 
-def house_targets(s: GameState, seat: int, granted: frozenset[int], points: frozenset[Point]) -> list[int]:
+def house_targets(s: GameState, seat: int, granted: frozenset[int]) -> list[int]:
     """Free, road-reached, non-river parcels that are the builder's, owner-free, or granted (B11, B12)."""
-    return [
+    reached = about_roads(s, reached_parcels)
+    return sorted(
         i
-        for i, parcel in enumerate(s.parcels)
-        if _is_free_land(s, i)
-        and (parcel.owner is None or parcel.owner == seat or i in granted)
-        and is_reached(i, points)
-    ]
+        for owner, land in about_parcels(s, _free_land).items()
+        for i in land
+        if (owner in (None, seat) or i in granted) and i in reached
+    )
 
 
 def build_sites(s: GameState, seat: int, building: str, granted: frozenset[int]) -> list[int]:
     """The builder's empty parcels where `building` may stand now: reached by a road unless it is a ranch or a
     mine, and — if it needs a house — with a parcel left for that house, so a placed building can always be
     finished (roads placed afterwards only add parcels)."""
-    points = road_points(s.roads)
+    reached = about_roads(s, reached_parcels)
     row = BUILDINGS[building]
-    sites = [
-        i
-        for i, parcel in enumerate(s.parcels)
-        if parcel.owner == seat and _is_free_land(s, i) and (not row.needs_road or is_reached(i, points))
-    ]
+    sites = [i for i in about_parcels(s, _free_land).get(seat, ()) if not row.needs_road or i in reached]
     if not needs_house(s, building):
         return sites
-    targets = set(house_targets(s, seat, granted, points))
+    targets = set(house_targets(s, seat, granted))
     return [i for i in sites if targets - {i}]
 
 
@@ -82,7 +92,7 @@ def buildable_roads(s: GameState, seat: int) -> list[Edge]:
     roads = s.players[seat].roads
     if roads < 1:
         return []
-    return [e for e in extensions(s.roads) if roads >= BRIDGE_ROADS or not is_bridge(s, e)]
+    return [e for e in about_roads(s, extensions) if roads >= BRIDGE_ROADS or not is_bridge(s, e)]
 
 
 def road_edges(s: GameState, seat: int) -> list[Edge]:
@@ -94,8 +104,8 @@ def road_edges(s: GameState, seat: int) -> list[Edge]:
 
 def permission_parcels(s: GameState, owner: int) -> list[int]:
     """The parcels of `owner` that could take a house now: free, road-reached, non-river (RULING B12)."""
-    points = road_points(s.roads)
-    return [i for i, p in enumerate(s.parcels) if p.owner == owner and _is_free_land(s, i) and is_reached(i, points)]
+    reached = about_roads(s, reached_parcels)
+    return [i for i in about_parcels(s, _free_land).get(owner, ()) if i in reached]
 
 
 def wants_house(s: GameState, work: Construction) -> bool:

@@ -29,6 +29,7 @@ from app.rules.evolve import evolve
 from app.rules.explain import explain_illegal
 from app.rules.flow import Awaiting, awaiting, building_price, finish_step, next_step, refill_event, roads_in_supply
 from app.rules.income import parcel_price
+from app.rules.legal import is_legal, legal_moves_view
 from app.rules.model import Event, GameState, Move
 from app.rules.rng import Rng
 
@@ -47,8 +48,6 @@ def move_handler(move_type: str) -> Callable[[MoveHandler], MoveHandler]:
 
 
 def _legal(s: GameState, seat: int) -> list[Move]:
-    from app.rules.legal import legal_moves_view
-
     return legal_moves_view(s, seat)
 
 
@@ -63,8 +62,6 @@ def play(s: GameState, seat: int, move: Move, rng: Rng) -> tuple[list[Event], Ga
     waiting = awaiting(s)
     if waiting is None or seat not in waiting.seats:
         raise explain_illegal(s, seat, move, waiting)
-    from app.rules.legal import is_legal
-
     if not isinstance(move, dict) or not is_legal(s, seat, move):
         raise explain_illegal(s, seat, move, waiting)
     events = _MOVES[move["type"]](s, seat, move, rng, waiting.kind)

@@ -32,8 +32,8 @@ from app.rules.catalog import (
 from app.rules.config import GameConfig
 from app.rules.events import private_to
 from app.rules.model import (
+    COWBOYS,
     Construction,
-    Cowboy,
     Event,
     GameState,
     Parcel,
@@ -71,8 +71,7 @@ def evolve(s: GameState, event: Event) -> GameState:
 def replace(obj: T, **changes: Any) -> T:
     """Change the draft state in place; any other (shared) value is copied with its changes."""
     if type(obj) is GameState:
-        for name, value in changes.items():
-            object.__setattr__(obj, name, value)
+        obj.__dict__.update(changes)
         return obj
     return model_replace(obj, **changes)
 
@@ -93,7 +92,7 @@ def replay(events: Iterable[Event], state: GameState | None = None) -> GameState
 
 def _with_player(players: tuple[PlayerState, ...], seat: int, **changes: Any) -> tuple[PlayerState, ...]:
     changed = list(players)
-    changed[seat] = replace(players[seat], **changes)
+    changed[seat] = model_replace(players[seat], **changes)
     return tuple(changed)
 
 
@@ -112,7 +111,7 @@ def _gain(s: GameState, seat: int, money: int = 0, vp: int = 0, roads: int = 0, 
 
 def _set_parcel(s: GameState, index: int, **changes: Any) -> GameState:
     parcels = list(s.parcels)
-    parcels[index] = replace(parcels[index], **changes)
+    parcels[index] = model_replace(parcels[index], **changes)
     return replace(s, parcels=tuple(parcels))
 
 
@@ -174,9 +173,10 @@ def _game_started(s: GameState, e: Event) -> GameState:
         for i in range(e["players"])
     )
     river = {parcel_index(x, y) for x, y in RIVER_PARCELS} if s.config.river else set()
+    land, water = Parcel(), Parcel(river=True)  # every parcel starts empty; equal parcels may share one value
     bag = {b.type: b.count for b in BUILDINGS.values()}
     return replace(
-        s, players=players, parcels=tuple(Parcel(river=i in river) for i in PARCELS), bag=bag,
+        s, players=players, parcels=tuple(water if i in river else land for i in PARCELS), bag=bag,
         sides=dict(e["sides"]), construction=(None,) * len(CONSTRUCTION_INDEX),
     )
 
@@ -281,7 +281,7 @@ def _placement_order_set(s: GameState, e: Event) -> GameState:
 @handles("cowboy_placed")
 def _cowboy_placed(s: GameState, e: Event) -> GameState:
     seat = e["seat"]
-    cowboy = Cowboy(seat=seat, white=e.get("white", False))
+    cowboy = COWBOYS[seat, e.get("white", False)]
     changes: dict[str, Any] = {"turn": _next_turn(s, seat)}  # placing changes nobody's "passed"
     # The white cowboy is not part of the personal reserve (RULING B6).
     if cowboy.white:

@@ -32,10 +32,10 @@ from app.rules.catalog import (
     THREE_ROADS,
     WAGE_PER_COWBOY,
 )
-from app.rules.construction import parcels_owned
+from app.rules.construction import buildable_roads, parcels_owned, road_pieces_on_board
 from app.rules.duels import duelling_seats, earliest_passer, fight
 from app.rules.evolve import evolve
-from app.rules.income import estate_payments, firepower, is_protected_by_church
+from app.rules.income import estate_payments, firepower, is_protected_by_church, parcel_price
 from app.rules.model import Event, GameState
 from app.rules.rng import Rng
 from app.rules.scoring import final_scores
@@ -74,8 +74,6 @@ def _completed(s: GameState, *events: Event) -> Auto:
 
 def roads_in_supply(s: GameState) -> int:
     """Road pieces neither on the board nor in a personal reserve (RULING B3); a bridge is two pieces (V3)."""
-    from app.rules.construction import road_pieces_on_board
-
     return ROADS_SUPPLY - road_pieces_on_board(s) - sum(p.roads for p in s.players)
 
 
@@ -355,11 +353,15 @@ def _contested_or_single(s: GameState, spots: dict[int, list[int]], single: Call
 
 
 def purchase_spots(s: GameState) -> dict[int, list[int]]:
-    return {
-        index: duelling_seats(cowboys)
-        for index, cowboys in sorted(s.parcel_cowboys.items())
-        if cowboys and s.parcels[index].content not in BUILDINGS
-    }
+    """Who stands on each building-free parcel (memoised per state: the flow and the legal moves both ask)."""
+    if "purchase_spots" not in s.memo:
+        s.memo["purchase_spots"] = {
+            index: duelling_seats(cowboys)
+            for index, cowboys in sorted(s.parcel_cowboys.items())
+            if cowboys and s.parcels[index].content not in BUILDINGS
+        }
+    spots: dict[int, list[int]] = s.memo["purchase_spots"]
+    return spots
 
 
 def attack_spots(s: GameState) -> dict[int, list[int]]:
@@ -376,12 +378,12 @@ def purchase_singles(s: GameState, seat: int) -> list[int]:
 
 
 def _parcel_purchase(s: GameState) -> Step:
+    """Lone cowboys first, their players in placement order, then the duels."""
     spots = purchase_spots(s)
-    order = {seat: k for k, seat in enumerate(s.placement_order)}
-    singles = sorted((order[seats[0]], index) for index, seats in spots.items() if len(seats) == 1)
-    if singles:
-        seat = s.placement_order[singles[0][0]]
-        return Awaiting("buy_parcel", (seat,))
+    alone = {seats[0] for seats in spots.values() if len(seats) == 1}
+    for seat in s.placement_order:
+        if seat in alone:
+            return Awaiting("buy_parcel", (seat,))
     return _contested_or_single(s, spots, lambda index, seats: None)
 
 
@@ -392,8 +394,6 @@ def _offer_building(s: GameState, square: str, seat: int) -> Step:
 def placement_cost(s: GameState, seat: int) -> int:
     """What the parcels and buildings under `seat`'s cowboys would cost them now (`000` "Hints": the sum
     shown during cowboy placement)."""
-    from app.rules.income import parcel_price
-
     parcels = sum(
         parcel_price(s, index)
         for index, cowboys in s.parcel_cowboys.items()
@@ -425,7 +425,7 @@ def _estate_income(s: GameState) -> Step:
     for index, seats in spots.items():
         owner = s.parcels[index].owner
         attackers = [seat for seat in seats if seat != owner]
-        if attackers and is_protected_by_church(s, index):
+        if attackers and is_protected_by_church(s.parcels, index):
             return _events({"type": "attack_cancelled", **_target(index), "seats": attackers})
 
     def single(index: int, seats: list[int]) -> Step:
@@ -490,8 +490,6 @@ def _final_roads(s: GameState) -> Step:
     (`000` "Rules adjusted to yucata", RULING V9)."""
     if not s.config.river:
         return None
-    from app.rules.construction import buildable_roads
-
     for seat in s.placement_order:
         if seat not in s.final_roads_done and buildable_roads(s, seat):
             return Awaiting("final_roads", (seat,))
@@ -499,8 +497,11 @@ def _final_roads(s: GameState) -> Step:
 
 
 def _final_scoring(s: GameState) -> Step:
-    scores, winner = final_scores(s)
-    return _events({"type": "game_finished", "scores": scores, "winner": winner})
+    def score(rng: Rng) -> list[Event]:  # scored when the step runs, not each time the flow looks ahead to it
+        scores, winner = final_scores(s)
+        return [{"type": "game_finished", "scores": scores, "winner": winner}]
+
+    return score
 
 
 STEPS: dict[str, Callable[[GameState], Step]] = {
@@ -537,7 +538,20 @@ STEPS: dict[str, Callable[[GameState], Step]] = {
 
 
 def next_step(s: GameState) -> Step:
-    """What happens next: a construction under way comes first (its permission request before it)."""
+    """What happens next. An awaited decision is memoised per state (`advance` asks it of every state it
+    reaches, `awaiting` and the legal moves ask it again); an automatic step runs once and is not kept, since
+    it holds its state (kept, it would tie the state to itself and leave it for the garbage collector)."""
+    if "next" in s.memo:
+        step: Step = s.memo["next"]
+        return step
+    step = _next_step(s)
+    if isinstance(step, Awaiting) or step is None:
+        s.memo["next"] = step
+    return step
+
+
+def _next_step(s: GameState) -> Step:
+    """A construction under way comes first (its permission request before it)."""
     if s.step == "finished":
         return None
     if s.work is not None:
@@ -568,8 +582,5 @@ def _next_busy_step(s: GameState) -> str:
 
 
 def awaiting(s: GameState) -> Awaiting | None:
-    if "awaiting" not in s.memo:
-        step = next_step(s)
-        s.memo["awaiting"] = step if isinstance(step, Awaiting) else None
-    result: Awaiting | None = s.memo["awaiting"]
-    return result
+    step = next_step(s)
+    return step if isinstance(step, Awaiting) else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.rules.board import NEIGHBOURS
 from app.rules.catalog import AMMUNITION_FIREPOWER, BUILDINGS, RIVER_MINE_BONUS
-from app.rules.model import GameState
+from app.rules.model import GameState, Parcel, about_parcels
 
 
 def firepower(s: GameState, seat: int) -> int:
@@ -105,18 +105,27 @@ def building_income(s: GameState, index: int) -> int:
     return amount if cap is None else min(amount, cap)
 
 
-def is_protected_by_church(s: GameState, index: int) -> bool:
+def is_protected_by_church(parcels: tuple[Parcel, ...], index: int) -> bool:
     """Buildings next to their owner's church cannot be attacked (`000` "Church")."""
-    owner = s.parcels[index].owner
-    return any(s.parcels[n].content == "church" and s.parcels[n].owner == owner for n in NEIGHBOURS[index])
+    owner = parcels[index].owner
+    return any(parcels[n].content == "church" and parcels[n].owner == owner for n in NEIGHBOURS[index])
+
+
+def attackable_buildings(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
+    """The parcels whose building may be attacked (or defended), in parcel order: churches, prisons and
+    buildings beside their owner's church cannot be attacked (RULING B7)."""
+    return tuple(
+        index
+        for index, parcel in enumerate(parcels)
+        if parcel.content in BUILDINGS
+        and BUILDINGS[parcel.content].attackable
+        and not is_protected_by_church(parcels, index)
+    )
 
 
 def is_attackable(s: GameState, index: int) -> bool:
-    """Churches, prisons and buildings beside their owner's church cannot be attacked (RULING B7)."""
-    content = s.parcels[index].content
-    if content not in BUILDINGS or not BUILDINGS[content].attackable:
-        return False
-    return not is_protected_by_church(s, index)
+    """Whether the building on parcel `index` may be attacked (RULING B7, see `attackable_buildings`)."""
+    return index in about_parcels(s, attackable_buildings)
 
 
 def estate_payments(s: GameState) -> list[dict[str, object]]:

@@ -7,8 +7,9 @@ of decision, named after the decision.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
-from app.rules.board import parcel_xy, road_points
+from app.rules.board import parcel_xy
 from app.rules.catalog import (
     BANKER_VP_PRICES,
     BUILDINGS,
@@ -32,6 +33,7 @@ from app.rules.construction import (
     buildable_roads,
     has_property_tile,
     house_targets,
+    owner_free_land,
     road_edges,
 )
 from app.rules.flow import (
@@ -43,12 +45,13 @@ from app.rules.flow import (
     purchase_spots,
     roads_in_supply,
 )
-from app.rules.income import is_attackable, parcel_price
-from app.rules.model import Cowboy, GameState, Move
+from app.rules.income import attackable_buildings, is_attackable, parcel_price
+from app.rules.model import Cowboy, GameState, Move, about_parcels
 
 _XY = tuple({"x": x, "y": y} for x, y in map(parcel_xy, range(64)))
-# Placement moves are listed often; these shared rows are never handed out (legal_moves returns copies).
+# Placement and claim moves are listed often; these shared rows are never handed out (legal_moves returns copies).
 _PLACE_ON_PARCEL = tuple({"type": "place_cowboy", **xy} for xy in _XY)
+_CLAIM_PARCEL = tuple({"type": "claim_parcel", **xy} for xy in _XY)
 _PLACE_ON_SQUARE = {square: {"type": "place_cowboy", "square": square} for square in SQUARES}
 
 
@@ -59,11 +62,7 @@ def _xy(index: int) -> dict[str, int]:
 def _claimable(s: GameState, seat: int, reason: str) -> list[Move]:
     if not has_property_tile(s, seat):
         return []
-    return [
-        {"type": "claim_parcel", **_xy(i)}
-        for i, parcel in enumerate(s.parcels)
-        if parcel.owner is None and not parcel.river
-    ]
+    return [_CLAIM_PARCEL[i] for i in about_parcels(s, owner_free_land)]
 
 
 def _start_parcel(s: GameState, seat: int) -> list[Move]:
@@ -118,25 +117,32 @@ def _chinese_worker_red(s: GameState, seat: int) -> list[Move]:
     return moves
 
 
-def open_squares(s: GameState) -> list[str]:
+def open_squares(s: GameState) -> tuple[str, ...]:
     """Squares a cowboy may go to this round: construction squares holding a building, buy-VP squares not yet
     blocked by the round counter (RULING B15), and all the others."""
-    blocked = {b.square for b in BUY_VP_SQUARES if s.round >= b.first_round_blocked}
-    empty = {c.square for c, b in zip(CONSTRUCTION_SQUARES, s.construction, strict=True) if b is None}
-    return [square for square in SQUARES if square not in blocked and square not in empty]
+    return _open_squares(s.round, s.construction)
+
+
+@lru_cache(maxsize=256)
+def _open_squares(round_: int, construction: tuple[str | None, ...]) -> tuple[str, ...]:
+    """`open_squares` from the two things it depends on, worked out once for each (placement asks at every
+    decision, and both change only a few times a round)."""
+    blocked = {b.square for b in BUY_VP_SQUARES if round_ >= b.first_round_blocked}
+    empty = {c.square for c, b in zip(CONSTRUCTION_SQUARES, construction, strict=True) if b is None}
+    return tuple(square for square in SQUARES if square not in blocked and square not in empty)
 
 
 def _may_join(cowboys: tuple[Cowboy, ...], seat: int, many: bool, red_sheriff: bool) -> bool:
     """RULING B7: one cowboy per player except on Wages and Road, which take anyone, even beside the white
     cowboy, because nobody duels there (B6); elsewhere nobody joins the white cowboy (B6); the red Sheriff
-    starts no duel (`000` "Sheriff", red side)."""
-    if not cowboys or many:
+    starts no duel (`000` "Sheriff", red side). One plain pass over the spot: placement asks this of every
+    occupied spot at every decision."""
+    if many:
         return True
-    if any(c.white for c in cowboys):
-        return False
-    if any(c.seat == seat for c in cowboys):
-        return False
-    return not red_sheriff
+    for c in cowboys:
+        if c.white or c.seat == seat:
+            return False
+    return not cowboys or not red_sheriff
 
 
 def _placement(s: GameState, seat: int) -> list[Move]:
@@ -154,18 +160,13 @@ def _placement(s: GameState, seat: int) -> list[Move]:
             for square in squares
             if square not in here or _may_join(here[square], seat, SQUARES[square].many, red_sheriff)
         ]
-        parcels = s.parcels
         moves += [  # owner-free land: to buy it
             _PLACE_ON_PARCEL[i]
-            for i, parcel in enumerate(parcels)
-            if parcel.owner is None
-            and not parcel.river
-            and (i not in spots or _may_join(spots[i], seat, False, red_sheriff))
+            for i in about_parcels(s, owner_free_land)
+            if i not in spots or _may_join(spots[i], seat, False, red_sheriff)
         ]
-        for index, parcel in enumerate(parcels):  # buildings: to attack or defend
-            if parcel.owner is None or parcel.content not in BUILDINGS or not is_attackable(s, index):
-                continue
-            defending = parcel.owner == seat
+        for index in about_parcels(s, attackable_buildings):  # buildings: to attack or defend
+            defending = s.parcels[index].owner == seat
             if red_sheriff and not defending:
                 continue  # the red Sheriff may not attack
             if _may_join(spots.get(index, ()), seat, False, red_sheriff and not defending):
@@ -216,7 +217,7 @@ def _construct(s: GameState, seat: int) -> list[Move]:
     ]
     moves += [{"type": "ask_permission", "seat": other} for other in askable_players(s, work)]
     if work.parcel is not None:
-        targets = house_targets(s, seat, work.granted, road_points(s.roads))
+        targets = house_targets(s, seat, work.granted)
         moves += [{"type": "place_house", **_xy(i)} for i in targets]
         return moves
     candidates = [work.building] if work.building is not None else sorted(set(s.players[seat].buildings))
@@ -350,7 +351,7 @@ MOVES_BY_KIND: dict[str, Callable[[GameState, int], list[Move]]] = {
 
 def legal_moves(s: GameState, seat: int) -> list[Move]:
     """Every move `seat` may submit now; empty when nothing is awaited from that seat."""
-    return [dict(move) for move in legal_moves_view(s, seat)]  # callers may change their copies
+    return list(map(dict, legal_moves_view(s, seat)))  # callers may change their copies
 
 
 def legal_moves_view(s: GameState, seat: int) -> list[Move]:
@@ -366,7 +367,9 @@ def legal_moves_view(s: GameState, seat: int) -> list[Move]:
 def is_legal(s: GameState, seat: int, move: Move) -> bool:
     """Whether `move` is one of `legal_moves(s, seat)`, value for value and type for type (so `true` is not `1`
     and `1.0` is not `1`): the test `decide` applies, so the two never disagree."""
-    for candidate in legal_moves_view(s, seat):
-        if candidate == move:
-            return all(type(move[k]) is type(v) for k, v in candidate.items())
-    return False
+    candidates = legal_moves_view(s, seat)
+    try:
+        candidate = candidates[candidates.index(move)]
+    except ValueError:
+        return False
+    return all(type(move[k]) is type(v) for k, v in candidate.items())

@@ -1,18 +1,21 @@
 """The frozen game state. Every field is plain data; `evolve` builds a new state from an old one and an event.
 
+The state and its players are copied at almost every event, so they keep their fields in an instance dict (a
+copy is one dict copy); the small pieces read in the scans over the board (parcels, cowboys) use slots.
+
 Per-round bookkeeping (who has passed, cowboys on squares and parcels, the 3-guns chip) lives here beside the
 permanent board, so that the flow can tell from the state alone what happens next.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from app.rules.board import Edge
 from app.rules.catalog import HOUSES_SUPPLY, PERSONALITIES, Side
-from app.rules.config import GameConfig
+from app.rules.config import MAX_PLAYERS, GameConfig
 
 Event = dict[str, Any]
 Move = dict[str, Any]
@@ -30,7 +33,11 @@ class Cowboy:
     white: bool = False  # the Sheriff's white cowboy (RULING B6)
 
 
-@dataclass(frozen=True, slots=True)
+# Cowboys are values: one of each colour per seat serves every placement.
+COWBOYS: Final = {(seat, white): Cowboy(seat, white) for seat in range(MAX_PLAYERS) for white in (False, True)}
+
+
+@dataclass(frozen=True)
 class PlayerState:
     seat: int
     money: int
@@ -73,7 +80,7 @@ class Construction:
     request: PermissionRequest | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameState:
     config: GameConfig
     seq: int = 0
@@ -119,6 +126,9 @@ class GameState:
     # Answers computed from this (immutable) state, such as the awaited decision and the legal moves; never
     # copied to a new state, never compared.
     memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+    # Answers about the parcels alone or the roads alone (`about_parcels`, `about_roads`), each kept with the
+    # tuple or set it was worked out from; a new state starts with its parent's, never compared.
+    kept: dict[Any, tuple[Any, Any]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def status(self) -> str:
@@ -155,19 +165,47 @@ class GameState:
 
 
 def replace(obj: T, **changes: Any) -> T:
-    """`dataclasses.replace` for this module's slotted frozen classes, several times faster (the fold calls it
-    for every event). A GameState's memo is never carried over."""
+    """`dataclasses.replace` for this module's frozen classes, several times faster (the fold calls it for every
+    event): a dict-based object is copied with one dict copy, a slotted one field by field. A GameState's memo
+    is never carried over; its kept answers are (each is checked against the part it was worked out from)."""
     cls = type(obj)
     new = object.__new__(cls)
-    for name in _SLOTS[cls]:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    if cls in _SLOTS:
+        for name in _SLOTS[cls]:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+        return new
+    values = obj.__dict__.copy()  # the cheapest copy there is: one dict copied in C
+    values.update(changes)
     if cls is GameState:
-        object.__setattr__(new, "memo", {})
+        values["memo"] = {}
+        values["kept"] = values["kept"].copy()
+    object.__setattr__(new, "__dict__", values)
     return new
 
 
+def about_parcels(s: GameState, question: Callable[[tuple[Parcel, ...]], T]) -> T:
+    """`question(s.parcels)`, worked out once per board: states made one from another share their parcels until
+    a parcel changes, so placement, purchases and construction ask their questions of the board once, not at
+    every decision. The answer is shared by those states: read it, never change it."""
+    return _kept(s, s.parcels, question)
+
+
+def about_roads(s: GameState, question: Callable[[frozenset[Edge]], T]) -> T:
+    """`question(s.roads)`, worked out once per road network (see `about_parcels`)."""
+    return _kept(s, s.roads, question)
+
+
+def _kept(s: GameState, part: P, question: Callable[[P], T]) -> T:
+    """The answer stored with the very object it was worked out from is still right (the parts are immutable)."""
+    entry = s.kept.get(question)
+    if entry is None or entry[0] is not part:
+        entry = s.kept[question] = (part, question(part))
+    answer: T = entry[1]
+    return answer
+
+
 T = TypeVar("T")
+P = TypeVar("P")
 _SLOTS: dict[type, tuple[str, ...]] = {
-    cls: tuple(f.name for f in fields(cls) if f.name != "memo")
-    for cls in (Parcel, Cowboy, PlayerState, PermissionRequest, Construction, GameState)
+    cls: tuple(f.name for f in fields(cls)) for cls in (Parcel, Cowboy, PermissionRequest, Construction)
 }
