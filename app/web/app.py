@@ -25,6 +25,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.play.accounts import Account
 from app.play.bus import Bus
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn, PlayError, TooMany
 from app.play.service import GameService
@@ -35,7 +36,7 @@ from app.web import api, notifications, openapi, pages, settings_pages, stream
 from app.web.cross_site import CrossSiteGuard
 from app.web.fields import CONTROL_CHARACTERS
 from app.web.schemas import ErrorResponse
-from app.web.security import SESSION_COOKIE, TokenSigner
+from app.web.security import SESSION_COOKIE, TokenSigner, cookie_session_id
 
 log = logging.getLogger(__name__)
 
@@ -216,11 +217,26 @@ def _wants_page(request: Request) -> bool:
     return not request.url.path.startswith("/api/") and "text/html" in request.headers.get("accept", "")
 
 
-def _error(
+async def _page_account(request: Request, status: int) -> Account | None:
+    """Who is signed in, for the error page's header; nobody while the database is unavailable (503) or when the
+    session cannot be looked up, since an error page must never fail itself."""
+    session_id = cookie_session_id(request)
+    if status == 503 or session_id is None:
+        return None
+    try:
+        account: Account | None = await request.app.state.sign_in.account(session_id, "cookie")
+    except Exception:
+        log.warning("error page rendered without the account: the session lookup failed", exc_info=True)
+        return None
+    return account
+
+
+async def _error(
     request: Request, status: int, code: str, message: str, headers: Mapping[str, str] | None = None
 ) -> Response:
     if _wants_page(request):
-        page = pages.render(request, "pages/error.html", None, status=status, message=message)
+        account = await _page_account(request, status)
+        page = pages.render(request, "pages/error.html", account, status=status, message=message)
         page.headers.update(headers or {})
         return page
     return error_response(status, code, message, headers)
@@ -241,7 +257,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_validation(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
-        return _error(request, *_validation_error(exc))
+        return await _error(request, *_validation_error(exc))
 
     async def on_http(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
@@ -251,7 +267,7 @@ def install_error_handlers(app: FastAPI) -> None:
         if exc.status_code == 405 and (allowed := _allowed_methods(request)):
             headers["Allow"] = ", ".join(allowed)
         code, message = HTTP_CODES.get(exc.status_code, ("http_error", str(exc.detail)))
-        return _error(request, exc.status_code, code, message, headers)
+        return await _error(request, exc.status_code, code, message, headers)
 
     async def on_too_large(request: Request, exc: Exception) -> JSONResponse:
         code, message = HTTP_CODES[413]
@@ -260,7 +276,7 @@ def install_error_handlers(app: FastAPI) -> None:
     async def on_database_error(request: Request, exc: Exception) -> Response:
         if not is_unavailable(exc):
             raise exc  # a bug, not an outage: scrubbed, logged and answered 500 further out
-        return _error(request, 503, *DATABASE_UNAVAILABLE, {"Retry-After": "30"})
+        return await _error(request, 503, *DATABASE_UNAVAILABLE, {"Retry-After": "30"})
 
     async def on_crash(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error on %s %s", request.method, request.url.path)

@@ -127,3 +127,11 @@ async def test_a_vacation_starting_out_of_reach_is_422(api: Api, client: httpx.A
         r = await client.post("/api/v1/me/vacation", json={"days": 3, "starts_at": starts_at}, headers=ann.headers)
         assert_error(r, 422, "vacation_too_far")
     assert (await client.get("/api/v1/me/vacation", headers=ann.headers)).json()["days_used"] == 0
+
+
+async def test_an_error_page_knows_who_is_signed_in(api: Api, client: httpx.AsyncClient) -> None:
+    """A signed-in browser reaching an unknown address sees its own name in the page's header, not "Sign in"."""
+    await _page_client(client, api)
+    page = await client.get("/no/such/page", headers={"Accept": "text/html"})
+    assert page.status_code == 404 and "There is nothing at this address." in page.text
+    assert "Signed in as" in page.text and "<strong>admin</strong>" in page.text

@@ -40,3 +40,12 @@ async def test_a_vacation_is_declared_and_counted(client: httpx.AsyncClient) -> 
     assert "11 of 14 days left" in page.text
     r = await client.post("/settings/vacation", data={"csrf_token": csrf_of(page.text), "days": "12"})
     assert r.status_code == 409 and 'role="alert"' in r.text
+
+
+async def test_the_page_title_is_plain_text_and_each_form_appears_once(client: httpx.AsyncClient) -> None:
+    """The password form once, in the page's body; the title holds only the page's name."""
+    await signed_in(client, "anna")
+    page = (await client.get("/settings/notifications")).text
+    assert "<title>Settings — Carson City Online</title>" in page
+    assert page.count('action="/settings/password"') == 1
+    assert page.index("<h1>Settings</h1>") < page.index('action="/settings/password"')
