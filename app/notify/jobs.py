@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from app.notify.preferences import UnsubscribeLinks
 from app.notify.sender import LogSender, Sender, SmtpSender
 from app.notify.worker import MailSettings, Notifier
-from app.play.clocks import ClockKeeper
+from app.play.keeper import ClockKeeper
 from app.play.service import GameService
 from app.web.settings import Settings
 

