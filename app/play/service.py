@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal, overload
 
-from sqlalchemy import Interval, bindparam, distinct, func, select, true
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play import clocks
@@ -46,7 +46,7 @@ from app.rules.rng import Rng
 from app.store import event_store
 from app.store.db import Database
 from app.store.repository import StateCache
-from app.store.tables import Game, GameEvent, Seat, User
+from app.store.tables import Game, Seat, User
 
 GameStatus = Literal["open", "active", "finished"]
 MAX_SEED = 2**63 - 1
@@ -468,7 +468,7 @@ async def _head_and_seat(session: AsyncSession, game_id: int, user_id: int) -> t
 
 @dataclass(frozen=True, slots=True)
 class _MoveHead:
-    """What a move needs to know first, read in one statement."""
+    """What a move needs to know first, read in one statement (_MOVE_HEAD)."""
 
     status: str
     seq: int
@@ -478,31 +478,30 @@ class _MoveHead:
     retry_after: int  # seconds until the oldest of them leaves the window
 
 
+# The head, the user's seat and the seat's moves within the window, in one statement. A move's events share their
+# statement's `created_at`, so each distinct time is one move. Plain SQL: a move reads it every time, and building
+# the same query with SQLAlchemy's expression language cost more than running it.
+_MOVE_HEAD = text(
+    """
+    SELECT g.status, g.seq, g.seed, s.seat, recent.moves, recent.wait
+    FROM games AS g
+    LEFT JOIN seats AS s ON s.game_id = g.id AND s.user_id = :user_id
+    CROSS JOIN LATERAL (
+        SELECT count(DISTINCT e.created_at) AS moves,
+               ceil(EXTRACT(epoch FROM min(e.created_at) + CAST(:window AS interval) - now())) AS wait
+        FROM game_events AS e
+        WHERE e.game_id = g.id AND e.actor = s.seat AND NOT e.timed_out
+          AND e.created_at > now() - CAST(:window AS interval)
+    ) AS recent
+    WHERE g.id = :game_id
+    """
+)
+
+
 async def _move_head(session: AsyncSession, game_id: int, user_id: int) -> _MoveHead:
-    """The head, the user's seat and the seat's recent moves, in one statement; a move's events share their
-    statement's `created_at`, so each distinct time is one move. NotFound if there is no game."""
-    window = bindparam("window", MOVE_WINDOW, type_=Interval)
-    recent = (
-        select(
-            func.count(distinct(GameEvent.created_at)).label("moves"),
-            func.ceil(func.extract("epoch", func.min(GameEvent.created_at) + window - func.now())).label("wait"),
-        )
-        .where(
-            GameEvent.game_id == Game.id,
-            GameEvent.actor == Seat.seat,
-            GameEvent.timed_out.is_(False),
-            GameEvent.created_at > func.now() - window,
-        )
-        .lateral("recent")
-    )
-    row = (
-        await session.execute(
-            select(Game.status, Game.seq, Game.seed, Seat.seat, recent.c.moves, recent.c.wait)
-            .outerjoin(Seat, (Seat.game_id == Game.id) & (Seat.user_id == user_id))
-            .join(recent, true())
-            .where(Game.id == game_id)
-        )
-    ).one_or_none()
+    """What a move needs to know first; NotFound if there is no game."""
+    params = {"game_id": game_id, "user_id": user_id, "window": MOVE_WINDOW}
+    row = (await session.execute(_MOVE_HEAD, params)).one_or_none()
     if row is None:
         raise NotFound("game_not_found", f"There is no game {game_id}.")
     return _MoveHead(row.status, row.seq, row.seed, row.seat, row.moves, max(1, int(row.wait or 1)))

@@ -12,14 +12,16 @@ import contextlib
 import json
 import logging
 import os
+import select
 import warnings
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import text
+from sqlalchemy import event, text
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 if TYPE_CHECKING:
@@ -148,12 +150,29 @@ def resolve_url(database_url: str | None, data_dir: Path) -> tuple[str, Postgres
 
 
 def make_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
-    """An async engine with a pool sized for one server process and pings that survive database restarts.
+    """An async engine with a pool sized for one server process, whose connections survive database restarts.
 
     Statement parameters are kept out of error messages, so a failing statement never writes a game's seed
     (or a password hash) into a log line.
     """
-    return create_async_engine(url, pool_size=pool_size, max_overflow=20, pool_pre_ping=True, hide_parameters=True)
+    engine = create_async_engine(url, pool_size=pool_size, max_overflow=20, hide_parameters=True)
+    event.listen(engine.sync_engine, "checkout", _refuse_closed)
+    return engine
+
+
+def _refuse_closed(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+    """Never hand out a pooled connection the server has closed, without asking the server.
+
+    A server that stops or restarts tells each client so and closes its socket (so does the kernel when the
+    server dies), and a server never speaks first to a connection idle in the pool (none of them listens for
+    notices): an idle connection with something to read is dead. Looking costs one system call, where
+    `pool_pre_ping` cost a round trip to the server on every checkout. SQLAlchemy replaces a connection refused
+    here with a fresh one; a connection that dies unseen (a network partition) fails its request, and the pool
+    then replaces every connection it had.
+    """
+    connection = dbapi_connection.driver_connection
+    if connection.closed or select.select([connection.pgconn.socket], [], [], 0)[0]:
+        raise DisconnectionError("the database closed this connection")
 
 
 def open_database(database_url: str | None, data_dir: Path) -> Database:
