@@ -292,10 +292,11 @@ class GameService:
     async def moves(self, account: Account, game_id: int) -> MoveOptions:
         """Every move the caller may submit now."""
         async with self.db.reading() as session:
-            status, head, _, seat = await _head_and_seat(session, game_id, account.id)
-            if status == "open":
+            head = await _head(session, game_id, account.id)
+            if head.status == "open":
                 raise _not_started()
-            state = await self.cache.load(session, game_id, head)
+            state = await self.cache.load(session, game_id, head.seq)
+        seat = head.seat
         if seat is None or seat not in state.to_act:
             return MoveOptions(visible_seq(state, seat), seat, [])
         return MoveOptions(visible_seq(state, seat), seat, legal_moves(state, seat))
@@ -348,7 +349,7 @@ class GameService:
         Raises NotAllowed (no seat, not awaited), TooMany `too_many_moves`, Conflict `stale_seq` or
         `game_not_active`, Invalid (an illegal or malformed move).
         """
-        head = await _move_head(session, command.game_id, command.user_id)
+        head = await _head(session, command.game_id, command.user_id)
         seat = head.seat
         if seat is None:
             raise NotAllowed("no_seat", "You do not have a seat in this game.")
@@ -452,23 +453,9 @@ class GameService:
         return summary, state
 
 
-async def _head_and_seat(session: AsyncSession, game_id: int, user_id: int) -> tuple[str, int, int, int | None]:
-    """(status, seq, seed, the user's seat or None) of a game in one query; NotFound if there is no game."""
-    row = (
-        await session.execute(
-            select(Game.status, Game.seq, Game.seed, Seat.seat)
-            .outerjoin(Seat, (Seat.game_id == Game.id) & (Seat.user_id == user_id))
-            .where(Game.id == game_id)
-        )
-    ).one_or_none()
-    if row is None:
-        raise NotFound("game_not_found", f"There is no game {game_id}.")
-    return row.status, row.seq, row.seed, row.seat
-
-
 @dataclass(frozen=True, slots=True)
-class _MoveHead:
-    """What a move needs to know first, read in one statement (_MOVE_HEAD)."""
+class _Head:
+    """A game's head as a user's move (or list of moves) needs it, read in one statement (_HEAD)."""
 
     status: str
     seq: int
@@ -479,9 +466,9 @@ class _MoveHead:
 
 
 # The head, the user's seat and the seat's moves within the window, in one statement. A move's events share their
-# statement's `created_at`, so each distinct time is one move. Plain SQL: a move reads it every time, and building
-# the same query with SQLAlchemy's expression language cost more than running it.
-_MOVE_HEAD = text(
+# statement's `created_at`, so each distinct time is one move. Plain SQL: every move (and every look at one's
+# moves) reads it, and building the same query with SQLAlchemy's expression language cost more than running it.
+_HEAD = text(
     """
     SELECT g.status, g.seq, g.seed, s.seat, recent.moves, recent.wait
     FROM games AS g
@@ -498,13 +485,13 @@ _MOVE_HEAD = text(
 )
 
 
-async def _move_head(session: AsyncSession, game_id: int, user_id: int) -> _MoveHead:
-    """What a move needs to know first; NotFound if there is no game."""
+async def _head(session: AsyncSession, game_id: int, user_id: int) -> _Head:
+    """NotFound if there is no game."""
     params = {"game_id": game_id, "user_id": user_id, "window": MOVE_WINDOW}
-    row = (await session.execute(_MOVE_HEAD, params)).one_or_none()
+    row = (await session.execute(_HEAD, params)).one_or_none()
     if row is None:
         raise NotFound("game_not_found", f"There is no game {game_id}.")
-    return _MoveHead(row.status, row.seq, row.seed, row.seat, row.moves, max(1, int(row.wait or 1)))
+    return _Head(row.status, row.seq, row.seed, row.seat, row.moves, max(1, int(row.wait or 1)))
 
 
 @dataclass(frozen=True, slots=True)
