@@ -405,6 +405,7 @@ class GameService:
                 select(Seat.seat, Seat.user_id, User.username)
                 .join(User, User.id == Seat.user_id)
                 .where(Seat.game_id == game_id, Seat.seat.is_not(None))
+                .order_by(Seat.seat)
             )
         ).all()
         if any(user_id == newcomer.id for _, user_id, _ in seated):
