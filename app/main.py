@@ -21,7 +21,7 @@ from app.notify.sender import LogSender, Sender, SmtpSender
 from app.notify.worker import MailSettings, Notifier
 from app.play.accounts import Accounts, make_hasher
 from app.play.bus import Bus
-from app.play.clocks import ClockKeeper
+from app.play.keeper import ClockKeeper
 from app.play.service import GameService
 from app.play.sign_in import SignIn
 from app.play.sign_in_limits import Limits

@@ -1,13 +1,20 @@
-"""Benchmark of a move through the whole server: N concurrent simulated players (httpx, random legal moves)
-against a running `python -m app serve`, and, in the same run against the same PostgreSQL, a bare FastAPI
-endpoint that authenticates a bearer token and inserts one row: the floor any move must pay.
+"""Benchmark of a move through the whole server against the floor any move must pay, in one run.
 
-Prints moves/s, p50/p95/p99 of POST .../moves as the server timed it (its `Server-Timing` header; the client
-round trip too, inflated when this one-process client saturates its core), the same for the floor, and the
-ratio of the medians. Goal: ratio <= 2 and p99 <= 50 ms at 50 players.
+The project: concurrent two-player games on a running `python -m app serve`, each seat a simulated player that
+follows the game's live stream and, whenever it is awaited, asks for its moves and posts one at random (httpx).
+The floor: a bare FastAPI endpoint on the same PostgreSQL that does what any authenticated write must do —
+check the bearer token, look its session and user up, insert one row, commit — called back-to-back by one client
+per game (in a game one seat moves at a time, and a player moves as soon as it may).
 
-Run: `.venv/bin/python bench/move_latency.py [--players 50] [--seconds 20]`. Uses BENCH_DATABASE_URL if set,
-else an embedded PostgreSQL in a temporary directory; starts both servers itself and stops everything after.
+Both are measured in rounds that alternate project and floor at the same concurrency, so that the noise of a
+shared machine falls on both alike. Per round: the p50 of the server's own time (its `Server-Timing` header) for
+POST .../moves and for the floor, their ratio, and the throughput (moves/s, floor requests/s). At the end, per
+concurrency: the MEDIAN OF THE ROUNDS' RATIOS and the medians of the throughputs. Targets: ratio <= 1.5, and
+moves/s >= half the floor's requests/s.
+
+Run: `.venv/bin/python bench/move_latency.py [--games 1 10] [--rounds 5] [--seconds 4]` (default: 1 and 10
+concurrent games, about two minutes in all). Uses BENCH_DATABASE_URL if set, else an embedded PostgreSQL in a
+temporary directory; starts both servers itself and stops everything after. Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import tempfile
 import time
 import warnings
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +44,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 SECRET = "bench-secret-key-0123456789-0123456789"
 PASSWORD = "bench password"
+WARM_UP_SECONDS = 1.5
+SETTLE_SECONDS = 0.3  # after a phase, for requests still in flight to finish before the other side starts
+GAMES_READY_PER_PAIR = 2  # games created before a round, so that creating them is not timed; more on demand
 
 
 def floor_app(database_url: str) -> Any:
@@ -103,111 +114,168 @@ async def wait_up(url: str) -> None:
 
 def server_ms(response: httpx.Response) -> float:
     """The server's own time for a request, from its `Server-Timing: app;dur=...` header."""
-    return float(response.headers["server-timing"].split("dur=")[1])
+    return float(response.headers["server-timing"].split("app;dur=")[1].split(",")[0])
 
 
-def describe(samples: list[float]) -> str:
-    q = statistics.quantiles(samples, n=100)
-    return f"p50 {q[49]:6.2f} ms  p95 {q[94]:6.2f} ms  p99 {q[98]:6.2f} ms  (n={len(samples)})"
+@dataclass
+class Phase:
+    """The server times of one phase's successful requests, and how long the phase ran."""
+
+    samples: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def p50(self) -> float:
+        return statistics.median(self.samples) if self.samples else float("nan")
+
+    @property
+    def rate(self) -> float:
+        return len(self.samples) / self.seconds if self.seconds else 0.0
 
 
-async def player(
-    client: httpx.AsyncClient,
-    gid: int,
-    seat: int,
-    headers: dict[str, str],
-    chooser: random.Random,
-    latencies: list[float],
-    round_trips: list[float],
-) -> None:
-    """Follow the game's stream like a real client; move (at random) whenever this seat is awaited."""
-    async with aconnect_sse(client, "GET", f"/api/v1/games/{gid}/stream", headers=headers) as source:
-        async for event in source.aiter_sse():
-            if event.event != "turn":
-                continue
-            head = json.loads(event.data)
-            if head["status"] == "finished":
-                return
-            if seat not in head["to_act"]:
-                continue
-            options = (await client.get(f"/api/v1/games/{gid}/moves", headers=headers)).json()
-            if not options["moves"]:
-                continue
-            body = {"seq": options["seq"], "move": chooser.choice(options["moves"])}
-            start = time.perf_counter()
-            r = await client.post(f"/api/v1/games/{gid}/moves", json=body, headers=headers)
-            if r.status_code == 200:
-                latencies.append(server_ms(r))
-                round_trips.append((time.perf_counter() - start) * 1000)
+@dataclass
+class Pair:
+    """The two players of one table: their bearer headers, and the games made ready for them."""
+
+    headers: tuple[dict[str, str], dict[str, str]]
+    usernames: tuple[str, str]
+    ready: list[dict[str, Any]] = field(default_factory=list)
 
 
-async def floor_client(
-    client: httpx.AsyncClient, headers: dict[str, str], interval: float, deadline: float, latencies: list[float]
-) -> None:
-    """Call the floor at the pace a player moved (`interval` seconds apart on average), so both see one load."""
-    pace = random.Random(id(headers))
-    while time.perf_counter() < deadline:
-        start = time.perf_counter()
-        r = await client.post("/floor", headers=headers)
+class Bench:
+    def __init__(self, app: httpx.AsyncClient, floor: httpx.AsyncClient, admin: dict[str, str]) -> None:
+        self.app = app
+        self.floor = floor
+        self.admin = admin
+        self.created = 0
+
+    async def new_game(self, pair: Pair) -> dict[str, Any]:
+        self.created += 1
+        body = {"name": f"bench {self.created}", "seats": 2, "players": list(pair.usernames), "seed": self.created}
+        r = await self.app.post("/api/v1/games", headers=self.admin, json=body)
         r.raise_for_status()
-        took = time.perf_counter() - start
-        latencies.append(server_ms(r))
-        await asyncio.sleep(max(0.0, pace.uniform(0.5, 1.5) * interval - took))
+        game: dict[str, Any] = r.json()
+        return game
 
+    async def seat(
+        self, gid: int, seat: int, headers: dict[str, str], chooser: random.Random, until: float, moves: list[float]
+    ) -> None:
+        """Follow the game's stream like a real client; move (at random) whenever this seat is awaited."""
+        async with aconnect_sse(self.app, "GET", f"/api/v1/games/{gid}/stream", headers=headers) as source:
+            async for event in source.aiter_sse():
+                if event.event != "turn":
+                    continue
+                head = json.loads(event.data)
+                if head["status"] == "finished":
+                    return
+                if seat not in head["to_act"]:
+                    continue
+                options = (await self.app.get(f"/api/v1/games/{gid}/moves", headers=headers)).json()
+                if not options["moves"]:
+                    continue
+                body = {"seq": options["seq"], "move": chooser.choice(options["moves"])}
+                r = await self.app.post(f"/api/v1/games/{gid}/moves", json=body, headers=headers)
+                if r.status_code == 200 and time.perf_counter() < until:
+                    moves.append(server_ms(r))
 
-async def bench(app_url: str, floor_url: str, players: int, seconds: float) -> None:
-    limits = httpx.Limits(max_connections=players * 2)
-    async with httpx.AsyncClient(base_url=app_url, limits=limits, timeout=30) as client:
-        r = await client.post("/api/v1/auth/token", data={"username": "admin", "password": PASSWORD})
-        admin = {"Authorization": f"Bearer {r.json()['access_token']}"}
-        tokens = {}
-        for i in range(players):
-            name = f"player{i}"
-            await client.post(
-                "/api/v1/auth/register", json={"username": name, "email": f"{name}@example.com", "password": PASSWORD}
+    async def table(self, pair: Pair, chooser: random.Random, until: float, moves: list[float]) -> None:
+        """Play the pair's games one after the other until `until`."""
+        while time.perf_counter() < until:
+            game = pair.ready.pop() if pair.ready else await self.new_game(pair)
+            by_name = dict(zip(pair.usernames, pair.headers, strict=True))
+            await asyncio.gather(
+                *(
+                    self.seat(game["id"], s["seat"], by_name[s["username"]], chooser, until, moves)
+                    for s in game["seats"]
+                )
             )
-            r = await client.post("/api/v1/auth/token", data={"username": name, "password": PASSWORD})
-            tokens[name] = {"Authorization": f"Bearer {r.json()['access_token']}"}
-        seats = []
-        for g in range(players // 2):
-            names = [f"player{2 * g}", f"player{2 * g + 1}"]
-            r = await client.post(
-                "/api/v1/games", headers=admin, json={"name": f"bench {g}", "seats": 2, "players": names, "seed": g}
-            )
-            game = r.json()
-            seats += [(game["id"], s["seat"], tokens[s["username"]]) for s in game["seats"]]
 
-        latencies: list[float] = []
-        round_trips: list[float] = []
+    async def project(self, pairs: list[Pair], seconds: float, chooser: random.Random) -> Phase:
+        for pair in pairs:
+            while len(pair.ready) < GAMES_READY_PER_PAIR:
+                pair.ready.append(await self.new_game(pair))
+        phase = Phase()
         start = time.perf_counter()
-        tasks = [
-            asyncio.create_task(player(client, gid, seat, headers, random.Random(i), latencies, round_trips))
-            for i, (gid, seat, headers) in enumerate(seats)
-        ]
-        await asyncio.wait(tasks, timeout=seconds)
-        elapsed = time.perf_counter() - start
-        for task in tasks:
+        until = start + seconds
+        tables = [asyncio.create_task(self.table(pair, chooser, until, phase.samples)) for pair in pairs]
+        await asyncio.sleep(seconds)
+        for task in tables:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*tables, return_exceptions=True)
+        await asyncio.sleep(SETTLE_SECONDS)
+        phase.seconds = seconds
+        return phase
 
-    async with httpx.AsyncClient(base_url=floor_url, limits=limits, timeout=30) as client:
-        floor: list[float] = []
-        deadline = time.perf_counter() + min(seconds, 10)
-        interval = len(seats) * elapsed / max(1, len(latencies))
-        await asyncio.gather(*(floor_client(client, h, interval, deadline, floor) for _, _, h in seats))
+    async def floor_phase(self, pairs: list[Pair], seconds: float) -> Phase:
+        phase = Phase()
+        until = time.perf_counter() + seconds
 
-    print(f"{len(seats)} players in {len(seats) // 2} two-player games, {elapsed:.1f} s")
-    print(f"moves/s: {len(latencies) / elapsed:.1f}")
-    print(f"POST .../moves, server time:  {describe(latencies)}")
-    print(f"POST .../moves, client round trip (this client shares the CPU): {describe(round_trips)}")
-    print(f"floor, server time, same clients and pace (token + user + insert + commit): {describe(floor)}")
-    print(f"ratio of medians: {statistics.median(latencies) / statistics.median(floor):.2f}")
+        async def client(headers: dict[str, str]) -> None:
+            while time.perf_counter() < until:
+                r = await self.floor.post("/floor", headers=headers)
+                r.raise_for_status()
+                if time.perf_counter() < until:
+                    phase.samples.append(server_ms(r))
+
+        await asyncio.gather(*(client(pair.headers[0]) for pair in pairs))
+        phase.seconds = seconds
+        return phase
+
+
+async def register(client: httpx.AsyncClient, name: str) -> dict[str, str]:
+    await client.post(
+        "/api/v1/auth/register", json={"username": name, "email": f"{name}@example.com", "password": PASSWORD}
+    )
+    r = await client.post("/api/v1/auth/token", data={"username": name, "password": PASSWORD})
+    return {"Authorization": f"Bearer {r.json()['access_token']}"}
+
+
+async def bench(app_url: str, floor_url: str, concurrencies: list[int], rounds: int, seconds: float) -> None:
+    limits = httpx.Limits(max_connections=max(concurrencies) * 4)
+    async with (
+        httpx.AsyncClient(base_url=app_url, limits=limits, timeout=30) as app,
+        httpx.AsyncClient(base_url=floor_url, limits=limits, timeout=30) as floor,
+    ):
+        r = await app.post("/api/v1/auth/token", data={"username": "admin", "password": PASSWORD})
+        runner = Bench(app, floor, {"Authorization": f"Bearer {r.json()['access_token']}"})
+        pairs = []
+        for g in range(max(concurrencies)):
+            names = (f"player{2 * g}", f"player{2 * g + 1}")
+            pairs.append(Pair((await register(app, names[0]), await register(app, names[1])), names))
+        chooser = random.Random(2026)
+        summary = []
+        for games in concurrencies:
+            tables = pairs[:games]
+            await runner.project(tables, WARM_UP_SECONDS, chooser)
+            await runner.floor_phase(tables, WARM_UP_SECONDS)
+            print(f"\n{games} concurrent two-player game(s), {rounds} rounds of {seconds:g} s each side:")
+            ratios, move_rates, floor_rates = [], [], []
+            for index in range(rounds):
+                moves = await runner.project(tables, seconds, chooser)
+                bare = await runner.floor_phase(tables, seconds)
+                ratios.append(moves.p50 / bare.p50)
+                move_rates.append(moves.rate)
+                floor_rates.append(bare.rate)
+                print(
+                    f"  round {index + 1}: POST .../moves p50 {moves.p50:6.2f} ms (n={len(moves.samples):4d}, "
+                    f"{moves.rate:6.1f} moves/s) | floor p50 {bare.p50:6.2f} ms (n={len(bare.samples):5d}, "
+                    f"{bare.rate:6.1f} req/s) | ratio {ratios[-1]:.2f}"
+                )
+            ratio, move_rate, floor_rate = (statistics.median(x) for x in (ratios, move_rates, floor_rates))
+            summary.append((games, ratio, move_rate, floor_rate))
+        print("\nsummary (median over rounds; targets: ratio <= 1.50, moves/s >= 0.50 x floor req/s)")
+        for games, ratio, move_rate, floor_rate in summary:
+            print(
+                f"  {games:2d} game(s): ratio of p50s {ratio:.2f} | {move_rate:.1f} moves/s vs floor "
+                f"{floor_rate:.1f} req/s ({move_rate / floor_rate:.2f} x)"
+            )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--players", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=20)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 10], help="concurrent two-player games")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=4, help="length of each side of a round")
     parser.add_argument("--serve-floor", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
 
@@ -258,7 +326,7 @@ def main() -> None:
         app_url, floor_url = f"http://127.0.0.1:{app_port}", f"http://127.0.0.1:{floor_port}"
         asyncio.run(wait_up(app_url + "/healthz"))
         asyncio.run(wait_up(floor_url + "/docs"))
-        asyncio.run(bench(app_url, floor_url, args.players, args.seconds))
+        asyncio.run(bench(app_url, floor_url, args.games, args.rounds, args.seconds))
         with psycopg.connect(to_libpq_url(url), autocommit=True) as conn:
             conn.execute("DROP TABLE bench_floor")
 

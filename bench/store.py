@@ -1,6 +1,7 @@
-"""Benchmark of the store: loading a game's state from the cache vs replaying its whole log, and the cost of an
-append (optimistic-concurrency update + event insert + commit) against one bare PostgreSQL commit, measured in
-the same run on the same server.
+"""Benchmark of the store: loading a game's state from the cache vs replaying its whole log, and the cost of
+recording a decision (`app.play.record`: one autocommit statement moving the head, inserting the events, queueing
+the outbox row and the notice) against one bare PostgreSQL insert and commit, measured in the same run on the
+same server.
 
 Run: `.venv/bin/python bench/store.py [--players P] [--rounds N]`. Uses BENCH_DATABASE_URL if set, else an
 embedded PostgreSQL in a temporary directory (stopped and deleted at the end). Prints figures; asserts nothing.
@@ -28,26 +29,30 @@ with warnings.catch_warnings():
     from sqlalchemy import select, text
     from sqlalchemy.ext.asyncio import async_sessionmaker
 
-    from app.rules import GameConfig, GameState, decide, legal_moves, new_game, replay
+    from app.play.clocks import utc_now
+    from app.play.record import Outcome, record
+    from app.rules import GameConfig, GameState, legal_moves, new_game, play, replay
+    from app.rules.rng import Rng
     from app.store import event_store, migrate
     from app.store.db import Database, make_engine, start_embedded, to_sqlalchemy_url
-    from app.store.repository import StateCache, fold
+    from app.store.repository import StateCache
     from app.store.tables import Game
 
 SEED = 7
 
 
-def random_game(players: int) -> tuple[list[dict[str, Any]], list[list[dict[str, Any]]]]:
-    """The setup events and, per decision, the events it produced, for one complete random game."""
-    setup = new_game(GameConfig.from_variants(players, {}), SEED)
-    state: GameState = replay(setup)
+def random_game(players: int, game_id: int) -> tuple[Outcome, list[Outcome]]:
+    """The setup and every decision of one complete random game, ready to record for `game_id`."""
+    events = new_game(GameConfig.from_variants(players, {}), SEED)
+    state: GameState = replay(events)
+    setup = Outcome(game_id, 0, (), events, state, utc_now())
     chooser = random.Random(SEED)
     decisions = []
     while state.status != "finished":
         seat = state.to_act[0]
-        events = decide(state, seat, chooser.choice(legal_moves(state, seat)), SEED)
-        decisions.append(events)
-        state = fold(state, events)
+        events, after = play(state, seat, chooser.choice(legal_moves(state, seat)), Rng(SEED, state.seq))
+        decisions.append(Outcome(game_id, state.seq, state.to_act, events, after, utc_now(), actor=seat))
+        state = after
     return setup, decisions
 
 
@@ -78,22 +83,21 @@ async def run(url: str, players: int, repeat: int) -> None:
     engine = make_engine(url, pool_size=2)
     db = Database(url, engine, async_sessionmaker(engine, expire_on_commit=False))
     try:
-        setup, decisions = random_game(players)
-        all_events = setup + [e for d in decisions for e in d]
-        print(f"a complete random {players}-player game: {len(decisions)} decisions, {len(all_events)} events")
-
-        # Appends: one transaction per decision, exactly as a move is stored.
         gid = await new_game_row(db, players)
-        async with db.session() as session:
-            head = await event_store.append(session, gid, 0, setup)
-            await session.commit()
+        setup, decisions = random_game(players, gid)
+        events = len(setup.events) + sum(len(d.events) for d in decisions)
+        print(f"a complete random {players}-player game: {len(decisions)} decisions, {events} events")
+
+        # Records: one statement per decision, exactly as a move is recorded.
+        async with db.autocommit() as session:
+            await record(session, setup)
         append_ms = []
-        for events in decisions:
+        for decision in decisions:
             start = time.perf_counter()
-            async with db.session() as session:
-                head = await event_store.append(session, gid, head, events)
-                await session.commit()
+            async with db.autocommit() as session:
+                await record(session, decision)
             append_ms.append((time.perf_counter() - start) * 1000)
+        head = decisions[-1].new_seq
 
         # The floor: one bare INSERT of one row and its commit, on the same engine, interleaved in time.
         async with engine.begin() as conn:
@@ -128,7 +132,7 @@ async def run(url: str, players: int, repeat: int) -> None:
             async with db.session() as session:
                 await cache.load(session, gid, await read_head(session))
 
-        behind = head - len(decisions[-1])
+        behind = decisions[-1].expected_seq
 
         prewarmed = StateCache()
         async with db.session() as session:
@@ -151,11 +155,11 @@ async def run(url: str, players: int, repeat: int) -> None:
         print(f"  read head + cache + newest move: {describe(newer_ms)}")
         print(f"  speed-up of the cache: x{statistics.median(replay_ms) / statistics.median(cached_ms):.0f}")
         print()
-        print("append one decision's events (update head + insert events + commit)")
-        print(f"  append:                          {describe(append_ms)}")
+        print("record one decision (one statement: head + events + outbox + notice, its own commit)")
+        print(f"  record:                          {describe(append_ms)}")
         print(f"  bare one-row insert + commit:    {describe(floor_ms)}")
         print(
-            f"  ratio append / bare commit (medians): {statistics.median(append_ms) / statistics.median(floor_ms):.2f}"
+            f"  ratio record / bare commit (medians): {statistics.median(append_ms) / statistics.median(floor_ms):.2f}"
         )
     finally:
         await engine.dispose()

@@ -31,7 +31,6 @@ LAYERS_READING_SETTINGS = {"web"}
 # closes its cycle, left out of the cycle check until then; delete the entry once that work has landed
 # (test_known_cycles_are_still_there fails to say so). Any other cycle fails test_no_import_cycles_in_app.
 KNOWN_CYCLE_IMPORTS = {
-    ("app.play.clocks", "app.play.service"),  # clocks names GameService for its type hints ("one write path")
     ("app.rules.model", "app.rules.flow"),  # GameState asks flow who is awaited, inside a method (rules speed)
 }
 

@@ -1,10 +1,11 @@
 """ "Game G is at seq N": fan-out to this process's listeners, across instances by PostgreSQL LISTEN/NOTIFY.
 
-The service evaluates `pg_notify` inside the move's transaction, so PostgreSQL delivers the notice exactly when
-(and only if) the move commits, to every instance including this one. Each instance keeps one LISTEN
-connection and hands notices to the in-process queues of its subscribers (the SSE streams). A notice carries
-the head of the log (`seq`, `to_act`, `status`) and, for a seat's secret edit, that seat (`only`); the
-streams turn it into what their viewer may know (`GameService.seen_by`) before anything leaves the server.
+The statement that records a change evaluates `pg_notify(CHANNEL, change.to_json())` (`app.play.record`), so
+PostgreSQL delivers the notice exactly when (and only if) the change commits, to every instance including this
+one. Each instance keeps one LISTEN connection and hands notices to the in-process queues of its subscribers (the
+SSE streams). A notice carries the head of the log (`seq`, `to_act`, `status`) and, for a seat's secret edit,
+that seat (`only`); the streams turn it into what their viewer may know (`GameService.seen_by`) before anything
+leaves the server.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
-from sqlalchemy import ColumnElement, func
 
 log = logging.getLogger(__name__)
 
@@ -64,12 +64,6 @@ class Change:
             str(data["status"]),
             int(only) if only is not None else None,
         )
-
-
-def notice(change: Change) -> ColumnElement[Any]:
-    """The SQL expression that queues the notice when a statement of the caller's transaction evaluates it;
-    PostgreSQL sends it on commit and drops it on rollback."""
-    return func.pg_notify(CHANNEL, change.to_json())
 
 
 class Bus:

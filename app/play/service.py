@@ -1,9 +1,8 @@
-"""The authoritative game service: create, join and start games; read views; submit moves.
+"""The authoritative game service: create, join and start games; read views; apply commands.
 
-Every command is one transaction. A move: lock the game row (with the seat's moves of the last minute, for
-the cap) -> load (cached state at the committed head) -> authorise (a seat that is awaited, at the seq it
-saw) -> decide (the rules core validates) -> append at the head -> outbox row -> notice -> commit. Anything
-that goes wrong raises before the commit, so an error never leaves a trace in the log.
+Every change of a running game's log — a player's move, a timeout, a seat changing hands (and bots' moves and
+undos) — goes through one function, `GameService.apply`: read the head, decide with the rules core (which returns
+the events and the new state), record the outcome with one statement (`app.play.record`), remember the state.
 
 Every seq a caller sees or sends is counted as that caller counts the log (`visible_seq`): events private to
 other seats (A New Beginning's basket edits) are not in it, so no number tells how many there were. The
@@ -12,44 +11,42 @@ server itself works with the real head (`games.seq`).
 
 from __future__ import annotations
 
-import logging
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
-from sqlalchemy import Interval, bindparam, distinct, func, select, true, update
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play import clocks
 from app.play.accounts import Account
-from app.play.announce import announce
 from app.play.bus import Change
-from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, TooMany
+from app.play.commands import Command, PlayerMove, ReplaceSeat, TimeOut
+from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, PlayError, TooMany
+from app.play.record import Mail, Outcome, record, status_of
 from app.rules import (
     ConfigError,
+    Event,
     GameConfig,
     GameState,
     IllegalMove,
-    decide,
     default_move,
     legal_moves,
     new_game,
+    play,
     player_view,
-    private_to,
     redact_event,
     replay,
     visible_seq,
 )
+from app.rules.rng import Rng
 from app.store import event_store
 from app.store.db import Database
-from app.store.event_store import StaleSeq
-from app.store.repository import StateCache, fold
-from app.store.tables import Game, GameEvent, Seat, User
-
-log = logging.getLogger(__name__)
+from app.store.repository import StateCache
+from app.store.tables import Game, Seat, User
 
 GameStatus = Literal["open", "active", "finished"]
 MAX_SEED = 2**63 - 1
@@ -58,6 +55,15 @@ MAX_SEED = 2**63 - 1
 # moves. Beyond it, one seat could flood the log, the mail worker and every watcher's page (RULING V4 spam).
 MOVES_PER_MINUTE = 60
 MOVE_WINDOW = timedelta(minutes=1)
+# How often one command is decided again because other writers got ahead of it; each retry means another write
+# succeeded, so only a crowd of simultaneous writers to one game gets this far (and then a 409 stale_seq).
+MAX_DECISIONS = 10
+# The rules core's refusals that are not an illegal move, by the core's code: the kind of refusal (and so the
+# HTTP status) and the code clients know it by. Every other refusal is an illegal move (422) under the core's code.
+REFUSALS: dict[str, tuple[type[PlayError], str]] = {
+    "not_your_turn": (NotAllowed, "not_awaited"),
+    "game_finished": (Conflict, "game_not_active"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +113,14 @@ class MoveOptions:
 
 
 @dataclass(frozen=True, slots=True)
+class Applied:
+    """A command recorded: the new head of the game's log as the command's seat counts it."""
+
+    game_id: int
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
 class VisibleEvent:
     """An event of the log as one viewer may see it."""
 
@@ -131,6 +145,11 @@ class GameService:
         self.cache = cache or StateCache()
         self.clock = clock
         self.moves_per_minute = moves_per_minute
+        self._deciders: dict[type[Any], Callable[[AsyncSession, Any], Awaitable[Outcome | None]]] = {
+            PlayerMove: self._decide_move,
+            TimeOut: self._decide_timeout,
+            ReplaceSeat: self._decide_replacement,
+        }
 
     # --- games -------------------------------------------------------------------------------------------
 
@@ -219,14 +238,12 @@ class GameService:
         random.Random(game.seed).shuffle(order)
         for seat, index in zip(seats, order, strict=True):
             seat.seat = index
-        await session.flush()
         events = new_game(config, game.seed)
         state = replay(events)
         game.seat_count = len(seats)
         await session.flush()
-        new_seq = await event_store.append(session, game.id, 0, events, status=_status(state), to_act=state.to_act)
-        await clocks.restart(session, game.id, was_to_act=(), to_act=state.to_act, actor=None, now=self.clock())
-        await announce(session, game.id, new_seq, _status(state), state.to_act, from_seq=0, was_to_act=())
+        if not await record(session, Outcome(game.id, 0, (), events, state, self.clock())):
+            raise Conflict("game_started", "This game has already started.")
         return state
 
     async def summary(self, game_id: int) -> GameSummary:
@@ -275,10 +292,11 @@ class GameService:
     async def moves(self, account: Account, game_id: int) -> MoveOptions:
         """Every move the caller may submit now."""
         async with self.db.reading() as session:
-            status, head, _, seat = await _head_and_seat(session, game_id, account.id)
-            if status == "open":
+            head = await _head(session, game_id, account.id)
+            if head.status == "open":
                 raise _not_started()
-            state = await self.cache.load(session, game_id, head)
+            state = await self.cache.load(session, game_id, head.seq)
+        seat = head.seat
         if seat is None or seat not in state.to_act:
             return MoveOptions(visible_seq(state, seat), seat, [])
         return MoveOptions(visible_seq(state, seat), seat, legal_moves(state, seat))
@@ -296,128 +314,119 @@ class GameService:
                 visible.append(VisibleEvent(row.seq, str(row.event["type"]), data, row.at, row.timed_out))
         return visible
 
-    async def submit(self, account: Account, game_id: int, seq: int, move: dict[str, Any]) -> int:
-        """Validate and record the caller's move made against `seq` (as the caller counts the log) and return
-        the new head as the caller counts it. The move is appended at the real head: events after `seq` that
-        the caller may not know of (other seats' private events) do not make its move stale.
+    @overload
+    async def apply(self, command: TimeOut) -> Applied | None: ...
 
-        Raises NotAllowed (no seat, not awaited), TooMany `too_many_moves`, Conflict `stale_seq`, Invalid
-        (illegal or malformed move).
+    @overload
+    async def apply(self, command: PlayerMove | ReplaceSeat) -> Applied: ...
+
+    async def apply(self, command: Command) -> Applied | None:
+        """The one write path of a running game: decide `command` against the current state, with the rules core
+        (once: the core returns the events and the state after them), then record the outcome with one statement
+        (`app.play.record`). In autocommit, so a command costs two round trips — read, write — and one commit.
+
+        No lock is held while deciding: when another writer got ahead in between, the write changes nothing and
+        the command is decided again against the newer state (where a player's move is stale if the player can
+        tell the difference, and a timeout finds its clock restarted). Anything that goes wrong raises before the
+        write, so an error never leaves a trace in the log. Returns the new head as the command's seat counts
+        it, or None for a timeout with nothing to do.
         """
-        if not isinstance(move.get("type"), str):
-            raise Invalid("malformed_move", 'A move is an object with a "type", as listed by GET .../moves.')
-        async with self.db.session() as session:
-            head = await _lock_for_move(session, game_id, account.id)
-            seat = head.seat
-            if seat is None:
-                raise NotAllowed("no_seat", "You do not have a seat in this game.")
-            if head.status != "active":
-                raise Conflict("game_not_active", f"This game is {head.status}; no moves are accepted.")
-            if head.recent_moves >= self.moves_per_minute:
-                raise TooMany(
-                    "too_many_moves",
-                    f"You have made {head.recent_moves} moves in this game within a minute, the most allowed; "
-                    f"please wait {head.retry_after} seconds.",
-                    retry_after=head.retry_after,
-                )
-            state = await self.cache.load(session, game_id, head.seq)
-            seen = visible_seq(state, seat)
-            if seq != seen:
-                raise _stale(seen)
-            if seat not in state.to_act:
-                raise NotAllowed("not_awaited", "It is not your turn: nothing is awaited from your seat now.")
-            new_events = _decide(state, seat, move, head.seed)
-            new_state = fold(state, new_events)
-            try:
-                new_seq = await event_store.append(
-                    session,
-                    game_id,
-                    state.seq,
-                    new_events,
-                    actor=seat,
-                    status=_status(new_state),
-                    to_act=new_state.to_act,
-                )
-            except StaleSeq:
-                raise _stale(None) from None
-            secret = all(private_to(event) == seat for event in new_events)
-            if not secret:
-                # A secret edit leaves the clocks alone: a deadline the others see must not move for it.
-                await clocks.restart(
-                    session, game_id, was_to_act=state.to_act, to_act=new_state.to_act, actor=seat, now=self.clock()
-                )
-            await announce(
-                session,
-                game_id,
-                new_seq,
-                _status(new_state),
-                new_state.to_act,
-                from_seq=state.seq,
-                was_to_act=state.to_act,
-                only=seat if secret else None,
-            )
-            await session.commit()
-        self.cache.remember(game_id, new_state)
-        return visible_seq(new_state, seat)
+        decide = self._deciders[type(command)]
+        async with self.db.autocommit() as session:
+            for _ in range(MAX_DECISIONS):
+                outcome = await decide(session, command)
+                if outcome is None:
+                    return None
+                if await record(session, outcome):
+                    self.cache.remember(outcome.game_id, outcome.after)
+                    return Applied(outcome.game_id, visible_seq(outcome.after, outcome.actor))
+        raise _stale(None)
 
-    async def time_out(self, game_id: int, seat: int, now: datetime) -> int | None:
-        """Make the default move for `seat` if its clock ran out by `now`; return the new head, or None when
-        there is nothing to do (the clock was stopped or restarted meanwhile, or another instance is on it).
+    async def _decide_move(self, session: AsyncSession, command: PlayerMove) -> Outcome:
+        """A player's move, made against `command.seq` as the player counts the log. Events the player may not
+        know of (other seats' private events) do not make it stale: it is decided at the real head.
 
-        The game row is locked with SKIP LOCKED before anything else, in the same order as a player's move
-        takes its locks, so a timeout and a move never deadlock and two instances never time out twice.
+        Raises NotAllowed (no seat, not awaited), TooMany `too_many_moves`, Conflict `stale_seq` or
+        `game_not_active`, Invalid (an illegal or malformed move).
         """
-        async with self.db.session() as session:
-            game = await session.scalar(select(Game).where(Game.id == game_id).with_for_update(skip_locked=True))
-            if game is None or game.status != "active":
-                return None
-            deadline = await session.scalar(
-                select(Seat.deadline).where(Seat.game_id == game_id, Seat.seat == seat).with_for_update()
+        head = await _head(session, command.game_id, command.user_id)
+        seat = head.seat
+        if seat is None:
+            raise NotAllowed("no_seat", "You do not have a seat in this game.")
+        if head.recent_moves >= self.moves_per_minute:
+            raise TooMany(
+                "too_many_moves",
+                f"You have made {head.recent_moves} moves in this game within a minute, the most allowed; "
+                f"please wait {head.retry_after} seconds.",
+                retry_after=head.retry_after,
             )
-            if deadline is None or deadline > now:
-                return None
-            state = await self.cache.load(session, game_id, game.seq)
-            move = default_move(state, seat) if seat in state.to_act else None
-            if move is None:
-                await clocks.restart(
-                    session, game_id, was_to_act=state.to_act, to_act=state.to_act, actor=None, now=now, by_clock=True
-                )
-                await session.commit()
-                return None
-            new_events = _decide(state, seat, move, game.seed)
-            new_state = fold(state, new_events)
-            new_seq = await event_store.append(
-                session,
-                game_id,
-                game.seq,
-                new_events,
-                actor=seat,
-                status=_status(new_state),
-                to_act=new_state.to_act,
-            )
-            # The log shows these events as made by the clock, not by the player.
+        state = await self.cache.load(session, command.game_id, head.seq)
+        seen = visible_seq(state, seat)
+        if command.seq != seen:
+            raise _stale(seen)
+        events, after = _play(state, seat, command.move, head.seed)
+        return Outcome(command.game_id, state.seq, state.to_act, events, after, self.clock(), actor=seat)
+
+    async def _decide_timeout(self, session: AsyncSession, command: TimeOut) -> Outcome | None:
+        """The default move for a seat whose clock ran out by `command.now`, marked in the log as the clock's,
+        with the player's mail (and the admins' on the third timeout in a row); None when the clock no longer
+        runs out by then (the seat moved, or another instance made the move)."""
+        clock = await _seat_clock(session, command.game_id, command.seat)
+        if clock is None or clock.status != "active" or clock.deadline is None or clock.deadline > command.now:
+            return None
+        state = await self.cache.load(session, command.game_id, clock.seq)
+        move = default_move(state, command.seat)
+        if move is None:
+            return None
+        events, after = _play(state, command.seat, move, clock.seed)
+        mails = await clocks.timeout_mails(
+            session, clock.created_by, clock.user_id, clock.username, command.seat, move, clock.timeouts_in_row + 1
+        )
+        return Outcome(
+            command.game_id, state.seq, state.to_act, events, after, command.now,
+            actor=command.seat, by_clock=True, mails=mails,
+        )
+
+    async def _decide_replacement(self, session: AsyncSession, command: ReplaceSeat) -> Outcome:
+        """A `seat_replaced` event: the seat changes hands with a fresh clock and no timeouts counted, everyone
+        seated is mailed about it, and the newcomer is told it is their turn if the seat is awaited."""
+        _require_admin(command.admin)
+        game_id, seat = command.game_id, command.seat
+        game = (await session.execute(select(Game.status, Game.seq).where(Game.id == game_id))).one_or_none()
+        if game is None:
+            raise NotFound("game_not_found", f"There is no game {game_id}.")
+        if game.status != "active":
+            raise Conflict("game_not_active", f"This game is {game.status}; only a running game's seats change hands.")
+        newcomer = await session.scalar(select(User).where(func.lower(User.username) == command.username.lower()))
+        if newcomer is None:
+            raise Invalid("unknown_player", f"There is no player called '{command.username}'.")
+        seated = (
             await session.execute(
-                update(GameEvent)
-                .where(GameEvent.game_id == game_id, GameEvent.seq > game.seq, GameEvent.seq <= new_seq)
-                .values(timed_out=True)
+                select(Seat.seat, Seat.user_id, User.username)
+                .join(User, User.id == Seat.user_id)
+                .where(Seat.game_id == game_id, Seat.seat.is_not(None))
+                .order_by(Seat.seat)
             )
-            await clocks.restart(
-                session, game_id, was_to_act=state.to_act, to_act=new_state.to_act, actor=seat, now=now, by_clock=True
-            )
-            await clocks.record_timeout(session, game, seat, new_seq, move, now)
-            await announce(
-                session,
-                game_id,
-                new_seq,
-                _status(new_state),
-                new_state.to_act,
-                from_seq=game.seq,
-                was_to_act=state.to_act,
-            )
-            await session.commit()
-        self.cache.remember(game_id, new_state)
-        log.info("game %s: seat %s timed out; default move %s", game_id, seat, move["type"])
-        return new_seq
+        ).all()
+        if any(user_id == newcomer.id for _, user_id, _ in seated):
+            raise Conflict("already_seated", f"{newcomer.username} already has a seat in this game.")
+        previous = next((username for theirs, _, username in seated if theirs == seat), None)
+        if previous is None:
+            raise NotFound("seat_not_found", f"Game {game_id} has no seat {seat}.")
+        state = await self.cache.load(session, game_id, game.seq)
+        event = {"type": "seat_replaced", "seat": seat, "previous": previous, "username": newcomer.username}
+        # `seat` in a mail is the recipient's own: each mail shows its reader's view of the game.
+        mails = [
+            Mail(newcomer.id if theirs == seat else user_id, "seat_replaced",
+                 {"seat": theirs, "previous": previous, "username": newcomer.username})
+            for theirs, user_id, _ in seated
+        ]
+        if seat in state.to_act:
+            mails.append(Mail(newcomer.id, "your_turn", {"seat": seat}))
+        return Outcome(
+            game_id, state.seq, state.to_act, [event], replay([event], state), self.clock(),
+            handover=(seat, newcomer.id), mails=mails,
+        )
 
     async def head(self, account: Account, game_id: int) -> tuple[int | None, Change]:
         """The caller's seat, and the head of the log as the caller counts it (for the live stream)."""
@@ -434,7 +443,7 @@ class GameService:
         if state is None or state.seq < change.seq:
             async with self.db.reading() as session:
                 state = await self.cache.load(session, change.game_id, change.seq)
-        return Change(change.game_id, visible_seq(state, seat), state.to_act, _status(state))
+        return Change(change.game_id, visible_seq(state, seat), state.to_act, status_of(state))
 
     async def _current(self, game_id: int) -> tuple[GameSummary, GameState]:
         summary = await self.summary(game_id)
@@ -445,27 +454,9 @@ class GameService:
         return summary, state
 
 
-def _status(state: GameState) -> GameStatus:
-    return "finished" if state.status == "finished" else "active"
-
-
-async def _head_and_seat(session: AsyncSession, game_id: int, user_id: int) -> tuple[str, int, int, int | None]:
-    """(status, seq, seed, the user's seat or None) of a game in one query; NotFound if there is no game."""
-    row = (
-        await session.execute(
-            select(Game.status, Game.seq, Game.seed, Seat.seat)
-            .outerjoin(Seat, (Seat.game_id == Game.id) & (Seat.user_id == user_id))
-            .where(Game.id == game_id)
-        )
-    ).one_or_none()
-    if row is None:
-        raise NotFound("game_not_found", f"There is no game {game_id}.")
-    return row.status, row.seq, row.seed, row.seat
-
-
 @dataclass(frozen=True, slots=True)
-class _MoveHead:
-    """What a move needs to know first, read in the statement that locks the game row."""
+class _Head:
+    """A game's head as a user's move (or list of moves) needs it, read in one statement (_HEAD)."""
 
     status: str
     seq: int
@@ -475,37 +466,72 @@ class _MoveHead:
     retry_after: int  # seconds until the oldest of them leaves the window
 
 
-async def _lock_for_move(session: AsyncSession, game_id: int, user_id: int) -> _MoveHead:
-    """Lock the game row (moves of one game take turns, so a move another seat made meanwhile is judged by what
-    the mover may know of it) and read the head, the seat and the seat's recent moves in one statement; a
-    move's events share their transaction's `created_at`, so each distinct time is one move. NotFound if there
-    is no game."""
-    window = bindparam("window", MOVE_WINDOW, type_=Interval)
-    recent = (
-        select(
-            func.count(distinct(GameEvent.created_at)).label("moves"),
-            func.ceil(func.extract("epoch", func.min(GameEvent.created_at) + window - func.now())).label("wait"),
-        )
-        .where(
-            GameEvent.game_id == Game.id,
-            GameEvent.actor == Seat.seat,
-            GameEvent.timed_out.is_(False),
-            GameEvent.created_at > func.now() - window,
-        )
-        .lateral("recent")
-    )
-    row = (
-        await session.execute(
-            select(Game.status, Game.seq, Game.seed, Seat.seat, recent.c.moves, recent.c.wait)
-            .outerjoin(Seat, (Seat.game_id == Game.id) & (Seat.user_id == user_id))
-            .join(recent, true())
-            .where(Game.id == game_id)
-            .with_for_update(of=Game)
-        )
-    ).one_or_none()
+# The head, the user's seat and the seat's moves within the window, in one statement. A move's events share their
+# statement's `created_at`, so each distinct time is one move. Plain SQL: every move (and every look at one's
+# moves) reads it, and building the same query with SQLAlchemy's expression language cost more than running it.
+_HEAD = text(
+    """
+    SELECT g.status, g.seq, g.seed, s.seat, recent.moves, recent.wait
+    FROM games AS g
+    LEFT JOIN seats AS s ON s.game_id = g.id AND s.user_id = :user_id
+    CROSS JOIN LATERAL (
+        SELECT count(DISTINCT e.created_at) AS moves,
+               ceil(EXTRACT(epoch FROM min(e.created_at) + CAST(:window AS interval) - now())) AS wait
+        FROM game_events AS e
+        WHERE e.game_id = g.id AND e.actor = s.seat AND NOT e.timed_out
+          AND e.created_at > now() - CAST(:window AS interval)
+    ) AS recent
+    WHERE g.id = :game_id
+    """
+)
+
+
+async def _head(session: AsyncSession, game_id: int, user_id: int) -> _Head:
+    """NotFound if there is no game."""
+    params = {"game_id": game_id, "user_id": user_id, "window": MOVE_WINDOW}
+    row = (await session.execute(_HEAD, params)).one_or_none()
     if row is None:
         raise NotFound("game_not_found", f"There is no game {game_id}.")
-    return _MoveHead(row.status, row.seq, row.seed, row.seat, row.moves, max(1, int(row.wait or 1)))
+    return _Head(row.status, row.seq, row.seed, row.seat, row.moves, max(1, int(row.wait or 1)))
+
+
+@dataclass(frozen=True, slots=True)
+class _SeatClock:
+    """What a timeout needs to know first, read in one statement."""
+
+    status: str
+    seq: int
+    seed: int
+    created_by: int | None
+    user_id: int
+    username: str
+    deadline: datetime | None
+    timeouts_in_row: int
+
+
+async def _seat_clock(session: AsyncSession, game_id: int, seat: int) -> _SeatClock | None:
+    row = (
+        await session.execute(
+            select(
+                Game.status, Game.seq, Game.seed, Game.created_by, Seat.user_id, User.username, Seat.deadline,
+                Seat.timeouts_in_row,
+            )
+            .join(Seat, (Seat.game_id == Game.id) & (Seat.seat == seat))
+            .join(User, User.id == Seat.user_id)
+            .where(Game.id == game_id)
+        )
+    ).one_or_none()
+    return _SeatClock(*row) if row is not None else None
+
+
+def _play(state: GameState, seat: int, move: dict[str, Any], seed: int) -> tuple[list[Event], GameState]:
+    """The rules core decides, once: the events and the state after them. Its refusals reach the player by their
+    code (REFUSALS); anything else it raises is a bug, left to travel up as one (a 500, logged)."""
+    try:
+        return play(state, seat, move, Rng(seed, state.seq))
+    except IllegalMove as exc:
+        kind, code = REFUSALS.get(exc.code, (Invalid, exc.code))
+        raise kind(code, exc.message) from exc
 
 
 def _not_started() -> Conflict:
@@ -527,17 +553,6 @@ def _config(players: int, variants: dict[str, Any]) -> GameConfig:
 def _stale(current: int | None) -> Conflict:
     where = f" (it is now at {current})" if current is not None else ""
     return Conflict("stale_seq", f"The game has moved on since you looked{where}; reload and try again.")
-
-
-def _decide(state: GameState, seat: int, move: dict[str, Any], seed: int) -> list[dict[str, Any]]:
-    try:
-        return list(decide(state, seat, move, seed))
-    except IllegalMove as exc:
-        raise Invalid(exc.code, exc.message) from exc
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        # The rules core validates moves it knows; a shape it did not expect is still the client's mistake.
-        log.info("malformed move %r for game state seq %s: %r", move.get("type"), state.seq, exc)
-        raise Invalid("malformed_move", "That move is not in a shape the game understands.") from exc
 
 
 async def _game_for_update(session: AsyncSession, game_id: int) -> Game:

@@ -12,14 +12,16 @@ import contextlib
 import json
 import logging
 import os
+import select
 import warnings
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import text
+from sqlalchemy import event, text
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 if TYPE_CHECKING:
@@ -96,12 +98,12 @@ class Database:
     engine: AsyncEngine
     sessions: async_sessionmaker[AsyncSession]
     server: PostgresServer | None = field(default=None)
-    readers: async_sessionmaker[AsyncSession] = field(init=False)
+    autocommitting: async_sessionmaker[AsyncSession] = field(init=False)
 
     def __post_init__(self) -> None:
-        # Reads run in autocommit: no BEGIN/ROLLBACK round trips around a single SELECT. Same pool.
+        # Single statements run in autocommit: no BEGIN/COMMIT round trips around them. Same pool.
         autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-        self.readers = async_sessionmaker(autocommit, expire_on_commit=False)
+        self.autocommitting = async_sessionmaker(autocommit, expire_on_commit=False)
 
     @property
     def libpq_url(self) -> str:
@@ -115,10 +117,16 @@ class Database:
             yield session
 
     @contextlib.asynccontextmanager
-    async def reading(self) -> AsyncIterator[AsyncSession]:
-        """A session for reads only: each statement sees the latest committed data, nothing is written."""
-        async with self.readers() as session:
+    async def autocommit(self) -> AsyncIterator[AsyncSession]:
+        """A session in which every statement is its own transaction: it sees the latest committed data, and a
+        write commits as it runs. For reads, and for writes made of one statement (no BEGIN and COMMIT round
+        trips around them)."""
+        async with self.autocommitting() as session:
             yield session
+
+    def reading(self) -> contextlib.AbstractAsyncContextManager[AsyncSession]:
+        """A session for reads only (an autocommit session that nothing writes with)."""
+        return self.autocommit()
 
     async def ping(self) -> None:
         """Raise unless the database answers a trivial query."""
@@ -142,12 +150,29 @@ def resolve_url(database_url: str | None, data_dir: Path) -> tuple[str, Postgres
 
 
 def make_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
-    """An async engine with a pool sized for one server process and pings that survive database restarts.
+    """An async engine with a pool sized for one server process, whose connections survive database restarts.
 
     Statement parameters are kept out of error messages, so a failing statement never writes a game's seed
     (or a password hash) into a log line.
     """
-    return create_async_engine(url, pool_size=pool_size, max_overflow=20, pool_pre_ping=True, hide_parameters=True)
+    engine = create_async_engine(url, pool_size=pool_size, max_overflow=20, hide_parameters=True)
+    event.listen(engine.sync_engine, "checkout", _refuse_closed)
+    return engine
+
+
+def _refuse_closed(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+    """Never hand out a pooled connection the server has closed, without asking the server.
+
+    A server that stops or restarts tells each client so and closes its socket (so does the kernel when the
+    server dies), and a server never speaks first to a connection idle in the pool (none of them listens for
+    notices): an idle connection with something to read is dead. Looking costs one system call, where
+    `pool_pre_ping` cost a round trip to the server on every checkout. SQLAlchemy replaces a connection refused
+    here with a fresh one; a connection that dies unseen (a network partition) fails its request, and the pool
+    then replaces every connection it had.
+    """
+    connection = dbapi_connection.driver_connection
+    if connection.closed or select.select([connection.pgconn.socket], [], [], 0)[0]:
+        raise DisconnectionError("the database closed this connection")
 
 
 def open_database(database_url: str | None, data_dir: Path) -> Database:

@@ -1,8 +1,8 @@
-"""The append-only event log of every game, with optimistic concurrency.
+"""Reading the append-only event log of every game.
 
-A writer says which sequence number it saw; the append moves `games.seq` from exactly that number to the new
-head in the same statement, so of two writers that saw the same head one wins and the other gets `StaleSeq`,
-and the log never forks. The primary key `(game_id, seq)` backs this up.
+Events are appended by `app.play.record`, in the statement that moves `games.seq` from the head its writer saw:
+of two writers that saw the same head one wins, and the log never forks. The primary key `(game_id, seq)`
+backs this up.
 
 Readers outside the server see the log through `load_known_to`: without the events private to other seats
 (`app.rules.events.private_to`), numbered as that viewer counts them (`app.rules.view.visible_seq`).
@@ -10,27 +10,16 @@ Readers outside the server see the log through `load_known_to`: without the even
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, ScalarSelect, and_, func, select, text
+from sqlalchemy import ColumnElement, ScalarSelect, and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.expression import ColumnExpressionArgument
 
 from app.rules.events import PRIVATE_EVENTS
 from app.store.tables import GameEvent
-
-
-class StaleSeq(Exception):
-    """Somebody else appended first: the log is no longer at the sequence number the writer saw."""
-
-    def __init__(self, game_id: int, expected_seq: int) -> None:
-        super().__init__(f"game {game_id} is no longer at seq {expected_seq}")
-        self.game_id = game_id
-        self.expected_seq = expected_seq
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,72 +31,6 @@ class StoredEvent:
     actor: int | None
     at: datetime
     timed_out: bool = False  # made by the server for `actor`, whose clock ran out
-
-
-def _split(event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    data = dict(event)
-    return str(data.pop("type")), data
-
-
-# One round trip: move the head from `expected_seq` (with the caller's projection of the new state) and insert
-# the events only if the head moved. Of two writers that saw the same head, the second waits for the first's
-# row lock, then finds the head moved on and inserts nothing.
-_APPEND = text(
-    """
-    WITH moved AS (
-        UPDATE games
-        SET seq = :new_seq,
-            status = COALESCE(CAST(:status AS varchar), status),
-            to_act = COALESCE(CAST(:to_act AS integer[]), to_act),
-            updated_at = now()
-        WHERE id = :game_id AND seq = :expected_seq
-        RETURNING id
-    )
-    INSERT INTO game_events (game_id, seq, type, data, actor)
-    SELECT moved.id, e.seq, e.type, e.data, :actor
-    FROM moved,
-         unnest(CAST(:seqs AS integer[]), CAST(:types AS varchar[]), CAST(:datas AS jsonb[])) AS e(seq, type, data)
-    RETURNING game_events.seq
-    """
-)
-
-
-async def append(
-    session: AsyncSession,
-    game_id: int,
-    expected_seq: int,
-    events: Sequence[dict[str, Any]],
-    *,
-    actor: int | None = None,
-    status: str | None = None,
-    to_act: Sequence[int] | None = None,
-) -> int:
-    """Append `events` after `expected_seq` in the caller's transaction; return the new head.
-
-    `status` and `to_act` update the games row's projection of the new state in the same statement. Raises
-    StaleSeq when the game is not at `expected_seq` (or does not exist); nothing is written then.
-    """
-    if not events:
-        raise ValueError("an append needs at least one event")
-    kinds, datas = zip(*(_split(event) for event in events), strict=True)
-    new_seq = expected_seq + len(events)
-    inserted = await session.execute(
-        _APPEND,
-        {
-            "game_id": game_id,
-            "expected_seq": expected_seq,
-            "new_seq": new_seq,
-            "status": status,
-            "to_act": list(to_act) if to_act is not None else None,
-            "actor": actor,
-            "seqs": list(range(expected_seq + 1, new_seq + 1)),
-            "types": list(kinds),
-            "datas": [json.dumps(data) for data in datas],
-        },
-    )
-    if len(inserted.all()) != len(events):
-        raise StaleSeq(game_id, expected_seq)
-    return new_seq
 
 
 async def load(session: AsyncSession, game_id: int, after: int = 0, limit: int | None = None) -> list[StoredEvent]:

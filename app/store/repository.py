@@ -2,27 +2,18 @@
 
 States are immutable, so a cache of the latest state per game can be shared by every request of this process.
 A load reads only the events newer than the cached state (none, when the caller already knows the head), and
-folds them in with `evolve`. States enter the cache only after their events are committed, so the cache never
-holds a state the database does not.
+folds them onto it (`replay` from that state). States enter the cache only after their events are committed,
+so the cache never holds a state the database does not.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.rules import GameState, evolve, replay
+from app.rules import GameState, replay
 from app.store import event_store
-
-
-def fold(state: GameState, events: Iterable[dict[str, Any]]) -> GameState:
-    """Apply `events` to `state` in order (evolve never fails and never rolls)."""
-    for event in events:
-        state = evolve(state, event)
-    return state
 
 
 class StateCache:
@@ -58,7 +49,7 @@ class StateCache:
         self.misses += 1
         if cached is not None and cached.seq < head_seq:
             newer = await event_store.load(session, game_id, after=cached.seq, limit=head_seq - cached.seq)
-            state = fold(cached, (e.event for e in newer))
+            state = replay((e.event for e in newer), cached)
         else:
             stored = await event_store.load(session, game_id, limit=head_seq)
             state = replay([e.event for e in stored])

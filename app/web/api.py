@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Form, Query, Request, Response, status
 from fastapi.security import OAuth2PasswordRequestForm
 
+from app.play.commands import PlayerMove
 from app.web.deps import (
     AccountsDep,
     CurrentAccount,
@@ -192,7 +193,7 @@ async def get_moves(game_id: Id, account: CurrentAccount, service: ServiceDep) -
 async def post_move(game_id: Id, body: MoveIn, account: CurrentAccount, service: ServiceDep) -> MoveOut:
     """Submit a move made against `seq` (409 `stale_seq` if the game moved on; 429 `too_many_moves`, with
     Retry-After, beyond 60 moves of the seat within a minute); errors leave the log alone."""
-    return MoveOut(seq=await service.submit(account, game_id, body.seq, body.move))
+    return MoveOut(seq=(await service.apply(PlayerMove(account.id, game_id, body.seq, body.move))).seq)
 
 
 @router.get("/games/{game_id}/events", responses=errors(404), tags=["play"])

@@ -14,6 +14,7 @@ from app.notify import preferences
 from app.notify.messages import KIND_LABELS, KINDS, TEMPLATES
 from app.notify.preferences import UnsubscribeLinks
 from app.play import clocks
+from app.play.commands import ReplaceSeat
 from app.play.errors import Invalid
 from app.settings import Settings
 from app.store.tables import User
@@ -151,4 +152,4 @@ async def replace_seat(
 ) -> None:
     """Give a running game's seat to another user (admins only), e.g. after a player ran out of time three
     times in a row. The newcomer gets a fresh clock."""
-    await clocks.replace_player(service.db, account, game_id, seat, body.username, service.clock())
+    await service.apply(ReplaceSeat(account, game_id, seat, body.username))

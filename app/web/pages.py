@@ -19,6 +19,7 @@ from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
 from app.play.accounts import Account
+from app.play.commands import PlayerMove
 from app.play.errors import Conflict, NotAllowed, PlayError, TooMany
 from app.play.service import GameService, GameSummary
 from app.rules.config import SIDES
@@ -374,7 +375,7 @@ async def move(
         error, status = "That choice could not be read; please choose again.", 422
     else:
         try:
-            await service.submit(account, game_id, seen, parsed)
+            await service.apply(PlayerMove(account.id, game_id, seen, parsed))
         except Conflict as exc:
             status = 409
             if exc.code == "stale_seq":

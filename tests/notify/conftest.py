@@ -21,6 +21,7 @@ from conftest import Api, Player, free_port
 from app.main import create_app, notifier_for
 from app.notify.worker import Notifier
 from app.play.accounts import Account
+from app.play.commands import PlayerMove
 from app.play.service import GameService
 from app.settings import Settings
 
@@ -134,7 +135,8 @@ class Table:
 
     async def play(self, seat: int, choose: Callable[[list[dict[str, Any]]], dict[str, Any]]) -> int:
         options = await self.service.moves(account(self.by_seat[seat]), self.id)
-        return await self.service.submit(account(self.by_seat[seat]), self.id, options.seq, choose(options.moves))
+        move = PlayerMove(self.by_seat[seat].id, self.id, options.seq, choose(options.moves))
+        return (await self.service.apply(move)).seq
 
     async def play_until(
         self,

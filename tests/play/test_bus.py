@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 
 import psycopg
-from sqlalchemy import select, text
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from app.play.bus import Bus, Change, notice
+from app.play.bus import CHANNEL, Bus, Change
 from app.store.db import make_engine, to_libpq_url
 
 
@@ -21,10 +21,10 @@ async def test_commit_reaches_other_instances_and_rollback_does_not(clean_db: st
     try:
         async with a.subscribe(7) as on_a, b.subscribe(7) as on_b, b.subscribe(8) as other_game:
             async with sessions() as session:
-                await session.execute(select(notice(Change(7, 3, (1,), "active"))))
+                await session.execute(select(func.pg_notify(CHANNEL, Change(7, 3, (1,), "active").to_json())))
                 await session.rollback()
             async with sessions() as session:
-                await session.execute(select(notice(Change(7, 4, (0, 1), "active"))))
+                await session.execute(select(func.pg_notify(CHANNEL, Change(7, 4, (0, 1), "active").to_json())))
                 await session.execute(text("SELECT 1"))
                 await session.commit()
             for queue in (on_a, on_b):

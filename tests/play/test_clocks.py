@@ -15,7 +15,7 @@ from conftest import Api, Player, live_server
 from httpx_sse import ServerSentEvent, aconnect_sse
 
 from app.notify.worker import Notifier
-from app.play.clocks import ClockKeeper
+from app.play.keeper import ClockKeeper
 from app.play.service import GameService
 from app.settings import Settings
 from tests.notify.conftest import SmtpServer, Table, drain, now, started

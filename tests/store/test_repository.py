@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import GameConfig, decide, legal_moves, new_game, replay
-from app.store import event_store
 from app.store.db import Database
-from app.store.repository import StateCache, fold
+from app.store.repository import StateCache
+from tests.store.conftest import put_events
 
 SEED = 2024
 
@@ -20,10 +20,8 @@ async def _play(db: Database, game_id: int, moves: int) -> list[dict[str, Any]]:
         seat = state.to_act[0]
         new = decide(state, seat, legal_moves(state, seat)[0], SEED)
         events += new
-        state = fold(state, new)
-    async with db.session() as session:
-        await event_store.append(session, game_id, 0, events)
-        await session.commit()
+        state = replay(new, state)
+    await put_events(db, game_id, events)
     return events
 
 
@@ -44,9 +42,7 @@ async def test_newer_events_are_folded_onto_the_cached_state(db: Database, game_
         state = await cache.load(session, game_id, len(events))
     seat = state.to_act[0]
     new = decide(state, seat, legal_moves(state, seat)[0], SEED)
-    async with db.session() as session:
-        head = await event_store.append(session, game_id, len(events), new)
-        await session.commit()
+    head = await put_events(db, game_id, new)
     async with db.session() as session:
         loaded = await cache.load(session, game_id, head)
     assert loaded.seq == head and loaded == replay(events + new)

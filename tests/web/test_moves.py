@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
+import logging
 import random
 from typing import Any
 
 import httpx
+import pytest
 from conftest import Api, Player
+from sqlalchemy import event
 from support import assert_error
 
 
@@ -109,6 +113,69 @@ async def test_only_the_awaited_seat_may_move(api: Api, client: httpx.AsyncClien
     spectator = (await client.get(f"/api/v1/games/{gid}/moves", headers=eve.headers)).json()
     assert spectator == {"seq": game["seq"], "seat": None, "moves": []}
     assert [e["seq"] for e in await _log(client, gid, eve)] == list(range(1, game["seq"] + 1))
+
+
+async def test_a_seat_not_awaited_is_refused_by_the_rules_core(api: Api, client: httpx.AsyncClient) -> None:
+    """The service does not judge whose turn it is: the rules core refuses the move (`not_your_turn`, naming the
+    awaited seat), which reaches the player as 403 `not_awaited` (API.md)."""
+    game, awaited, other, _ = await _table(api)
+    gid = game["id"]
+    move = (await client.get(f"/api/v1/games/{gid}/moves", headers=awaited.headers)).json()["moves"][0]
+    r = await client.post(f"/api/v1/games/{gid}/moves", json={"seq": game["seq"], "move": move}, headers=other.headers)
+    detail = assert_error(r, 403, "not_awaited")
+    assert detail["message"] == f"It is not your turn: the game waits for seat {game['to_act'][0]}."
+
+
+async def test_a_bug_in_the_rules_core_is_a_500_with_a_log_line_and_changes_nothing(
+    api: Api, client: httpx.AsyncClient, app: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Only the core's IllegalMove is the player's mistake. Anything else it raises (here a KeyError inside a move
+    handler) is a bug: 500 `internal_error`, a log line with the traceback, and the log untouched."""
+    game, awaited, _, _ = await _table(api)
+    gid = game["id"]
+    move = (await client.get(f"/api/v1/games/{gid}/moves", headers=awaited.headers)).json()["moves"][0]
+    before = await _log(client, gid, awaited)
+
+    def broken(*args: Any) -> list[dict[str, Any]]:
+        raise KeyError("a bug in the rules core")
+
+    core = importlib.import_module("app.rules.decide")  # the module (app.rules exports its `decide` function)
+    monkeypatch.setitem(core._MOVES, move["type"], broken)
+    caplog.set_level(logging.ERROR)
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as raw:
+        body = {"seq": game["seq"], "move": move}
+        r = await raw.post(f"/api/v1/games/{gid}/moves", json=body, headers=awaited.headers)
+    assert_error(r, 500, "internal_error")
+    (line,) = [record for record in caplog.records if record.exc_info]
+    assert line.getMessage() == f"unhandled error on POST /api/v1/games/{gid}/moves"
+    assert isinstance(line.exc_info[1], KeyError)  # type: ignore[index]
+    assert await _log(client, gid, awaited) == before
+
+
+async def test_a_move_is_three_statements_each_its_own_transaction(
+    api: Api, client: httpx.AsyncClient, app: Any
+) -> None:
+    """A move costs three statements: the sign-in lookup, one read of the game's head, one write that records
+    everything (app.play.record) — each in autocommit, so no BEGIN or COMMIT round trips and no lock held while
+    the rules core decides."""
+    game, awaited, _, _ = await _table(api)
+    gid = game["id"]
+    move = (await client.get(f"/api/v1/games/{gid}/moves", headers=awaited.headers)).json()["moves"][0]
+    sent: list[tuple[str, bool]] = []
+
+    def statement(conn: Any, cursor: Any, sql: str, *args: Any) -> None:
+        sent.append((sql.split()[0].upper(), conn.connection.driver_connection.autocommit))
+
+    engine = app.state.service.db.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", statement)
+    try:
+        body = {"seq": game["seq"], "move": move}
+        r = await client.post(f"/api/v1/games/{gid}/moves", json=body, headers=awaited.headers)
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+    assert r.status_code == 200, r.text
+    assert sent == [("SELECT", True), ("SELECT", True), ("WITH", True)]
 
 
 async def test_events_after_n(api: Api, client: httpx.AsyncClient) -> None:

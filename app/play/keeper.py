@@ -1,0 +1,79 @@
+"""The periodic clock check, run in every instance: reminders due, then clocks run out.
+
+A reminder is claimed by the statement that marks it sent, and a timeout is a command like any other
+(`GameService.apply`), recorded only if the game is still where the check found it: two instances never remind
+twice or move twice for one clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+
+from app.play import clocks
+from app.play.commands import TimeOut
+from app.play.service import GameService
+from app.store.availability import OutageLog, is_unavailable
+from app.store.tables import Game, Seat
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class TickResult:
+    reminders: int
+    timeouts: int
+
+
+class ClockKeeper:
+    """The periodic clock check: reminders due, then clocks run out."""
+
+    def __init__(self, service: GameService, clock: clocks.Clock = clocks.utc_now, batch: int = 50) -> None:
+        self.service = service
+        self.clock = clock
+        self.batch = batch
+
+    async def tick(self, now: datetime | None = None) -> TickResult:
+        now = now or self.clock()
+        async with self.service.db.autocommit() as session:
+            reminders = await clocks.remind(session, now)
+            due = (
+                await session.execute(
+                    select(Seat.game_id, Seat.seat)
+                    .join(Game, Game.id == Seat.game_id)
+                    .where(Game.status == "active", Seat.deadline <= now, Seat.seat.is_not(None))
+                    .order_by(Seat.deadline)
+                    .limit(self.batch)
+                )
+            ).all()
+        timeouts = 0
+        for game_id, seat in due:
+            if seat is None:
+                continue
+            try:
+                if await self.service.apply(TimeOut(game_id, seat, now)) is not None:
+                    timeouts += 1
+                    log.info("game %s: seat %s timed out; the default move was made", game_id, seat)
+            except Exception as exc:
+                if is_unavailable(exc):
+                    raise  # the whole check waits for the database, not each seat in turn
+                log.exception("timing out seat %s of game %s failed; retrying at the next check", seat, game_id)
+        return TickResult(reminders, timeouts)
+
+    async def run_forever(self, interval: float) -> None:
+        outage = OutageLog(log, "move clocks")
+        while True:
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if not outage.failed(exc):
+                    log.exception("clock check failed")
+            else:
+                outage.succeeded()
+            await asyncio.sleep(interval)

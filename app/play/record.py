@@ -1,0 +1,184 @@
+"""Recording what a command decided, in ONE SQL statement: move the game's head from the seq the command read,
+append the events, bring the move clocks in line, queue the notification work (outbox) and the live notice (bus)
+— all of it, or nothing when the head has moved on since the command read it.
+
+Why one statement: a move's cost is dominated by round trips to PostgreSQL and by its commit (a WAL flush). Run
+in autocommit, the statement is its own transaction: one round trip and one flush, the least a durable write can
+cost, with no BEGIN and COMMIT around it and no row lock held while Python decides. Of two writers that read the
+same head, the second finds `games.seq` moved and writes nothing (its command decides again, see
+`GameService.apply`); the log's key `(game_id, seq)` backs this up. Run inside a transaction (starting a game),
+it simply joins it.
+
+The notice is evaluated by the statement itself, so PostgreSQL sends it exactly when (and only if) the change
+commits. A seat's private edit (`Outcome.private`) concerns nobody else: no outbox row, no clock change, and a
+notice only that seat's streams act on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.play.bus import CHANNEL, Change
+from app.rules import Event, GameState, private_to
+
+
+def status_of(state: GameState) -> Literal["active", "finished"]:
+    """The status of a started game as its `games` row and summaries show it."""
+    return "finished" if state.status == "finished" else "active"
+
+
+@dataclass(frozen=True, slots=True)
+class Mail:
+    """A mail for the mail worker to send (`message` names the kind, see app.notify.messages)."""
+
+    recipient_id: int
+    message: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one command decided, ready to record: the events and the state after them (from the rules core),
+    and what the server does around them."""
+
+    game_id: int
+    expected_seq: int  # the head the command read and decided on
+    was_to_act: tuple[int, ...]  # who was awaited at that head
+    events: Sequence[Event]
+    after: GameState
+    now: datetime
+    actor: int | None = None  # the seat the events were made by or for; None: the server's own (setup, seat change)
+    by_clock: bool = False  # made for `actor` because its clock ran out: marked so in the log, counted as a timeout
+    handover: tuple[int, int] | None = None  # (seat, user id): the seat changes hands
+    mails: Sequence[Mail] = ()
+
+    @property
+    def new_seq(self) -> int:
+        return self.expected_seq + len(self.events)
+
+    @property
+    def private(self) -> bool:
+        """Whether every event is private to the actor (A New Beginning's basket edits)."""
+        return self.actor is not None and all(private_to(event) == self.actor for event in self.events)
+
+
+# Parameters are cast where PostgreSQL could not infer their type (arrays, and values that may be NULL).
+_RECORD = text(
+    """
+    WITH moved AS (
+        UPDATE games AS g
+        SET seq = :new_seq, status = :status, to_act = CAST(:to_act AS integer[]), updated_at = now()
+        WHERE g.id = :game_id AND g.seq = :expected_seq
+          AND (CAST(:expired_seat AS integer) IS NULL OR EXISTS (
+                SELECT FROM seats AS s
+                WHERE s.game_id = g.id AND s.seat = :expired_seat AND s.deadline <= CAST(:now AS timestamptz)))
+        RETURNING g.id, g.move_timeout_hours
+    ),
+    logged AS (
+        INSERT INTO game_events (game_id, seq, type, data, actor, timed_out)
+        SELECT moved.id, e.seq, e.type, e.data, CAST(:actor AS integer), :by_clock
+        FROM moved, unnest(CAST(:seqs AS integer[]), CAST(:types AS varchar[]), CAST(:datas AS jsonb[]))
+            AS e(seq, type, data)
+    ),
+    -- Seats newly awaited (or handed over, or awaited again after their own move) get a fresh deadline that
+    -- starts after any vacation under way; seats no longer awaited lose theirs. Untimed games keep no clocks.
+    clocked AS (
+        UPDATE seats AS s
+        SET user_id = COALESCE(CASE WHEN s.seat = :handover_seat THEN CAST(:handover_user AS integer) END, s.user_id),
+            deadline = CASE
+                WHEN s.seat = ANY(CAST(:restart AS integer[])) THEN
+                    GREATEST(CAST(:now AS timestamptz), COALESCE((
+                        SELECT max(v.ends_at) FROM vacations AS v
+                        WHERE v.user_id = COALESCE(
+                                CASE WHEN s.seat = :handover_seat THEN CAST(:handover_user AS integer) END, s.user_id)
+                          AND v.starts_at <= CAST(:now AS timestamptz) AND v.ends_at > CAST(:now AS timestamptz)
+                    ), CAST(:now AS timestamptz))) + make_interval(hours => m.move_timeout_hours)
+                WHEN s.seat = ANY(CAST(:to_act AS integer[])) THEN s.deadline
+            END,
+            reminded = s.seat = ANY(CAST(:keep AS integer[])) AND s.reminded,
+            timeouts_in_row = CASE
+                WHEN s.seat = :reset_seat THEN 0
+                WHEN s.seat = :timed_out_seat THEN s.timeouts_in_row + 1
+                ELSE s.timeouts_in_row
+            END
+        FROM moved AS m
+        WHERE s.game_id = m.id AND :clocks
+          AND (m.move_timeout_hours IS NOT NULL OR s.seat = :handover_seat)
+          AND (s.seat = ANY(CAST(:restart AS integer[])) OR s.seat IN (:reset_seat, :timed_out_seat)
+               OR (s.deadline IS NOT NULL AND NOT s.seat = ANY(CAST(:to_act AS integer[]))))
+    ),
+    queued AS (
+        INSERT INTO outbox (game_id, seq, kind, recipient_id, next_attempt_at, payload)
+        SELECT moved.id, :new_seq, o.kind, o.recipient_id, COALESCE(o.at, now()), o.payload
+        FROM moved, unnest(CAST(:kinds AS varchar[]), CAST(:recipients AS integer[]), CAST(:ats AS timestamptz[]),
+                           CAST(:payloads AS jsonb[])) AS o(kind, recipient_id, at, payload)
+    )
+    SELECT pg_notify(:channel, :notice) FROM moved
+    """
+)
+
+
+async def record(session: AsyncSession, outcome: Outcome) -> bool:
+    """Record `outcome` with one statement; False (and nothing written) when the game is no longer at
+    `outcome.expected_seq` — or, for a timeout, when the seat's clock no longer runs out by `outcome.now`."""
+    if not outcome.events:
+        raise ValueError("an outcome records at least one event")
+    result = await session.execute(_RECORD, _parameters(outcome))
+    return len(result.all()) == 1
+
+
+def _parameters(o: Outcome) -> dict[str, Any]:
+    status = status_of(o.after)
+    to_act = list(o.after.to_act)
+    handover_seat, handover_user = o.handover or (None, None)
+    # A seat gets a fresh clock when it has just become awaited, when it is awaited again after its own move,
+    # and when it changes hands; the others still awaited keep theirs (and whether they were reminded).
+    fresh = {o.actor, handover_seat}
+    restart = [seat for seat in to_act if seat not in o.was_to_act or seat in fresh]
+    outbox = _outbox(o)
+    return {
+        "game_id": o.game_id,
+        "expected_seq": o.expected_seq,
+        "new_seq": o.new_seq,
+        "status": status,
+        "to_act": to_act,
+        "now": o.now,
+        "expired_seat": o.actor if o.by_clock else None,
+        "actor": o.actor,
+        "by_clock": o.by_clock,
+        "seqs": list(range(o.expected_seq + 1, o.new_seq + 1)),
+        "types": [str(event["type"]) for event in o.events],
+        "datas": [json.dumps({k: v for k, v in event.items() if k != "type"}) for event in o.events],
+        "clocks": not o.private,
+        "restart": restart,
+        "keep": [seat for seat in to_act if seat not in restart],
+        "reset_seat": handover_seat if o.handover else (None if o.by_clock else o.actor),
+        "timed_out_seat": o.actor if o.by_clock else None,
+        "handover_seat": handover_seat,
+        "handover_user": handover_user,
+        "kinds": [kind for kind, _, _, _ in outbox],
+        "recipients": [recipient for _, recipient, _, _ in outbox],
+        "ats": [at for _, _, at, _ in outbox],
+        "payloads": [json.dumps(payload) for _, _, _, payload in outbox],
+        "channel": CHANNEL,
+        "notice": Change(o.game_id, o.new_seq, o.after.to_act, status, o.actor if o.private else None).to_json(),
+    }
+
+
+def _outbox(o: Outcome) -> list[tuple[str, int | None, datetime | None, dict[str, Any]]]:
+    """(kind, recipient, not before, payload) of each outbox row. The `game_changed` row says who was awaited
+    before, so the mail worker can tell who has just become awaited; it is due at once (the database's now)."""
+    if o.private:
+        return []
+    changed = {"to_act": list(o.after.to_act), "status": status_of(o.after), "from_seq": o.expected_seq,
+               "was_to_act": list(o.was_to_act)}
+    return [("game_changed", None, None, changed)] + [
+        ("mail", mail.recipient_id, o.now, {"message": mail.message, **mail.details}) for mail in o.mails
+    ]

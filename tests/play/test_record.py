@@ -1,0 +1,103 @@
+"""Recording a command's outcome (app.play.record): one statement that appends at the head the command read, or
+changes nothing at all — log, head, outbox and notice alike. Of writers that read the same head, one wins."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from sqlalchemy import func, select
+
+from app.play.record import Outcome, record
+from app.play.service import GameService
+from app.rules import GameConfig, GameState, decide, legal_moves, new_game, replay
+from app.store import event_store
+from app.store.db import Database
+from app.store.tables import Game, Outbox
+from tests.notify.conftest import now
+
+SEED = 7
+
+
+async def _game(db: Database) -> int:
+    async with db.session() as session:
+        game = Game(name="record test", seat_count=2, variants={}, seed=SEED)
+        session.add(game)
+        await session.commit()
+        return game.id
+
+
+def _setup(game_id: int) -> Outcome:
+    events = new_game(GameConfig.from_variants(players=2, variants={}), SEED)
+    return Outcome(game_id, 0, (), events, replay(events), now())
+
+
+def _decision(setup: Outcome) -> Outcome:
+    """The first awaited seat's first legal move after the setup."""
+    state: GameState = setup.after
+    seat = state.to_act[0]
+    events = decide(state, seat, legal_moves(state, seat)[0], SEED)
+    return Outcome(setup.game_id, state.seq, state.to_act, events, replay(events, state), now(), actor=seat)
+
+
+async def _written(db: Database, game_id: int) -> tuple[list[tuple[int, Any, int | None]], Any, int]:
+    """The log (seq, event, actor), the games row's head (seq, status, to_act) and the outbox rows of the game."""
+    async with db.autocommit() as session:
+        log = [(e.seq, e.event, e.actor) for e in await event_store.load(session, game_id)]
+        head = (await session.execute(select(Game.seq, Game.status, Game.to_act).where(Game.id == game_id))).one()
+        outbox = await session.scalar(select(func.count()).select_from(Outbox).where(Outbox.game_id == game_id))
+    return log, tuple(head), int(outbox or 0)
+
+
+async def test_a_record_appends_at_the_head_it_read(service: GameService) -> None:
+    db = service.db
+    gid = await _game(db)
+    setup = _setup(gid)
+    decision = _decision(setup)
+    async with db.autocommit() as session:
+        assert await record(session, setup)
+        assert await record(session, decision)
+    log, head, outbox = await _written(db, gid)
+    events = [*setup.events, *decision.events]
+    actors = [None] * len(setup.events) + [decision.actor] * len(decision.events)
+    assert log == list(zip(range(1, len(events) + 1), events, actors, strict=True))
+    assert head == (len(events), "active", list(decision.after.to_act))
+    assert outbox == 2  # one game_changed row per public change
+
+
+async def test_a_record_at_a_head_that_moved_on_changes_nothing(service: GameService) -> None:
+    db = service.db
+    gid = await _game(db)
+    setup = _setup(gid)
+    async with db.autocommit() as session:
+        assert await record(session, setup)
+    before = await _written(db, gid)
+    decision = _decision(setup)
+    for expected in (0, setup.new_seq - 1, setup.new_seq + 1):
+        stale = Outcome(gid, expected, decision.was_to_act, decision.events, decision.after, now(), actor=0)
+        async with db.autocommit() as session:
+            assert not await record(session, stale)
+    assert await _written(db, gid) == before
+
+
+async def test_of_writers_that_read_the_same_head_one_wins(service: GameService) -> None:
+    db = service.db
+    gid = await _game(db)
+    setup = _setup(gid)
+    async with db.autocommit() as session:
+        assert await record(session, setup)
+    decision = _decision(setup)
+
+    async def attempt() -> bool:
+        async with db.autocommit() as session:
+            return await record(session, decision)
+
+    results = await asyncio.gather(*(attempt() for _ in range(8)))
+    assert sorted(results) == [False] * 7 + [True]
+    log, head, _ = await _written(db, gid)
+    assert [seq for seq, _, _ in log] == list(range(1, decision.new_seq + 1)) and head[0] == decision.new_seq
+
+
+async def test_recording_for_a_missing_game_changes_nothing(service: GameService) -> None:
+    async with service.db.autocommit() as session:
+        assert not await record(session, _setup(424242))
