@@ -28,7 +28,7 @@ with warnings.catch_warnings():
     from sqlalchemy import select, text
     from sqlalchemy.ext.asyncio import async_sessionmaker
 
-    from app.rules import GameConfig, GameState, decide, legal_moves, new_game, replay
+    from app.rules import GameConfig, GameState, decide, legal_moves, new_game, replay, to_act
     from app.store import event_store, migrate
     from app.store.db import Database, make_engine, start_embedded, to_sqlalchemy_url
     from app.store.repository import StateCache, fold
@@ -44,7 +44,7 @@ def random_game(players: int) -> tuple[list[dict[str, Any]], list[list[dict[str,
     chooser = random.Random(SEED)
     decisions = []
     while state.status != "finished":
-        seat = state.to_act[0]
+        seat = to_act(state)[0]
         events = decide(state, seat, chooser.choice(legal_moves(state, seat)), SEED)
         decisions.append(events)
         state = fold(state, events)

@@ -30,6 +30,7 @@ from app.play.bus import Change
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, TooMany
 from app.rules import (
     ConfigError,
+    Event,
     GameConfig,
     GameState,
     IllegalMove,
@@ -41,6 +42,7 @@ from app.rules import (
     private_to,
     redact_event,
     replay,
+    to_act,
     visible_seq,
 )
 from app.store import event_store
@@ -224,9 +226,9 @@ class GameService:
         state = replay(events)
         game.seat_count = len(seats)
         await session.flush()
-        new_seq = await event_store.append(session, game.id, 0, events, status=_status(state), to_act=state.to_act)
-        await clocks.restart(session, game.id, was_to_act=(), to_act=state.to_act, actor=None, now=self.clock())
-        await announce(session, game.id, new_seq, _status(state), state.to_act, from_seq=0, was_to_act=())
+        new_seq = await event_store.append(session, game.id, 0, events, status=_status(state), to_act=to_act(state))
+        await clocks.restart(session, game.id, was_to_act=(), to_act=to_act(state), actor=None, now=self.clock())
+        await announce(session, game.id, new_seq, _status(state), to_act(state), from_seq=0, was_to_act=())
         return state
 
     async def summary(self, game_id: int) -> GameSummary:
@@ -279,7 +281,7 @@ class GameService:
             if status == "open":
                 raise _not_started()
             state = await self.cache.load(session, game_id, head)
-        if seat is None or seat not in state.to_act:
+        if seat is None or seat not in to_act(state):
             return MoveOptions(visible_seq(state, seat), seat, [])
         return MoveOptions(visible_seq(state, seat), seat, legal_moves(state, seat))
 
@@ -324,7 +326,7 @@ class GameService:
             seen = visible_seq(state, seat)
             if seq != seen:
                 raise _stale(seen)
-            if seat not in state.to_act:
+            if seat not in to_act(state):
                 raise NotAllowed("not_awaited", "It is not your turn: nothing is awaited from your seat now.")
             new_events = _decide(state, seat, move, head.seed)
             new_state = fold(state, new_events)
@@ -336,7 +338,7 @@ class GameService:
                     new_events,
                     actor=seat,
                     status=_status(new_state),
-                    to_act=new_state.to_act,
+                    to_act=to_act(new_state),
                 )
             except StaleSeq:
                 raise _stale(None) from None
@@ -344,16 +346,16 @@ class GameService:
             if not secret:
                 # A secret edit leaves the clocks alone: a deadline the others see must not move for it.
                 await clocks.restart(
-                    session, game_id, was_to_act=state.to_act, to_act=new_state.to_act, actor=seat, now=self.clock()
+                    session, game_id, was_to_act=to_act(state), to_act=to_act(new_state), actor=seat, now=self.clock()
                 )
             await announce(
                 session,
                 game_id,
                 new_seq,
                 _status(new_state),
-                new_state.to_act,
+                to_act(new_state),
                 from_seq=state.seq,
-                was_to_act=state.to_act,
+                was_to_act=to_act(state),
                 only=seat if secret else None,
             )
             await session.commit()
@@ -377,10 +379,10 @@ class GameService:
             if deadline is None or deadline > now:
                 return None
             state = await self.cache.load(session, game_id, game.seq)
-            move = default_move(state, seat) if seat in state.to_act else None
+            move = default_move(state, seat) if seat in to_act(state) else None
             if move is None:
                 await clocks.restart(
-                    session, game_id, was_to_act=state.to_act, to_act=state.to_act, actor=None, now=now, by_clock=True
+                    session, game_id, was_to_act=to_act(state), to_act=to_act(state), actor=None, now=now, by_clock=True
                 )
                 await session.commit()
                 return None
@@ -393,7 +395,7 @@ class GameService:
                 new_events,
                 actor=seat,
                 status=_status(new_state),
-                to_act=new_state.to_act,
+                to_act=to_act(new_state),
             )
             # The log shows these events as made by the clock, not by the player.
             await session.execute(
@@ -402,7 +404,7 @@ class GameService:
                 .values(timed_out=True)
             )
             await clocks.restart(
-                session, game_id, was_to_act=state.to_act, to_act=new_state.to_act, actor=seat, now=now, by_clock=True
+                session, game_id, was_to_act=to_act(state), to_act=to_act(new_state), actor=seat, now=now, by_clock=True
             )
             await clocks.record_timeout(session, game, seat, new_seq, move, now)
             await announce(
@@ -410,9 +412,9 @@ class GameService:
                 game_id,
                 new_seq,
                 _status(new_state),
-                new_state.to_act,
+                to_act(new_state),
                 from_seq=game.seq,
-                was_to_act=state.to_act,
+                was_to_act=to_act(state),
             )
             await session.commit()
         self.cache.remember(game_id, new_state)
@@ -434,7 +436,7 @@ class GameService:
         if state is None or state.seq < change.seq:
             async with self.db.reading() as session:
                 state = await self.cache.load(session, change.game_id, change.seq)
-        return Change(change.game_id, visible_seq(state, seat), state.to_act, _status(state))
+        return Change(change.game_id, visible_seq(state, seat), to_act(state), _status(state))
 
     async def _current(self, game_id: int) -> tuple[GameSummary, GameState]:
         summary = await self.summary(game_id)
@@ -529,7 +531,7 @@ def _stale(current: int | None) -> Conflict:
     return Conflict("stale_seq", f"The game has moved on since you looked{where}; reload and try again.")
 
 
-def _decide(state: GameState, seat: int, move: dict[str, Any], seed: int) -> list[dict[str, Any]]:
+def _decide(state: GameState, seat: int, move: dict[str, Any], seed: int) -> list[Event]:
     try:
         return list(decide(state, seat, move, seed))
     except IllegalMove as exc:

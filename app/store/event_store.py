@@ -11,7 +11,7 @@ Readers outside the server see the log through `load_known_to`: without the even
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -44,7 +44,7 @@ class StoredEvent:
     timed_out: bool = False  # made by the server for `actor`, whose clock ran out
 
 
-def _split(event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def _split(event: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     data = dict(event)
     return str(data.pop("type")), data
 
@@ -76,7 +76,7 @@ async def append(
     session: AsyncSession,
     game_id: int,
     expected_seq: int,
-    events: Sequence[dict[str, Any]],
+    events: Sequence[Mapping[str, Any]],
     *,
     actor: int | None = None,
     status: str | None = None,

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable
-from typing import Any
+from typing import cast
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.rules import GameState, evolve, replay
+from app.rules import Event, GameState, evolve, replay
 from app.store import event_store
 
 
-def fold(state: GameState, events: Iterable[dict[str, Any]]) -> GameState:
+def fold(state: GameState, events: Iterable[Event]) -> GameState:
     """Apply `events` to `state` in order (evolve never fails and never rolls)."""
     for event in events:
         state = evolve(state, event)
@@ -58,9 +58,15 @@ class StateCache:
         self.misses += 1
         if cached is not None and cached.seq < head_seq:
             newer = await event_store.load(session, game_id, after=cached.seq, limit=head_seq - cached.seq)
-            state = fold(cached, (e.event for e in newer))
+            state = fold(cached, _logged(newer))
         else:
             stored = await event_store.load(session, game_id, limit=head_seq)
-            state = replay([e.event for e in stored])
+            state = replay(_logged(stored))
         self.remember(game_id, state)
         return state
+
+
+def _logged(rows: Iterable[event_store.StoredEvent]) -> list[Event]:
+    """The events of stored rows, as the rules core's events: the log holds only what the core produced (a log
+    written with older event shapes would be upcast here, see `app.rules.events.SCHEMA_VERSION`)."""
+    return cast(list[Event], [row.event for row in rows])
