@@ -38,6 +38,9 @@ ICON = {
     "ranch": "Ra", "mine": "Mi", "drugstore": "Dr", "bank": "Ba", "saloon": "Sa", "hotel": "Ho",
     "church": "Ch", "prison": "Pr",
 }
+# Moves that say no (their buttons look so), and the move that asks for permission (its parcels are marked "?").
+REFUSING: tuple[MoveType, ...] = ("decline", "decline_parcel", "deny_remaining", "pass")
+ASKING: MoveType = "ask_permission"
 # How a parcel is claimed, by the decision that claims it (a parcel pick needs no words).
 CLAIMED_AS: Mapping[str, str] = {Decision.START_PARCEL: " as a starting parcel", Decision.SETTLER: " with the Settler"}
 STEP_NAMES = {
@@ -76,7 +79,7 @@ def road_key(x1: int, y1: int, x2: int, y2: int) -> str:
 
 def target_keys(move: Move, askable: dict[int, list[list[int]]]) -> list[str]:
     """The board spots (parcels, road edges, squares) a move is made by clicking."""
-    kind = move["type"]
+    kind: MoveType = move["type"]
     if kind == "ask_permission":
         return [parcel_key(x, y) for x, y in askable.get(move["seat"], [])]
     if kind == "place_road":
@@ -120,7 +123,7 @@ class Labeller:
         return f"{where}: attack {self.who(p.get('owner'))}'s {building}"
 
     def label(self, move: Move) -> str:
-        kind: MoveType = move["type"]  # typed, so that mypy refuses a comparison with a name not in the vocabulary
+        kind: MoveType = move["type"]  # typed: mypy refuses a comparison with a name not in the vocabulary
         awaiting = self.doc.get("awaiting")
         if kind == "claim_parcel":
             how = CLAIMED_AS.get(awaiting or "", "")
@@ -244,7 +247,7 @@ class Target:
 def _tone(move: Move) -> str:
     if move.get("grant") is True:
         return "yes"
-    if move.get("grant") is False or move["type"] in ("decline", "decline_parcel", "deny_remaining", "pass"):
+    if move.get("grant") is False or move["type"] in REFUSING:
         return "no"
     return ""
 
@@ -266,7 +269,7 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
         for key in keys:
             target = targets.setdefault(key, Target(key))
             target.moves.append(Choice(labeller.label(move), encode(move), _tone(move)))
-            target.ask = target.ask or move["type"] == "ask_permission"
+            target.ask = target.ask or move["type"] == ASKING
     groups: list[Group] = []
     if doc.get("awaiting") == Decision.VOTE:
         by_card: dict[str, list[Move]] = {}
