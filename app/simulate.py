@@ -15,8 +15,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from app.rules import GameConfig, GameState, legal_moves, new_game, play, player_view, replay
-from app.rules.model import Event
+from app.rules import Event, GameConfig, GameState, legal_moves, new_game, play, player_view, replay, to_act
 from app.rules.rng import Rng
 
 
@@ -37,7 +36,7 @@ def play_random_game(config: GameConfig, seed: int, chooser: random.Random | Non
     state = replay(events)
     record = GameRecord(state=state, events=events, decisions=0)
     while state.status != "finished":
-        seat = chooser.choice(state.to_act)
+        seat = chooser.choice(to_act(state))
         t0 = time.perf_counter()
         moves = legal_moves(state, seat)
         t1 = time.perf_counter()

@@ -31,7 +31,7 @@ with warnings.catch_warnings():
 
     from app.play.clocks import utc_now
     from app.play.record import Outcome, record
-    from app.rules import GameConfig, GameState, legal_moves, new_game, play, replay
+    from app.rules import GameConfig, GameState, legal_moves, new_game, play, replay, to_act
     from app.rules.rng import Rng
     from app.store import event_store, migrate
     from app.store.db import Database, make_engine, start_embedded, to_sqlalchemy_url
@@ -49,9 +49,9 @@ def random_game(players: int, game_id: int) -> tuple[Outcome, list[Outcome]]:
     chooser = random.Random(SEED)
     decisions = []
     while state.status != "finished":
-        seat = state.to_act[0]
+        seat = to_act(state)[0]
         events, after = play(state, seat, chooser.choice(legal_moves(state, seat)), Rng(SEED, state.seq))
-        decisions.append(Outcome(game_id, state.seq, state.to_act, events, after, utc_now(), actor=seat))
+        decisions.append(Outcome(game_id, state.seq, to_act(state), events, after, utc_now(), actor=seat))
         state = after
     return setup, decisions
 

@@ -27,13 +27,6 @@ LAYERS = ("rules", "store", "play", "notify", "web")  # lowest first
 SETTINGS = "app.settings"
 LAYERS_READING_SETTINGS = {"web"}
 
-# Known, expected exceptions: cycles that work on other branches removes. Each entry is the one import that
-# closes its cycle, left out of the cycle check until then; delete the entry once that work has landed
-# (test_known_cycles_are_still_there fails to say so). Any other cycle fails test_no_import_cycles_in_app.
-KNOWN_CYCLE_IMPORTS = {
-    ("app.rules.model", "app.rules.flow"),  # GameState asks flow who is awaited, inside a method (rules speed)
-}
-
 # What only the composition root (or a command) does: the layers are handed an open, migrated database and
 # never start the long-running jobs themselves.
 WIRING_IMPORTS = {
@@ -41,6 +34,7 @@ WIRING_IMPORTS = {
     "app.store.migrate": "migrates the database",
 }
 STARTS_A_JOB = "run_forever"
+FLOW = "app.rules.flow"
 
 
 def layer_of(module: str) -> str | None:
@@ -65,11 +59,6 @@ def cycle(graph: Mapping[str, Collection[str]]) -> list[str] | None:
     return None
 
 
-def without(imports: Collection[tuple[str, str]]) -> dict[str, set[str]]:
-    """The import graph of app/ with the imports `imports` (pairs of importer and imported) left out."""
-    return {module: {t for t in targets if (module, t) not in imports} for module, targets in GRAPH.items()}
-
-
 def test_every_module_is_in_a_layer_or_directly_in_app() -> None:
     """The layer names above are the packages of app/: a new package must be placed in the order first."""
     packages = {path.parent.name for path in APP_DIR.glob("*/__init__.py")}
@@ -88,14 +77,36 @@ def test_layers_import_only_their_own_layer_and_those_below() -> None:
 
 
 def test_no_import_cycles_in_app() -> None:
-    """Two modules importing each other, directly or through others, anywhere in a file: none but the known."""
-    assert cycle(without(KNOWN_CYCLE_IMPORTS)) is None
+    """Two modules importing each other, directly or through others, anywhere in a file: none."""
+    assert cycle(GRAPH) is None
 
 
-def test_known_cycles_are_still_there() -> None:
-    """An entry of KNOWN_CYCLE_IMPORTS whose cycle is gone must go too, so the exceptions cannot outlive it."""
-    for known in sorted(KNOWN_CYCLE_IMPORTS):
-        assert cycle(without(KNOWN_CYCLE_IMPORTS - {known})) is not None, f"{known} closes no cycle: delete it"
+def test_the_rules_core_imports_at_the_top_of_its_modules() -> None:
+    """A rules module imports what it needs once, at module level (or for the type checker only), never inside a
+    function: an import inside a function hides a dependency, and the core's calls are its hot path."""
+    inside = []
+    for module, path in modules(APP_DIR).items():
+        if layer_of(module) != "rules":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                inside += [f"{module}.{node.name}" for inner in ast.walk(node)
+                           if isinstance(inner, ast.Import | ast.ImportFrom)]
+    assert inside == []
+
+
+def test_flow_lends_only_the_schedule() -> None:
+    """`app.rules.flow` is the schedule (which step, whose decision): other modules take from it only that;
+    prices, income, the supply, duels and the shop live in modules named after those rules."""
+    schedule = {"Awaiting", "Step", "STEPS", "awaiting", "next_step", "finish_step", "to_act"}
+    borrowed = {
+        f"{module} imports {name}"
+        for module, path in modules(APP_DIR).items()
+        if module != FLOW
+        for name in imported_names(path, APP_DIR)
+        if name.startswith(f"{FLOW}.") and name.removeprefix(f"{FLOW}.") not in schedule
+    }
+    assert borrowed == set()
 
 
 def test_only_the_composition_root_opens_the_database_and_starts_the_jobs() -> None:

@@ -16,6 +16,9 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from app.rules.decisions import Decision
+from app.rules.phrases import DECISION_PHRASES
+
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "email"
 
 # The kinds a user can set a preference for, in the order a settings page shows them.
@@ -42,26 +45,6 @@ KIND_LABELS: Mapping[str, str] = {
 MODES: tuple[str, ...] = ("immediately", "digest", "off")
 # Mails about a decision that is still awaited from the recipient; once the game moved on they are stale.
 ABOUT_AN_AWAITED_DECISION = frozenset({"your_turn", "permission", "reminder"})
-
-# What a seat is asked to do, by the rules core's `awaiting` kind.
-AWAITED: Mapping[str, str] = {
-    "vote": "vote on the sides of the personalities",
-    "start_parcel": "claim your starting parcel",
-    "shopping": "do your shopping",
-    "parcel_pick": "pick a parcel",
-    "personality": "choose your personality",
-    "placement": "place a cowboy or pass",
-    "duel_tile": "choose your duel tile",
-    "buy_vp": "decide whether to buy victory points",
-    "choose_duel": "choose which duel to fight",
-    "buy_parcel": "decide whether to buy the parcel",
-    "buy_building": "decide whether to buy a building",
-    "banker_vp": "decide on the Banker's victory points",
-    "cash_limit": "give up the money above your cash limit",
-    "final_roads": "place your last roads",
-    "permission": "answer a request to build a house on your parcel",
-    "construct": "finish your construction",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +74,8 @@ class Composed:
 
 
 def awaited_phrase(kind: str | None) -> str:
-    """What the recipient is asked to do, in words ("place a cowboy or pass")."""
-    if kind is None:
-        return "make a decision"
-    return AWAITED.get(kind, "make your personality's decision")
+    """What the recipient is asked to do, in words ("place a cowboy or pass"), as the game page says it."""
+    return "make a decision" if kind is None else DECISION_PHRASES[Decision(kind)]
 
 
 def game_link(base_url: str, game_id: int) -> str:

@@ -40,7 +40,8 @@ from app.notify.messages import (
 )
 from app.notify.preferences import DEFAULT_MODE, UnsubscribeLinks
 from app.notify.sender import Sender, SendFailed, build_email
-from app.rules import GameState, player_view
+from app.rules import GameState, player_view, to_act
+from app.rules.decisions import Decision
 from app.rules.flow import awaiting
 from app.store.availability import OutageLog
 from app.store.db import Database
@@ -100,8 +101,8 @@ def plan(payload: dict[str, Any], state: GameState, seats: dict[int, int]) -> li
         return [Planned(user, seat, "game_finished") for seat, user in sorted(seats.items())]
     was = set(payload.get("was_to_act", ()))
     waiting = awaiting(state)
-    kind = "permission" if waiting is not None and waiting.kind == "permission" else "your_turn"
-    return [Planned(seats[seat], seat, kind) for seat in state.to_act if seat not in was and seat in seats]
+    kind = "permission" if waiting is not None and waiting.kind == Decision.PERMISSION else "your_turn"
+    return [Planned(seats[seat], seat, kind) for seat in to_act(state) if seat not in was and seat in seats]
 
 
 def backoff(settings: MailSettings, attempts: int) -> timedelta:

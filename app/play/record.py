@@ -26,7 +26,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.bus import CHANNEL, Change
-from app.rules import Event, GameState, private_to
+from app.rules import Event, GameState, private_to, to_act
 
 
 def status_of(state: GameState) -> Literal["active", "finished"]:
@@ -136,19 +136,19 @@ async def record(session: AsyncSession, outcome: Outcome) -> bool:
 
 def _parameters(o: Outcome) -> dict[str, Any]:
     status = status_of(o.after)
-    to_act = list(o.after.to_act)
+    awaited = list(to_act(o.after))
     handover_seat, handover_user = o.handover or (None, None)
     # A seat gets a fresh clock when it has just become awaited, when it is awaited again after its own move,
     # and when it changes hands; the others still awaited keep theirs (and whether they were reminded).
     fresh = {o.actor, handover_seat}
-    restart = [seat for seat in to_act if seat not in o.was_to_act or seat in fresh]
+    restart = [seat for seat in awaited if seat not in o.was_to_act or seat in fresh]
     outbox = _outbox(o)
     return {
         "game_id": o.game_id,
         "expected_seq": o.expected_seq,
         "new_seq": o.new_seq,
         "status": status,
-        "to_act": to_act,
+        "to_act": awaited,
         "now": o.now,
         "expired_seat": o.actor if o.by_clock else None,
         "actor": o.actor,
@@ -158,7 +158,7 @@ def _parameters(o: Outcome) -> dict[str, Any]:
         "datas": [json.dumps({k: v for k, v in event.items() if k != "type"}) for event in o.events],
         "clocks": not o.private,
         "restart": restart,
-        "keep": [seat for seat in to_act if seat not in restart],
+        "keep": [seat for seat in awaited if seat not in restart],
         "reset_seat": handover_seat if o.handover else (None if o.by_clock else o.actor),
         "timed_out_seat": o.actor if o.by_clock else None,
         "handover_seat": handover_seat,
@@ -168,7 +168,7 @@ def _parameters(o: Outcome) -> dict[str, Any]:
         "ats": [at for _, _, at, _ in outbox],
         "payloads": [json.dumps(payload) for _, _, _, payload in outbox],
         "channel": CHANNEL,
-        "notice": Change(o.game_id, o.new_seq, o.after.to_act, status, o.actor if o.private else None).to_json(),
+        "notice": Change(o.game_id, o.new_seq, tuple(awaited), status, o.actor if o.private else None).to_json(),
     }
 
 
@@ -177,7 +177,7 @@ def _outbox(o: Outcome) -> list[tuple[str, int | None, datetime | None, dict[str
     before, so the mail worker can tell who has just become awaited; it is due at once (the database's now)."""
     if o.private:
         return []
-    changed = {"to_act": list(o.after.to_act), "status": status_of(o.after), "from_seq": o.expected_seq,
+    changed = {"to_act": list(to_act(o.after)), "status": status_of(o.after), "from_seq": o.expected_seq,
                "was_to_act": list(o.was_to_act)}
     return [("game_changed", None, None, changed)] + [
         ("mail", mail.recipient_id, o.now, {"message": mail.message, **mail.details}) for mail in o.mails

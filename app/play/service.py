@@ -40,8 +40,10 @@ from app.rules import (
     player_view,
     redact_event,
     replay,
+    to_act,
     visible_seq,
 )
+from app.rules.events import SeatReplaced
 from app.rules.rng import Rng
 from app.store import event_store
 from app.store.db import Database
@@ -297,7 +299,7 @@ class GameService:
                 raise _not_started()
             state = await self.cache.load(session, game_id, head.seq)
         seat = head.seat
-        if seat is None or seat not in state.to_act:
+        if seat is None or seat not in to_act(state):
             return MoveOptions(visible_seq(state, seat), seat, [])
         return MoveOptions(visible_seq(state, seat), seat, legal_moves(state, seat))
 
@@ -365,7 +367,7 @@ class GameService:
         if command.seq != seen:
             raise _stale(seen)
         events, after = _play(state, seat, command.move, head.seed)
-        return Outcome(command.game_id, state.seq, state.to_act, events, after, self.clock(), actor=seat)
+        return Outcome(command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=seat)
 
     async def _decide_timeout(self, session: AsyncSession, command: TimeOut) -> Outcome | None:
         """The default move for a seat whose clock ran out by `command.now`, marked in the log as the clock's,
@@ -383,7 +385,7 @@ class GameService:
             session, clock.created_by, clock.user_id, clock.username, command.seat, move, clock.timeouts_in_row + 1
         )
         return Outcome(
-            command.game_id, state.seq, state.to_act, events, after, command.now,
+            command.game_id, state.seq, to_act(state), events, after, command.now,
             actor=command.seat, by_clock=True, mails=mails,
         )
 
@@ -414,17 +416,19 @@ class GameService:
         if previous is None:
             raise NotFound("seat_not_found", f"Game {game_id} has no seat {seat}.")
         state = await self.cache.load(session, game_id, game.seq)
-        event = {"type": "seat_replaced", "seat": seat, "previous": previous, "username": newcomer.username}
+        event: SeatReplaced = {
+            "type": "seat_replaced", "seat": seat, "previous": previous, "username": newcomer.username
+        }
         # `seat` in a mail is the recipient's own: each mail shows its reader's view of the game.
         mails = [
             Mail(newcomer.id if theirs == seat else user_id, "seat_replaced",
                  {"seat": theirs, "previous": previous, "username": newcomer.username})
             for theirs, user_id, _ in seated
         ]
-        if seat in state.to_act:
+        if seat in to_act(state):
             mails.append(Mail(newcomer.id, "your_turn", {"seat": seat}))
         return Outcome(
-            game_id, state.seq, state.to_act, [event], replay([event], state), self.clock(),
+            game_id, state.seq, to_act(state), [event], replay([event], state), self.clock(),
             handover=(seat, newcomer.id), mails=mails,
         )
 
@@ -443,7 +447,7 @@ class GameService:
         if state is None or state.seq < change.seq:
             async with self.db.reading() as session:
                 state = await self.cache.load(session, change.game_id, change.seq)
-        return Change(change.game_id, visible_seq(state, seat), state.to_act, status_of(state))
+        return Change(change.game_id, visible_seq(state, seat), to_act(state), status_of(state))
 
     async def _current(self, game_id: int) -> tuple[GameSummary, GameState]:
         summary = await self.summary(game_id)

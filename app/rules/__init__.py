@@ -7,10 +7,11 @@ from app.rules.config import GameConfig
 from app.rules.decide import decide, play
 from app.rules.defaults import default_move
 from app.rules.errors import ConfigError, IllegalMove
-from app.rules.events import private_to
+from app.rules.events import Event, private_to
 from app.rules.evolve import evolve, replay
+from app.rules.flow import to_act
 from app.rules.legal import is_legal, legal_moves
-from app.rules.model import Event, GameState, Move
+from app.rules.model import GameState
 from app.rules.setup import new_game
 from app.rules.view import player_view, redact_event, visible_seq
 
@@ -20,7 +21,6 @@ __all__ = [
     "GameConfig",
     "GameState",
     "IllegalMove",
-    "Move",
     "decide",
     "default_move",
     "evolve",
@@ -32,5 +32,6 @@ __all__ = [
     "private_to",
     "redact_event",
     "replay",
+    "to_act",
     "visible_seq",
 ]

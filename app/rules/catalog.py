@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from app.rules.decisions import Decision
+
 # --- Supplies (RULING B18, `000` "Game Content") -------------------------------------------------------------
 HOUSES_SUPPLY: Final = 20
 ROADS_SUPPLY: Final = 25  # the four centre roads included (RULING B3)
@@ -171,8 +173,8 @@ class Side:
     money: int = 0
     roads: int = 0
     firepower: int = 0
-    decision: str | None = None
-    end_decision: str | None = None
+    decision: Decision | None = None
+    end_decision: Decision | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,31 +203,31 @@ PERSONALITIES: Final[dict[str, Personality]] = {
             "banker", 2, "Banker",
             Side(120, "Receive $9 at once.", money=9),
             Side(60, "At the end of the round, before the cash limit, you may buy 3, 5 or 7 VP for $3, $12 "
-                     "or $25.", end_decision="banker_vp"),
+                     "or $25.", end_decision=Decision.BANKER_VP),
         ),
         Personality(
             "grocer", 3, "Grocer",
             Side(60, "Double the income of one building type at the estate income (not when attacked), or "
-                     "receive $8 now or at the estate income.", decision="grocer"),
+                     "receive $8 now or at the estate income.", decision=Decision.GROCER),
             Side(60, "Receive $8 now, or 1 VP per house you own at the end of the round.",
-                 decision="grocer_red"),
+                 decision=Decision.GROCER_RED),
         ),
         Personality(
             "chinese_worker", 4, "Chinese Worker",
             Side(30, "Receive 2 roads at once; buildings cost you half (rounded up).", roads=2),
             Side(30, "You may pay $5 at once and take one of the available buildings.",
-                 decision="chinese_worker_red"),
+                 decision=Decision.CHINESE_WORKER_RED),
         ),
         Personality(
             "settler", 5, "Settler",
-            Side(30, "Take an owner-free parcel at once.", decision="settler"),
+            Side(30, "Take an owner-free parcel at once.", decision=Decision.SETTLER),
             Side(20, "Receive $8 now, or 1 VP per mountain you own at the end of the round.",
-                 decision="settler_red"),
+                 decision=Decision.SETTLER_RED),
         ),
         Personality(
             "captain", 6, "Captain",
-            Side(25, "Pay $1, $4 or $9 for 1, 2 or 3 extra cowboys (up to 10).", decision="captain"),
-            Side(20, "Pay $3 for a revolver or $9 for two; you keep them.", decision="captain_red"),
+            Side(25, "Pay $1, $4 or $9 for 1, 2 or 3 extra cowboys (up to 10).", decision=Decision.CAPTAIN),
+            Side(20, "Pay $3 for a revolver or $9 for two; you keep them.", decision=Decision.CAPTAIN_RED),
         ),
         Personality(
             "mercenary", 7, "Mercenary",

@@ -7,7 +7,8 @@ produced, so nothing changes. One handler per move type.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final
 
 from app.rules.board import parcel_index
 from app.rules.catalog import (
@@ -25,21 +26,69 @@ from app.rules.catalog import (
     SHOP,
 )
 from app.rules.construction import is_bridge, needs_house, permission_parcels
+from app.rules.decisions import Decision
+from app.rules.duels import duelling_seats, fight
+from app.rules.events import BuildingTaken, ClaimReason, CowboyPlaced, Event, PersonalityChosen, RoadPlaced
 from app.rules.evolve import evolve
 from app.rules.explain import explain_illegal
-from app.rules.flow import Awaiting, awaiting, building_price, finish_step, next_step, refill_event, roads_in_supply
-from app.rules.income import parcel_price
+from app.rules.flow import Awaiting, awaiting, finish_step, next_step
 from app.rules.legal import is_legal, legal_moves_view
-from app.rules.model import Event, GameState, Move
+from app.rules.model import GameState
+from app.rules.prices import building_price, parcel_price
 from app.rules.rng import Rng
+from app.rules.supply import refill_event, roads_in_supply
 
-MoveHandler = Callable[[GameState, int, Move, Rng, str], list[Event]]
-_MOVES: dict[str, MoveHandler] = {}
+if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
+    from app.rules.moves import (
+        AnswerPermission,
+        AskPermission,
+        BankerVp,
+        BuyBuilding,
+        BuyParcel,
+        BuyRevolvers,
+        BuyVp,
+        CardOption,
+        ChoosePersonality,
+        ClaimParcel,
+        Decline,
+        DeclineParcel,
+        DenyRemaining,
+        FinishRoads,
+        GiveUpMoney,
+        GrocerChoice,
+        HireCowboys,
+        KeepBuilding,
+        Move,
+        MoveType,
+        Pass,
+        PlaceBuilding,
+        PlaceCowboy,
+        PlaceHouse,
+        PlaceRoad,
+        PlaceWhiteCowboy,
+        PlayTile,
+        ResolveDuel,
+        ShopAdd,
+        ShopDone,
+        ShopRemove,
+        TakeBuilding,
+        VoteSide,
+    )
+
+# A handler takes the move of its own type (the table dispatches on `type`); typed `Any` here so that each
+# handler can declare its own TypedDict.
+MoveHandler = Callable[[GameState, int, Any, Rng, Decision], list[Event]]
+_MOVES: dict[MoveType, MoveHandler] = {}
 
 MAX_AUTOMATIC_EVENTS = 10_000  # a guard against a flow that never waits; a real game has a few hundred
+# Why a parcel is claimed, by the decision that claims it; any other claim is the Settler's.
+_CLAIM_REASONS: Final[dict[Decision, ClaimReason]] = {
+    Decision.START_PARCEL: "start",
+    Decision.PARCEL_PICK: "pick",
+}
 
 
-def move_handler(move_type: str) -> Callable[[MoveHandler], MoveHandler]:
+def move_handler(move_type: MoveType) -> Callable[[MoveHandler], MoveHandler]:
     def register(fn: MoveHandler) -> MoveHandler:
         _MOVES[move_type] = fn
         return fn
@@ -51,13 +100,13 @@ def _legal(s: GameState, seat: int) -> list[Move]:
     return legal_moves_view(s, seat)
 
 
-def decide(s: GameState, seat: int, move: Move, seed: int) -> list[Event]:
+def decide(s: GameState, seat: int, move: Mapping[str, Any], seed: int) -> list[Event]:
     """The events a legal move produces, followed by every automatic step up to the next decision."""
     events, _ = play(s, seat, move, Rng(seed, s.seq))
     return events
 
 
-def play(s: GameState, seat: int, move: Move, rng: Rng) -> tuple[list[Event], GameState]:
+def play(s: GameState, seat: int, move: Mapping[str, Any], rng: Rng) -> tuple[list[Event], GameState]:
     """Like `decide`, also returning the state after the events (so callers need not fold them again)."""
     waiting = awaiting(s)
     if waiting is None or seat not in waiting.seats:
@@ -112,17 +161,17 @@ def _asking_hides_a_hand(s: GameState, seat: int, move: Move) -> bool:
 
 
 @move_handler("claim_parcel")
-def _claim_parcel(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
-    reason = {"start_parcel": "start", "parcel_pick": "pick"}.get(kind, "settler")
+def _claim_parcel(s: GameState, seat: int, move: ClaimParcel, rng: Rng, kind: Decision) -> list[Event]:
+    reason: ClaimReason = _CLAIM_REASONS.get(kind, "settler")
     return [{"type": "parcel_claimed", "seat": seat, "x": move["x"], "y": move["y"], "reason": reason}]
 
 
 @move_handler("choose_personality")
-def _choose_personality(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _choose_personality(s: GameState, seat: int, move: ChoosePersonality, rng: Rng, kind: Decision) -> list[Event]:
     card = move["card"]
     colour = s.sides[card]
     side = PERSONALITIES[card].side(colour)
-    event: Event = {"type": "personality_chosen", "seat": seat, "card": card, "side": colour}
+    event: PersonalityChosen = {"type": "personality_chosen", "seat": seat, "card": card, "side": colour}
     if side.money:
         event["money"] = side.money
     if side.roads:
@@ -131,7 +180,7 @@ def _choose_personality(s: GameState, seat: int, move: Move, rng: Rng, kind: str
 
 
 @move_handler("grocer_choice")
-def _grocer_choice(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _grocer_choice(s: GameState, seat: int, move: GrocerChoice, rng: Rng, kind: Decision) -> list[Event]:
     option = move["option"]
     if option == "double":
         return [{"type": "card_option_chosen", "seat": seat, "option": f"double:{move['building']}"}]
@@ -140,39 +189,40 @@ def _grocer_choice(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> 
 
 
 @move_handler("card_option")
-def _card_option(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _card_option(s: GameState, seat: int, move: CardOption, rng: Rng, kind: Decision) -> list[Event]:
     """Red Settler and red Grocer: $8 now, or VP at the end of the round (`000` "Personalities")."""
     money = SETTLER_RED_MONEY if move["option"] == "money" else 0
     return [{"type": "card_option_chosen", "seat": seat, "option": move["option"], "money": money}]
 
 
 @move_handler("hire_cowboys")
-def _hire_cowboys(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _hire_cowboys(s: GameState, seat: int, move: HireCowboys, rng: Rng, kind: Decision) -> list[Event]:
     count = move["count"]
     return [{"type": "cowboys_hired", "seat": seat, "count": count, "price": CAPTAIN_COWBOY_PRICES[count]}]
 
 
 @move_handler("buy_revolvers")
-def _buy_revolvers(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _buy_revolvers(s: GameState, seat: int, move: BuyRevolvers, rng: Rng, kind: Decision) -> list[Event]:
     count = move["count"]
     return [{"type": "revolvers_bought", "seat": seat, "count": count, "price": CAPTAIN_REVOLVER_PRICES[count]}]
 
 
 @move_handler("take_building")
-def _take_building(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _take_building(s: GameState, seat: int, move: TakeBuilding, rng: Rng, kind: Decision) -> list[Event]:
     """Red Chinese Worker: $5 for an available building; the others slide and one is drawn (`000`)."""
     square = move["square"]
     building = s.construction[CONSTRUCTION_INDEX[square]]
-    taken: Event = {"type": "building_taken", "seat": seat, "square": square, "building": building,
+    assert building is not None  # only squares holding a building are listed
+    taken: BuildingTaken = {"type": "building_taken", "seat": seat, "square": square, "building": building,
                     "price": CHINESE_WORKER_RED_PRICE}
     return [taken, refill_event(evolve(s, taken), rng)]
 
 
 @move_handler("decline")
-def _decline(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
-    if kind == "buy_building":
+def _decline(s: GameState, seat: int, move: Decline, rng: Rng, kind: Decision) -> list[Event]:
+    if kind == Decision.BUY_BUILDING:
         return [{"type": "building_purchase_declined", "seat": seat, "square": s.step}]
-    if kind == "parcel_pick":
+    if kind == Decision.PARCEL_PICK:
         return [{"type": "parcel_pick_forfeited", "seat": seat, "refund": SHOP["parcel"].price}]
     return [{"type": "card_decision_declined", "seat": seat}]
 
@@ -180,8 +230,8 @@ def _decline(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[E
 # --- placement ------------------------------------------------------------------------------------------------
 
 
-def _placed(seat: int, move: Move, white: bool) -> Event:
-    event: Event = {"type": "cowboy_placed", "seat": seat, "white": white}
+def _placed(seat: int, move: PlaceCowboy | PlaceWhiteCowboy, white: bool) -> CowboyPlaced:
+    event: CowboyPlaced = {"type": "cowboy_placed", "seat": seat, "white": white}
     if "square" in move:
         event["square"] = move["square"]
     else:
@@ -190,17 +240,17 @@ def _placed(seat: int, move: Move, white: bool) -> Event:
 
 
 @move_handler("place_cowboy")
-def _place_cowboy(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _place_cowboy(s: GameState, seat: int, move: PlaceCowboy, rng: Rng, kind: Decision) -> list[Event]:
     return [_placed(seat, move, white=False)]
 
 
 @move_handler("place_white_cowboy")
-def _place_white_cowboy(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _place_white_cowboy(s: GameState, seat: int, move: PlaceWhiteCowboy, rng: Rng, kind: Decision) -> list[Event]:
     return [_placed(seat, move, white=True)]
 
 
 @move_handler("pass")
-def _pass(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _pass(s: GameState, seat: int, move: Pass, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "player_passed", "seat": seat}]
 
 
@@ -208,9 +258,7 @@ def _pass(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Even
 
 
 @move_handler("resolve_duel")
-def _resolve_duel(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
-    from app.rules.duels import duelling_seats, fight
-
+def _resolve_duel(s: GameState, seat: int, move: ResolveDuel, rng: Rng, kind: Decision) -> list[Event]:
     index = parcel_index(move["x"], move["y"])
     seats = duelling_seats(s.parcel_cowboys[index])
     chosen: Event = {"type": "duel_order_chosen", "seat": seat, "x": move["x"], "y": move["y"]}
@@ -220,69 +268,71 @@ def _resolve_duel(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> l
 
 
 @move_handler("buy_parcel")
-def _buy_parcel(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _buy_parcel(s: GameState, seat: int, move: BuyParcel, rng: Rng, kind: Decision) -> list[Event]:
     price = parcel_price(s, parcel_index(move["x"], move["y"]))
     return [{"type": "parcel_bought", "seat": seat, "x": move["x"], "y": move["y"], "price": price}]
 
 
 @move_handler("decline_parcel")
-def _decline_parcel(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _decline_parcel(s: GameState, seat: int, move: DeclineParcel, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "parcel_purchase_declined", "seat": seat, "x": move["x"], "y": move["y"]}]
 
 
 @move_handler("buy_building")
-def _buy_building(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _buy_building(s: GameState, seat: int, move: BuyBuilding, rng: Rng, kind: Decision) -> list[Event]:
     square = s.step
     building = s.construction[CONSTRUCTION_INDEX[square]]
+    assert building is not None  # a square without a building is not open to cowboys
     price = building_price(s, seat, square)
     return [{"type": "building_bought", "seat": seat, "square": square, "building": building, "price": price}]
 
 
 @move_handler("place_road")
-def _place_road(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
-    event: Event = {"type": "road_placed", "seat": seat, **{k: move[k] for k in ("x1", "y1", "x2", "y2")}}
+def _place_road(s: GameState, seat: int, move: PlaceRoad, rng: Rng, kind: Decision) -> list[Event]:
+    event: RoadPlaced = {"type": "road_placed", "seat": seat, "x1": move["x1"], "y1": move["y1"], "x2": move["x2"],
+                         "y2": move["y2"]}
     if is_bridge(s, (move["x1"], move["y1"], move["x2"], move["y2"])):
         event["bridge"] = True
     return [event]
 
 
 @move_handler("ask_permission")
-def _ask_permission(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _ask_permission(s: GameState, seat: int, move: AskPermission, rng: Rng, kind: Decision) -> list[Event]:
     asked = move["seat"]
     parcels = [[i % 8 + 1, i // 8 + 1] for i in permission_parcels(s, asked)]
     return [{"type": "permission_asked", "seat": seat, "asked": asked, "parcels": parcels}]
 
 
 @move_handler("answer_permission")
-def _answer_permission(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _answer_permission(s: GameState, seat: int, move: AnswerPermission, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "permission_answered", "seat": seat, "x": move["x"], "y": move["y"],
              "granted": move["grant"]}]
 
 
 @move_handler("deny_remaining")
-def _deny_remaining(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _deny_remaining(s: GameState, seat: int, move: DenyRemaining, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "permission_denied_rest", "seat": seat}]
 
 
 @move_handler("place_building")
-def _place_building(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _place_building(s: GameState, seat: int, move: PlaceBuilding, rng: Rng, kind: Decision) -> list[Event]:
     building = move["building"]
     return [{"type": "building_placed", "seat": seat, "building": building, "x": move["x"], "y": move["y"],
              "revolvers": BUILDINGS[building].revolvers, "house": needs_house(s, building)}]
 
 
 @move_handler("place_house")
-def _place_house(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _place_house(s: GameState, seat: int, move: PlaceHouse, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "house_placed", "seat": seat, "x": move["x"], "y": move["y"]}]
 
 
 @move_handler("keep_building")
-def _keep_building(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _keep_building(s: GameState, seat: int, move: KeepBuilding, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "building_kept", "seat": seat}]
 
 
 @move_handler("buy_vp")
-def _buy_vp(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _buy_vp(s: GameState, seat: int, move: BuyVp, rng: Rng, kind: Decision) -> list[Event]:
     square = s.step
     if move["count"] == 0:
         return [{"type": "action_declined", "seat": seat, "square": square}]
@@ -294,14 +344,14 @@ def _buy_vp(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Ev
 
 
 @move_handler("banker_vp")
-def _banker_vp(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _banker_vp(s: GameState, seat: int, move: BankerVp, rng: Rng, kind: Decision) -> list[Event]:
     vp = move["vp"]
     bought: Event = {"type": "banker_vp_bought", "seat": seat, "vp": vp, "price": BANKER_VP_PRICES[vp]}
     return [bought, *finish_step(evolve(s, bought))]
 
 
 @move_handler("give_up_money")
-def _give_up_money(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _give_up_money(s: GameState, seat: int, move: GiveUpMoney, rng: Rng, kind: Decision) -> list[Event]:
     amount = move["amount"]
     return [{"type": "money_given_up", "seat": seat, "amount": amount, "vp": amount // CASH_LIMIT_MONEY_PER_VP}]
 
@@ -310,30 +360,30 @@ def _give_up_money(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> 
 
 
 @move_handler("vote_side")
-def _vote_side(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _vote_side(s: GameState, seat: int, move: VoteSide, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "side_voted", "seat": seat, "card": move["card"], "side": move["side"]}]
 
 
 @move_handler("play_tile")
-def _play_tile(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _play_tile(s: GameState, seat: int, move: PlayTile, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "duel_tile_chosen", "seat": seat, "tile": move["tile"]}]
 
 
 @move_handler("shop_add")
-def _shop_add(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _shop_add(s: GameState, seat: int, move: ShopAdd, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "shop_item_added", "seat": seat, "item": move["item"]}]
 
 
 @move_handler("shop_remove")
-def _shop_remove(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _shop_remove(s: GameState, seat: int, move: ShopRemove, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "shop_item_removed", "seat": seat, "item": move["item"]}]
 
 
 @move_handler("shop_done")
-def _shop_done(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _shop_done(s: GameState, seat: int, move: ShopDone, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "shopping_finished", "seat": seat}]
 
 
 @move_handler("finish_roads")
-def _finish_roads(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+def _finish_roads(s: GameState, seat: int, move: FinishRoads, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "final_roads_finished", "seat": seat}]

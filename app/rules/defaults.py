@@ -8,13 +8,19 @@ personality, a duel tile), the first listed option is taken, or the smallest amo
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
 from app.rules.board import parcel_index
 from app.rules.legal import legal_moves_view
-from app.rules.model import GameState, Move
+from app.rules.model import GameState
+
+if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
+    from app.rules.moves import Move, MoveType
 
 # Moves that cost nothing, in order of preference. Placing the house finishes a construction whose building
 # already stands: the house is free, while the same decision also lists roads, which cost one each (RULING B4).
-_SAFE_TYPES = (
+_SAFE_TYPES: tuple[MoveType, ...] = (
     "pass",
     "decline",
     "decline_parcel",
@@ -33,7 +39,7 @@ _PREFERRED: tuple[Move, ...] = (
 )
 
 
-def _gives_away(s: GameState, seat: int, move: Move) -> bool:
+def _gives_away(s: GameState, seat: int, move: Mapping[str, Any]) -> bool:
     """Whether the move hands something to another player: a house on a parcel another player granted belongs to
     that parcel's owner (RULING B12), so the builder's own or an owner-free parcel comes first."""
     if move["type"] != "place_house":
@@ -42,15 +48,16 @@ def _gives_away(s: GameState, seat: int, move: Move) -> bool:
     return owner is not None and owner != seat
 
 
-def default_move(s: GameState, seat: int) -> Move | None:
-    """The move to make for `seat` when its time is up; None when nothing is awaited from it."""
-    moves = legal_moves_view(s, seat)
+def default_move(s: GameState, seat: int) -> dict[str, Any] | None:
+    """The move to make for `seat` when its time is up (a copy the caller may keep); None when nothing is
+    awaited from it. The moves are read by field name here, whatever their type."""
+    moves: Sequence[Mapping[str, Any]] = legal_moves_view(s, seat)
     if not moves:
         return None
     for safe in _SAFE_TYPES:
         candidates = [m for m in moves if m["type"] == safe]
         if candidates:
-            best: Move = min(candidates, key=lambda m: _gives_away(s, seat, m))
+            best = min(candidates, key=lambda m: _gives_away(s, seat, m))
             return dict(best)
     for preferred in _PREFERRED:
         if preferred in moves:

@@ -1,17 +1,18 @@
 """Duels (`000` "Performing The Actions and Duels"; RULINGS B8, B9).
 
-Strength = one die + firepower at the moment of the duel; the highest wins; a tie goes to the tied player who
-passed earliest this round. Every die is written into the `duel_fought` event.
+Who duels where: a parcel or building with one player's cowboys is theirs to buy or attack, one with several
+players' cowboys is fought over. Strength = one die + firepower at the moment of the duel; the highest wins; a
+tie goes to the tied player who passed earliest this round. Every die is written into the `duel_fought` event.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
-from app.rules.catalog import CONSTRUCTION_INDEX
+from app.rules.catalog import BUILDINGS, CONSTRUCTION_INDEX
+from app.rules.events import DuelFought, Duelist, DuelTarget
 from app.rules.income import firepower
-from app.rules.model import Cowboy, Event, GameState
+from app.rules.model import Cowboy, GameState
 from app.rules.rng import Rng
 
 
@@ -29,8 +30,34 @@ def earliest_passer(s: GameState, seats: Iterable[int]) -> int:
     return min(seats, key=s.passing_order.index)
 
 
-def fight(s: GameState, target: Mapping[str, Any], seats: list[int], rng: Rng) -> Event:
-    duelists: list[dict[str, Any]] = []
+def purchase_spots(s: GameState) -> dict[int, list[int]]:
+    """Who stands on each building-free parcel (memoised per state: the flow and the legal moves both ask)."""
+    if "purchase_spots" not in s.memo:
+        s.memo["purchase_spots"] = {
+            index: duelling_seats(cowboys)
+            for index, cowboys in sorted(s.parcel_cowboys.items())
+            if cowboys and s.parcels[index].content not in BUILDINGS
+        }
+    spots: dict[int, list[int]] = s.memo["purchase_spots"]
+    return spots
+
+
+def attack_spots(s: GameState) -> dict[int, list[int]]:
+    """Who stands on each building: its owner to defend it, the others to attack it."""
+    return {
+        index: duelling_seats(cowboys)
+        for index, cowboys in sorted(s.parcel_cowboys.items())
+        if cowboys and s.parcels[index].content in BUILDINGS
+    }
+
+
+def purchase_singles(s: GameState, seat: int) -> list[int]:
+    """The parcels where only `seat`'s cowboy stands: the purchases awaiting their decision."""
+    return [index for index, seats in purchase_spots(s).items() if seats == [seat]]
+
+
+def fight(s: GameState, target: DuelTarget, seats: list[int], rng: Rng) -> DuelFought:
+    duelists: list[Duelist] = []
     for seat in seats:
         power = firepower(s, seat)
         if s.config.might_is_right:  # the tile replaces the die (`000` "Might Is Right")
@@ -39,13 +66,13 @@ def fight(s: GameState, target: Mapping[str, Any], seats: list[int], rng: Rng) -
             continue
         rolls = [rng.die(), rng.die()] if s.players[seat].marksman else [rng.die()]
         roll = max(rolls)  # the marksman keeps the higher die (`000` "Rules adjusted to yucata")
-        duelist: dict[str, Any] = {"seat": seat, "roll": roll, "firepower": power, "strength": roll + power}
+        duelist: Duelist = {"seat": seat, "roll": roll, "firepower": power, "strength": roll + power}
         if len(rolls) > 1:
             duelist["rolls"] = rolls
         duelists.append(duelist)
     best = max(d["strength"] for d in duelists)
     winner = earliest_passer(s, [d["seat"] for d in duelists if d["strength"] == best])
-    event: Event = {"type": "duel_fought", "target": dict(target), "duelists": duelists, "winner": winner}
+    event: DuelFought = {"type": "duel_fought", "target": target.copy(), "duelists": duelists, "winner": winner}
     square = target.get("square")
     if square in CONSTRUCTION_INDEX:  # name the prize, for the log ("the duel for the $8 saloon")
         event["building"] = s.construction[CONSTRUCTION_INDEX[square]]

@@ -2,11 +2,35 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
+
+class IllegalMoveCode(StrEnum):
+    """Every code an IllegalMove carries. The values are part of the API (clients act on them): never rename one;
+    a StrEnum member is its string, so the JSON and the comparisons with plain strings stay as they were."""
+
+    GAME_FINISHED = "game_finished"
+    NOT_YOUR_TURN = "not_your_turn"
+    MALFORMED_MOVE = "malformed_move"
+    NO_COWBOYS_LEFT = "no_cowboys_left"
+    WRONG_DECISION = "wrong_decision"
+    NO_SUCH_PARCEL = "no_such_parcel"
+    RIVER_PARCEL = "river_parcel"
+    PARCEL_TAKEN = "parcel_taken"
+    PARCEL_NOT_OWNED = "parcel_not_owned"
+    PARCEL_OCCUPIED = "parcel_occupied"
+    CANNOT_BUILD_HERE = "cannot_build_here"
+    TILE_NOT_IN_HAND = "tile_not_in_hand"
+    CANNOT_BUY_ITEM = "cannot_buy_item"
+    AMOUNT_NOT_ALLOWED = "amount_not_allowed"
+    ROAD_NOT_ALLOWED = "road_not_allowed"
+    ILLEGAL_MOVE = "illegal_move"
+
 
 class IllegalMove(Exception):
     """A move that the rules do not allow now. Deciding it changed nothing."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: IllegalMoveCode, message: str) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message

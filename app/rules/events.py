@@ -1,94 +1,671 @@
-"""The event vocabulary: what can happen in a game, in the past tense, one line each.
+"""The event vocabulary: what can happen in a game, in the past tense, one typed dict each.
 
-Events are the only persisted truth (a game is the fold of its events, `evolve`). Their type names are stable:
-a renamed or reshaped event needs an upcaster for the logs already stored. `SCHEMA_VERSION` is written into
-every game's first event, so a reader knows which shapes a log uses. What a viewer may see of each event is
+Events are the only persisted truth (a game is the fold of its events, `evolve`). Their type names and fields are
+stable: a renamed or reshaped event needs an upcaster for the logs already stored. `SCHEMA_VERSION` is written
+into every game's first event, so a reader knows which shapes a log uses. What a viewer may see of each event is
 decided by `view.redact_event`; whether a viewer may know of an event at all, by `private_to` below.
+
+Each event is a `TypedDict` — a plain dict at run time, so the JSON and the speed are those of a dict — whose
+`type` is a `Literal`: mypy checks every event the core builds against its shape, and every table keyed by
+`EventType` against the names. A NotRequired field is left out of the event when it does not apply.
+
+No `from __future__ import annotations` here: a TypedDict reads NotRequired only from evaluated annotations (as
+strings, every field would count as required in `__required_keys__`).
 """
 
-from __future__ import annotations
-
-from typing import Any, Final
+from collections.abc import Mapping
+from typing import Any, Final, Literal, NotRequired, TypedDict, get_args
 
 SCHEMA_VERSION: Final = 1
 
-EVENTS: Final[dict[str, str]] = {
-    # setup
-    "game_started": "the game was set up: players, variant settings, the sides of the cards (schema version)",
-    "turn_order_drawn": "the initial turn order was drawn",
-    "centre_placed": "the centre of Carson City was rolled (house and four roads)",
-    "mountains_placed": "the mountains were rolled (every roll, re-rolls included)",
-    "construction_refilled": "the construction squares were slid and refilled from the bag (the draws)",
-    "tiles_dealt": "Might Is Right: the duel tiles were dealt (each hand is secret)",
-    "side_voted": "a player voted on one card's side (secret until all voted)",
-    "sides_decided": "the vote was counted: the sides, every vote, the cards drawn on a tie",
-    "shop_item_added": "A New Beginning: an item went into a basket (secret)",
-    "shop_item_removed": "A New Beginning: an item was taken back out of a basket (secret)",
-    "shopping_finished": "A New Beginning: a player finished shopping",
-    "shopping_revealed": "A New Beginning: every basket was revealed and paid",
-    "parcel_pick_forfeited": "A New Beginning: a parcel pick could not be placed and was refunded",
-    "parcel_claimed": "a parcel was taken: a starting parcel, the Settler's or a pick",
-    # personalities
-    "personality_chosen": "a player chose a personality (and what it gave at once)",
-    "card_option_chosen": "a personality's option was chosen (Grocer, red Settler, red Grocer)",
-    "cowboys_hired": "the Captain hired cowboys",
-    "revolvers_bought": "the red Captain bought revolvers",
-    "building_taken": "the red Chinese Worker took a building",
-    "card_decision_declined": "a personality's offer was declined",
-    "placement_order_set": "the placement order of the round was set by the card numbers",
-    # placement
-    "cowboy_placed": "a cowboy (or the white cowboy) was placed on a square, parcel or building",
-    "player_passed": "a player passed",
-    # resolution
-    "step_completed": "a step of the round ended; the next one with something to do begins",
-    "wages_paid": "Wages were paid",
-    "roads_handed_out": "the Road square handed out roads",
-    "duel_order_chosen": "the earliest passer chose which contested parcel or building is next",
-    "duel_tile_chosen": "Might Is Right: a duellist chose a tile (secret until the duel)",
-    "duel_fought": "a duel was fought: every die or tile, firepower and strength, and the winner",
-    "tiles_drawn": "Might Is Right: an empty hand drew tiles from the used pile (secret)",
-    "chip_taken": "the 3-guns chip was taken",
-    "roads_gained": "roads were gained (3 Roads)",
-    "money_gained": "money was gained (an income square, the Grocer, a card)",
-    "vp_gained": "victory points were scored (a VP square, a red card)",
-    "vp_bought": "victory points were bought",
-    "action_declined": "the winner of a square did not use it",
-    "parcel_bought": "a parcel was bought",
-    "parcel_purchase_declined": "a parcel was not bought",
-    "building_bought": "a building was bought",
-    "building_purchase_declined": "a building was not bought",
-    "construction_started": "a player began building from their reserve",
-    "road_placed": "a road (or a bridge) was placed",
-    "permission_asked": "a builder asked a player for permission to build a house on their parcels",
-    "permission_answered": "the asked player granted or denied one parcel",
-    "permission_denied_rest": "the asked player denied every parcel not answered yet",
-    "building_placed": "a building was placed",
-    "house_placed": "a building's house was placed",
-    "building_kept": "a building was kept in reserve (or building from the reserve ended)",
-    "attack_cancelled": "a church next to an attacked building cancelled the attack",
-    "building_defended": "a building's defender kept its income",
-    "attack_won": "an attack on a building succeeded",
-    "estate_income_paid": "the estate income of every building was paid (and what attackers took)",
-    # end of round and game
-    "banker_vp_bought": "the red Banker bought victory points",
-    "money_given_up": "money above the cash limit was given up for VP",
-    "cowboys_received": "new cowboys were received",
-    "round_ended": "the round ended: cards, white cowboy and chip returned",
-    "final_roads_finished": "The River: a player ended the final road phase",
-    "game_finished": "the game ended: each player's score and the winner",
-    # the table
-    "seat_replaced": "an admin gave a seat to another player (the seat, the previous and the new username)",
-}
+EventType = Literal[
+    "game_started", "turn_order_drawn", "centre_placed", "mountains_placed", "construction_refilled",
+    "tiles_dealt", "side_voted", "sides_decided", "shop_item_added", "shop_item_removed", "shopping_finished",
+    "shopping_revealed", "parcel_pick_forfeited", "parcel_claimed",
+    "personality_chosen", "card_option_chosen", "cowboys_hired", "revolvers_bought", "building_taken",
+    "card_decision_declined", "placement_order_set",
+    "cowboy_placed", "player_passed",
+    "step_completed", "wages_paid", "roads_handed_out", "duel_order_chosen", "duel_tile_chosen", "duel_fought",
+    "tiles_drawn", "chip_taken", "roads_gained", "money_gained", "vp_gained", "vp_bought", "action_declined",
+    "parcel_bought", "parcel_purchase_declined", "building_bought", "building_purchase_declined",
+    "construction_started", "road_placed", "permission_asked", "permission_answered", "permission_denied_rest",
+    "building_placed", "house_placed", "building_kept", "attack_cancelled", "building_defended", "attack_won",
+    "estate_income_paid",
+    "banker_vp_bought", "money_given_up", "cowboys_received", "round_ended", "final_roads_finished",
+    "game_finished",
+    "seat_replaced",
+]
+EVENT_TYPES: Final[frozenset[EventType]] = frozenset(get_args(EventType))
+ClaimReason = Literal["start", "settler", "pick"]  # a starting parcel, the Settler's parcel, a parcel pick
+
+
+# --- parts of events ------------------------------------------------------------------------------------------
+
+
+class XY(TypedDict):
+    """A parcel, as RULING B1 numbers it (1 to 8 from the north-west corner)."""
+
+    x: int
+    y: int
+
+
+class DuelTarget(TypedDict, total=False):
+    """What a duel is fought over: an action square, or a parcel or building given by x and y."""
+
+    square: str
+    x: int
+    y: int
+
+
+class Duelist(TypedDict):
+    """One side of a duel: the die (`roll`, both dice in `rolls` for the Marksman) or the tile (Might Is
+    Right), the firepower, and their sum."""
+
+    seat: int
+    firepower: int
+    strength: int
+    roll: NotRequired[int]
+    rolls: NotRequired[list[int]]
+    tile: NotRequired[int]
+
+
+class Payment(TypedDict):
+    """Wages for one seat's cowboys on the Wages square."""
+
+    seat: int
+    cowboys: int
+    amount: int
+
+
+class RoadGain(TypedDict):
+    """Roads the Road square hands one seat (cut to what the supply holds)."""
+
+    seat: int
+    cowboys: int
+    roads: int
+
+
+class CowboyGain(TypedDict):
+    seat: int
+    count: int
+
+
+class Basket(TypedDict):
+    """A New Beginning: one revealed basket, what it cost (`money` is negative) and what it gave."""
+
+    seat: int
+    items: dict[str, int]
+    roads: int
+    money: int
+    vp: int
+
+
+class EstatePayment(TypedDict):
+    """One building's estate income (RULING B13): its owner's share and an attacker's."""
+
+    x: int
+    y: int
+    owner: int
+    building: str
+    income: int
+    doubled: bool
+    owner_gets: int
+    attacker: int | None
+    attacker_gets: int
+
+
+# --- setup ----------------------------------------------------------------------------------------------------
+
+
+class GameStarted(TypedDict):
+    """The game was set up: players, variant settings, the sides of the cards (schema version)."""
+
+    type: Literal["game_started"]
+    schema: int
+    players: int
+    config: dict[str, Any]
+    sides: dict[str, str]
+
+
+class TurnOrderDrawn(TypedDict):
+    """The initial turn order was drawn."""
+
+    type: Literal["turn_order_drawn"]
+    order: list[int]
+
+
+class CentrePlaced(TypedDict):
+    """The centre of Carson City was rolled (house and four roads)."""
+
+    type: Literal["centre_placed"]
+    x: int
+    y: int
+    dice: list[int]
+
+
+class MountainsPlaced(TypedDict):
+    """The mountains were rolled (every roll, re-rolls included)."""
+
+    type: Literal["mountains_placed"]
+    parcels: list[XY]
+    dice: list[list[int]]
+
+
+class ConstructionRefilled(TypedDict):
+    """The construction squares were slid and refilled from the bag (the draws; at setup, the printed ones)."""
+
+    type: Literal["construction_refilled"]
+    construction: list[str | None]
+    drawn: list[str]
+    placed: NotRequired[list[str]]
+
+
+class TilesDealt(TypedDict):
+    """Might Is Right: the duel tiles were dealt (each hand is secret), and the money they leave each player."""
+
+    type: Literal["tiles_dealt"]
+    hands: list[list[int]]
+    money: NotRequired[list[int]]
+
+
+class SideVoted(TypedDict):
+    """A player voted on one card's side (secret until all voted)."""
+
+    type: Literal["side_voted"]
+    seat: int
+    card: str
+    side: str
+
+
+class SidesDecided(TypedDict):
+    """The vote was counted: the sides, every vote, the cards drawn on a tie."""
+
+    type: Literal["sides_decided"]
+    sides: dict[str, str]
+    votes: dict[str, dict[str, str]]
+    drawn: list[str]
+
+
+class ShopItemAdded(TypedDict):
+    """A New Beginning: an item went into a basket (secret)."""
+
+    type: Literal["shop_item_added"]
+    seat: int
+    item: str
+
+
+class ShopItemRemoved(TypedDict):
+    """A New Beginning: an item was taken back out of a basket (secret)."""
+
+    type: Literal["shop_item_removed"]
+    seat: int
+    item: str
+
+
+class ShoppingFinished(TypedDict):
+    """A New Beginning: a player finished shopping."""
+
+    type: Literal["shopping_finished"]
+    seat: int
+
+
+class ShoppingRevealed(TypedDict):
+    """A New Beginning: every basket was revealed and paid."""
+
+    type: Literal["shopping_revealed"]
+    baskets: list[Basket]
+
+
+class ParcelPickForfeited(TypedDict):
+    """A New Beginning: a parcel pick could not be placed and was refunded."""
+
+    type: Literal["parcel_pick_forfeited"]
+    seat: int
+    refund: int
+
+
+class ParcelClaimed(TypedDict):
+    """A parcel was taken: a starting parcel, the Settler's or a pick."""
+
+    type: Literal["parcel_claimed"]
+    seat: int
+    x: int
+    y: int
+    reason: ClaimReason
+
+
+# --- personalities --------------------------------------------------------------------------------------------
+
+
+class PersonalityChosen(TypedDict):
+    """A player chose a personality (and what it gave at once)."""
+
+    type: Literal["personality_chosen"]
+    seat: int
+    card: str
+    side: str
+    money: NotRequired[int]
+    roads: NotRequired[int]
+
+
+class CardOptionChosen(TypedDict):
+    """A personality's option was chosen (Grocer, red Settler, red Grocer)."""
+
+    type: Literal["card_option_chosen"]
+    seat: int
+    option: str
+    money: NotRequired[int]
+
+
+class CowboysHired(TypedDict):
+    """The Captain hired cowboys."""
+
+    type: Literal["cowboys_hired"]
+    seat: int
+    count: int
+    price: int
+
+
+class RevolversBought(TypedDict):
+    """The red Captain bought revolvers."""
+
+    type: Literal["revolvers_bought"]
+    seat: int
+    count: int
+    price: int
+
+
+class BuildingTaken(TypedDict):
+    """The red Chinese Worker took a building."""
+
+    type: Literal["building_taken"]
+    seat: int
+    square: str
+    building: str
+    price: int
+
+
+class CardDecisionDeclined(TypedDict):
+    """A personality's offer was declined."""
+
+    type: Literal["card_decision_declined"]
+    seat: int
+
+
+class PlacementOrderSet(TypedDict):
+    """The placement order of the round was set by the card numbers."""
+
+    type: Literal["placement_order_set"]
+    order: list[int]
+
+
+# --- placement ------------------------------------------------------------------------------------------------
+
+
+class CowboyPlaced(TypedDict):
+    """A cowboy (or the white cowboy) was placed on a square, or on a parcel or building given by x and y."""
+
+    type: Literal["cowboy_placed"]
+    seat: int
+    white: bool
+    square: NotRequired[str]
+    x: NotRequired[int]
+    y: NotRequired[int]
+
+
+class PlayerPassed(TypedDict):
+    """A player passed."""
+
+    type: Literal["player_passed"]
+    seat: int
+
+
+# --- resolution -----------------------------------------------------------------------------------------------
+
+
+class StepCompleted(TypedDict):
+    """A step of the round ended; the next one with something to do begins."""
+
+    type: Literal["step_completed"]
+    step: str
+    next: str
+
+
+class WagesPaid(TypedDict):
+    """Wages were paid."""
+
+    type: Literal["wages_paid"]
+    payments: list[Payment]
+
+
+class RoadsHandedOut(TypedDict):
+    """The Road square handed out roads."""
+
+    type: Literal["roads_handed_out"]
+    gains: list[RoadGain]
+
+
+class DuelOrderChosen(TypedDict):
+    """The earliest passer chose which contested parcel or building is next."""
+
+    type: Literal["duel_order_chosen"]
+    seat: int
+    x: int
+    y: int
+
+
+class DuelTileChosen(TypedDict):
+    """Might Is Right: a duellist chose a tile (secret until the duel)."""
+
+    type: Literal["duel_tile_chosen"]
+    seat: int
+    tile: int
+
+
+class DuelFought(TypedDict):
+    """A duel was fought: every die or tile, firepower and strength, and the winner (and, on a construction
+    square, the building fought over)."""
+
+    type: Literal["duel_fought"]
+    target: DuelTarget
+    duelists: list[Duelist]
+    winner: int
+    building: NotRequired[str | None]
+
+
+class TilesDrawn(TypedDict):
+    """Might Is Right: an empty hand drew tiles from the used pile (secret)."""
+
+    type: Literal["tiles_drawn"]
+    seat: int
+    tiles: list[int]
+
+
+class ChipTaken(TypedDict):
+    """The 3-guns chip was taken."""
+
+    type: Literal["chip_taken"]
+    seat: int
+    square: str
+
+
+class RoadsGained(TypedDict):
+    """Roads were gained (3 Roads)."""
+
+    type: Literal["roads_gained"]
+    seat: int
+    square: str
+    count: int
+
+
+class MoneyGained(TypedDict):
+    """Money was gained: an income square (with the dice of Gambling), or the Grocer (`reason`)."""
+
+    type: Literal["money_gained"]
+    seat: int
+    amount: int
+    square: NotRequired[str]
+    dice: NotRequired[list[int]]
+    reason: NotRequired[str]
+
+
+class VpGained(TypedDict):
+    """Victory points were scored: a VP square, or a red card at the end of the round (`reason`)."""
+
+    type: Literal["vp_gained"]
+    seat: int
+    amount: int
+    square: NotRequired[str]
+    reason: NotRequired[str]
+
+
+class VpBought(TypedDict):
+    """Victory points were bought."""
+
+    type: Literal["vp_bought"]
+    seat: int
+    square: str
+    count: int
+    price: int
+
+
+class ActionDeclined(TypedDict):
+    """The winner of a square did not use it."""
+
+    type: Literal["action_declined"]
+    seat: int
+    square: str
+
+
+class ParcelBought(TypedDict):
+    """A parcel was bought."""
+
+    type: Literal["parcel_bought"]
+    seat: int
+    x: int
+    y: int
+    price: int
+
+
+class ParcelPurchaseDeclined(TypedDict):
+    """A parcel was not bought."""
+
+    type: Literal["parcel_purchase_declined"]
+    seat: int
+    x: int
+    y: int
+
+
+class BuildingBought(TypedDict):
+    """A building was bought."""
+
+    type: Literal["building_bought"]
+    seat: int
+    square: str
+    building: str
+    price: int
+
+
+class BuildingPurchaseDeclined(TypedDict):
+    """A building was not bought."""
+
+    type: Literal["building_purchase_declined"]
+    seat: int
+    square: str
+
+
+class ConstructionStarted(TypedDict):
+    """A player began building from their reserve."""
+
+    type: Literal["construction_started"]
+    seat: int
+
+
+class RoadPlaced(TypedDict):
+    """A road (or a bridge) was placed."""
+
+    type: Literal["road_placed"]
+    seat: int
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+    bridge: NotRequired[bool]
+
+
+class PermissionAsked(TypedDict):
+    """A builder asked a player for permission to build a house on their parcels (each as [x, y])."""
+
+    type: Literal["permission_asked"]
+    seat: int
+    asked: int
+    parcels: list[list[int]]
+
+
+class PermissionAnswered(TypedDict):
+    """The asked player granted or denied one parcel."""
+
+    type: Literal["permission_answered"]
+    seat: int
+    x: int
+    y: int
+    granted: bool
+
+
+class PermissionDeniedRest(TypedDict):
+    """The asked player denied every parcel not answered yet."""
+
+    type: Literal["permission_denied_rest"]
+    seat: int
+
+
+class BuildingPlaced(TypedDict):
+    """A building was placed (`house`: its house is still to be placed)."""
+
+    type: Literal["building_placed"]
+    seat: int
+    building: str
+    x: int
+    y: int
+    revolvers: int
+    house: bool
+
+
+class HousePlaced(TypedDict):
+    """A building's house was placed."""
+
+    type: Literal["house_placed"]
+    seat: int
+    x: int
+    y: int
+
+
+class BuildingKept(TypedDict):
+    """A building was kept in reserve (or building from the reserve ended)."""
+
+    type: Literal["building_kept"]
+    seat: int
+
+
+class AttackCancelled(TypedDict):
+    """A church next to an attacked building cancelled the attack."""
+
+    type: Literal["attack_cancelled"]
+    x: int
+    y: int
+    seats: list[int]
+
+
+class BuildingDefended(TypedDict):
+    """A building's defender kept its income."""
+
+    type: Literal["building_defended"]
+    x: int
+    y: int
+    seat: int
+
+
+class AttackWon(TypedDict):
+    """An attack on a building succeeded."""
+
+    type: Literal["attack_won"]
+    x: int
+    y: int
+    seat: int
+
+
+class EstateIncomePaid(TypedDict):
+    """The estate income of every building was paid (and what attackers took)."""
+
+    type: Literal["estate_income_paid"]
+    payments: list[EstatePayment]
+
+
+# --- end of round and game ------------------------------------------------------------------------------------
+
+
+class BankerVpBought(TypedDict):
+    """The red Banker bought victory points."""
+
+    type: Literal["banker_vp_bought"]
+    seat: int
+    vp: int
+    price: int
+
+
+class MoneyGivenUp(TypedDict):
+    """Money above the cash limit was given up for VP."""
+
+    type: Literal["money_given_up"]
+    seat: int
+    amount: int
+    vp: int
+
+
+class CowboysReceived(TypedDict):
+    """New cowboys were received."""
+
+    type: Literal["cowboys_received"]
+    gains: list[CowboyGain]
+
+
+class RoundEnded(TypedDict):
+    """The round ended: cards, white cowboy and chip returned."""
+
+    type: Literal["round_ended"]
+    round: int
+
+
+class FinalRoadsFinished(TypedDict):
+    """The River: a player ended the final road phase."""
+
+    type: Literal["final_roads_finished"]
+    seat: int
+
+
+class GameFinished(TypedDict):
+    """The game ended: each player's score and the winner."""
+
+    type: Literal["game_finished"]
+    scores: list[dict[str, int]]
+    winner: int
+
+
+# --- the table ------------------------------------------------------------------------------------------------
+
+
+class SeatReplaced(TypedDict):
+    """An admin gave a seat to another player (the seat, the previous and the new username)."""
+
+    type: Literal["seat_replaced"]
+    seat: int
+    previous: str
+    username: str
+
+
+Event = (
+    GameStarted | TurnOrderDrawn | CentrePlaced | MountainsPlaced | ConstructionRefilled | TilesDealt | SideVoted
+    | SidesDecided | ShopItemAdded | ShopItemRemoved | ShoppingFinished | ShoppingRevealed | ParcelPickForfeited
+    | ParcelClaimed | PersonalityChosen | CardOptionChosen | CowboysHired | RevolversBought | BuildingTaken
+    | CardDecisionDeclined | PlacementOrderSet | CowboyPlaced | PlayerPassed | StepCompleted | WagesPaid
+    | RoadsHandedOut | DuelOrderChosen | DuelTileChosen | DuelFought | TilesDrawn | ChipTaken | RoadsGained
+    | MoneyGained | VpGained | VpBought | ActionDeclined | ParcelBought | ParcelPurchaseDeclined | BuildingBought
+    | BuildingPurchaseDeclined | ConstructionStarted | RoadPlaced | PermissionAsked | PermissionAnswered
+    | PermissionDeniedRest | BuildingPlaced | HousePlaced | BuildingKept | AttackCancelled | BuildingDefended
+    | AttackWon | EstateIncomePaid | BankerVpBought | MoneyGivenUp | CowboysReceived | RoundEnded
+    | FinalRoadsFinished | GameFinished | SeatReplaced
+)
 
 # Events that nobody but their own `seat` may know of at all, not even that they happened: A New Beginning's
 # basket edits are hidden "until everyone is done" (RULING V4), and their number would tell the others how
 # full a basket is. The reveal (`shopping_revealed`) then shows every basket. The store counts these by their
 # type and `seat` field too (a viewer's seq numbers skip them), so an entry here is all a new one needs.
-PRIVATE_EVENTS: Final = frozenset({"shop_item_added", "shop_item_removed"})
+PRIVATE_EVENTS: Final[frozenset[EventType]] = frozenset({"shop_item_added", "shop_item_removed"})
 
 
-def private_to(event: dict[str, Any]) -> int | None:
-    """The only seat that may know of `event`, or None when everyone may (redacted as `redact_event` says)."""
+def private_to(event: Mapping[str, Any]) -> int | None:
+    """The only seat that may know of `event`, or None when everyone may (redacted as `redact_event` says).
+    Any mapping will do: the store asks this of events read back from the log as well."""
     if event["type"] in PRIVATE_EVENTS:
         seat: int = event["seat"]
         return seat

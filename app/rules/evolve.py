@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
-from app.rules.board import PARCELS, parcel_index
+from app.rules.board import PARCELS, SIDES, parcel_index
 from app.rules.catalog import (
     BRIDGE_ROADS,
     BUILDINGS,
@@ -30,11 +30,73 @@ from app.rules.catalog import (
     START_ROADS,
 )
 from app.rules.config import GameConfig
-from app.rules.events import private_to
+from app.rules.events import (
+    ActionDeclined,
+    AttackCancelled,
+    AttackWon,
+    BankerVpBought,
+    BuildingBought,
+    BuildingDefended,
+    BuildingKept,
+    BuildingPlaced,
+    BuildingPurchaseDeclined,
+    BuildingTaken,
+    CardDecisionDeclined,
+    CardOptionChosen,
+    CentrePlaced,
+    ChipTaken,
+    ConstructionRefilled,
+    ConstructionStarted,
+    CowboyPlaced,
+    CowboysHired,
+    CowboysReceived,
+    DuelFought,
+    DuelOrderChosen,
+    DuelTileChosen,
+    EstateIncomePaid,
+    Event,
+    EventType,
+    FinalRoadsFinished,
+    GameFinished,
+    GameStarted,
+    HousePlaced,
+    MoneyGained,
+    MoneyGivenUp,
+    MountainsPlaced,
+    ParcelBought,
+    ParcelClaimed,
+    ParcelPickForfeited,
+    ParcelPurchaseDeclined,
+    PermissionAnswered,
+    PermissionAsked,
+    PermissionDeniedRest,
+    PersonalityChosen,
+    PlacementOrderSet,
+    PlayerPassed,
+    RevolversBought,
+    RoadPlaced,
+    RoadsGained,
+    RoadsHandedOut,
+    RoundEnded,
+    SeatReplaced,
+    ShopItemAdded,
+    ShopItemRemoved,
+    ShoppingFinished,
+    ShoppingRevealed,
+    SidesDecided,
+    SideVoted,
+    StepCompleted,
+    TilesDealt,
+    TilesDrawn,
+    TurnOrderDrawn,
+    VpBought,
+    VpGained,
+    WagesPaid,
+    private_to,
+)
 from app.rules.model import (
     COWBOYS,
     Construction,
-    Event,
     GameState,
     Parcel,
     PermissionRequest,
@@ -42,12 +104,14 @@ from app.rules.model import (
 )
 from app.rules.model import replace as model_replace
 
-Handler = Callable[[GameState, Event], GameState]
+# A handler takes the event of its own type (the table dispatches on `type`); typed `Any` here so that each
+# handler can declare its own TypedDict.
+Handler = Callable[[GameState, Any], GameState]
 T = TypeVar("T")
-_HANDLERS: dict[str, Handler] = {}
+_HANDLERS: dict[EventType, Handler] = {}
 
 
-def handles(event_type: str) -> Callable[[Handler], Handler]:
+def handles(event_type: EventType) -> Callable[[Handler], Handler]:
     def register(fn: Handler) -> Handler:
         _HANDLERS[event_type] = fn
         return fn
@@ -81,6 +145,7 @@ def replay(events: Iterable[Event], state: GameState | None = None) -> GameState
     events = iter(events)
     if state is None:
         first = next(events)
+        assert first["type"] == "game_started", "a log starts with the setup of its game"
         state = evolve(GameState(config=GameConfig.from_json(first["players"], first["config"])), first)
     for event in events:
         state = evolve(state, event)
@@ -163,7 +228,7 @@ def _remove_cowboys(s: GameState, target: Mapping[str, Any], seats: Iterable[int
 
 
 @handles("game_started")
-def _game_started(s: GameState, e: Event) -> GameState:
+def _game_started(s: GameState, e: GameStarted) -> GameState:
     if s.config.new_beginning:  # RULING V4: $50 and one cowboy, no revolver, road or parcel
         money, cowboys, revolvers, roads = NEW_BEGINNING_MONEY, NEW_BEGINNING_COWBOYS, 0, 0
     else:
@@ -182,7 +247,7 @@ def _game_started(s: GameState, e: Event) -> GameState:
 
 
 @handles("tiles_dealt")
-def _tiles_dealt(s: GameState, e: Event) -> GameState:
+def _tiles_dealt(s: GameState, e: TilesDealt) -> GameState:
     for seat, hand in enumerate(e["hands"]):
         s = _update_player(s, seat, tiles=tuple(hand))
         if "money" in e:
@@ -191,28 +256,26 @@ def _tiles_dealt(s: GameState, e: Event) -> GameState:
 
 
 @handles("turn_order_drawn")
-def _turn_order_drawn(s: GameState, e: Event) -> GameState:
+def _turn_order_drawn(s: GameState, e: TurnOrderDrawn) -> GameState:
     return replace(s, initial_order=tuple(e["order"]), step=SETUP_STEPS[0])
 
 
 @handles("centre_placed")
-def _centre_placed(s: GameState, e: Event) -> GameState:
-    from app.rules.board import SIDES
-
+def _centre_placed(s: GameState, e: CentrePlaced) -> GameState:
     index = _idx(e)
     s = _set_parcel(s, index, content="house")
     return replace(s, centre=index, roads=frozenset(SIDES[index]), houses=s.houses - 1)
 
 
 @handles("mountains_placed")
-def _mountains_placed(s: GameState, e: Event) -> GameState:
+def _mountains_placed(s: GameState, e: MountainsPlaced) -> GameState:
     for spot in e["parcels"]:
         s = _set_parcel(s, _idx(spot), content="mountain")
     return s
 
 
 @handles("construction_refilled")
-def _construction_refilled(s: GameState, e: Event) -> GameState:
+def _construction_refilled(s: GameState, e: ConstructionRefilled) -> GameState:
     bag = dict(s.bag)
     for building in (*e["drawn"], *e.get("placed", ())):
         bag[building] -= 1
@@ -220,7 +283,7 @@ def _construction_refilled(s: GameState, e: Event) -> GameState:
 
 
 @handles("parcel_claimed")
-def _parcel_claimed(s: GameState, e: Event) -> GameState:
+def _parcel_claimed(s: GameState, e: ParcelClaimed) -> GameState:
     s = _set_parcel(s, _idx(e), owner=e["seat"])
     if e["reason"] == "start":
         return replace(s, draft_claims=s.draft_claims + 1)
@@ -234,7 +297,7 @@ def _parcel_claimed(s: GameState, e: Event) -> GameState:
 
 
 @handles("personality_chosen")
-def _personality_chosen(s: GameState, e: Event) -> GameState:
+def _personality_chosen(s: GameState, e: PersonalityChosen) -> GameState:
     seat = e["seat"]
     s = _update_player(s, seat, personality=e["card"])
     s = _gain(s, seat, money=e.get("money", 0), roads=e.get("roads", 0))
@@ -243,33 +306,33 @@ def _personality_chosen(s: GameState, e: Event) -> GameState:
 
 
 @handles("card_option_chosen")
-def _card_option_chosen(s: GameState, e: Event) -> GameState:
+def _card_option_chosen(s: GameState, e: CardOptionChosen) -> GameState:
     s = _update_player(s, e["seat"], card_option=e["option"])
     return replace(_gain(s, e["seat"], money=e.get("money", 0)), card_decision=None)
 
 
 @handles("cowboys_hired")
-def _cowboys_hired(s: GameState, e: Event) -> GameState:
+def _cowboys_hired(s: GameState, e: CowboysHired) -> GameState:
     return replace(_gain(s, e["seat"], money=-e["price"], cowboys=e["count"]), card_decision=None)
 
 
 @handles("revolvers_bought")
-def _revolvers_bought(s: GameState, e: Event) -> GameState:
+def _revolvers_bought(s: GameState, e: RevolversBought) -> GameState:
     return replace(_gain(s, e["seat"], money=-e["price"], revolvers=e["count"]), card_decision=None)
 
 
 @handles("building_taken")
-def _building_taken(s: GameState, e: Event) -> GameState:
+def _building_taken(s: GameState, e: BuildingTaken) -> GameState:
     return _building_to_player(s, e, source="card")
 
 
 @handles("card_decision_declined")
-def _card_decision_declined(s: GameState, e: Event) -> GameState:
+def _card_decision_declined(s: GameState, e: CardDecisionDeclined) -> GameState:
     return replace(s, card_decision=None)
 
 
 @handles("placement_order_set")
-def _placement_order_set(s: GameState, e: Event) -> GameState:
+def _placement_order_set(s: GameState, e: PlacementOrderSet) -> GameState:
     order = tuple(e["order"])
     white = s.holder("sheriff", "yellow") is not None
     return replace(s, placement_order=order, turn=order[0], white_cowboy=white)
@@ -279,7 +342,7 @@ def _placement_order_set(s: GameState, e: Event) -> GameState:
 
 
 @handles("cowboy_placed")
-def _cowboy_placed(s: GameState, e: Event) -> GameState:
+def _cowboy_placed(s: GameState, e: CowboyPlaced) -> GameState:
     seat = e["seat"]
     cowboy = COWBOYS[seat, e.get("white", False)]
     changes: dict[str, Any] = {"turn": _next_turn(s, seat)}  # placing changes nobody's "passed"
@@ -301,7 +364,7 @@ def _cowboy_placed(s: GameState, e: Event) -> GameState:
 
 
 @handles("player_passed")
-def _player_passed(s: GameState, e: Event) -> GameState:
+def _player_passed(s: GameState, e: PlayerPassed) -> GameState:
     seat = e["seat"]
     s = _update_player(s, seat, passed=True)
     return replace(s, passing_order=(*s.passing_order, seat), turn=_next_turn(s, seat))
@@ -311,28 +374,28 @@ def _player_passed(s: GameState, e: Event) -> GameState:
 
 
 @handles("step_completed")
-def _step_completed(s: GameState, e: Event) -> GameState:
+def _step_completed(s: GameState, e: StepCompleted) -> GameState:
     if s.round == 0 and e["next"] in ROUND_STEPS:
         return replace(s, round=1, step=e["next"], choosing_order=s.initial_order)
     return replace(s, step=e["next"])
 
 
 @handles("wages_paid")
-def _wages_paid(s: GameState, e: Event) -> GameState:
+def _wages_paid(s: GameState, e: WagesPaid) -> GameState:
     for pay in e["payments"]:
         s = _gain(s, pay["seat"], money=pay["amount"])
     return _clear_square(s, "wages")
 
 
 @handles("roads_handed_out")
-def _roads_handed_out(s: GameState, e: Event) -> GameState:
+def _roads_handed_out(s: GameState, e: RoadsHandedOut) -> GameState:
     for gain in e["gains"]:
         s = _gain(s, gain["seat"], roads=gain["roads"])
     return _clear_square(s, "road")
 
 
 @handles("duel_fought")
-def _duel_fought(s: GameState, e: Event) -> GameState:
+def _duel_fought(s: GameState, e: DuelFought) -> GameState:
     losers = [d["seat"] for d in e["duelists"] if d["seat"] != e["winner"]]
     s = replace(_remove_cowboys(s, e["target"], losers), duel_target=None)
     if s.config.might_is_right:  # played tiles go to the used pile (`000` "Might Is Right")
@@ -350,52 +413,52 @@ def _duel_fought(s: GameState, e: Event) -> GameState:
 
 
 @handles("chip_taken")
-def _chip_taken(s: GameState, e: Event) -> GameState:
+def _chip_taken(s: GameState, e: ChipTaken) -> GameState:
     return _clear_square(replace(s, chip_holder=e["seat"]), e["square"])
 
 
 @handles("roads_gained")
-def _roads_gained(s: GameState, e: Event) -> GameState:
+def _roads_gained(s: GameState, e: RoadsGained) -> GameState:
     return _clear_square(_gain(s, e["seat"], roads=e["count"]), e.get("square"))
 
 
 @handles("money_gained")
-def _money_gained(s: GameState, e: Event) -> GameState:
+def _money_gained(s: GameState, e: MoneyGained) -> GameState:
     return _clear_square(_gain(s, e["seat"], money=e["amount"]), e.get("square"))
 
 
 @handles("vp_gained")
-def _vp_gained(s: GameState, e: Event) -> GameState:
+def _vp_gained(s: GameState, e: VpGained) -> GameState:
     return _clear_square(_gain(s, e["seat"], vp=e["amount"]), e.get("square"))
 
 
 @handles("vp_bought")
-def _vp_bought(s: GameState, e: Event) -> GameState:
+def _vp_bought(s: GameState, e: VpBought) -> GameState:
     s = _gain(s, e["seat"], money=-e["count"] * e["price"], vp=e["count"])
     return _clear_square(s, e["square"])
 
 
 @handles("action_declined")
-def _action_declined(s: GameState, e: Event) -> GameState:
+def _action_declined(s: GameState, e: ActionDeclined) -> GameState:
     return _clear_square(s, e["square"])
 
 
 @handles("parcel_bought")
-def _parcel_bought(s: GameState, e: Event) -> GameState:
+def _parcel_bought(s: GameState, e: ParcelBought) -> GameState:
     index = _idx(e)
     s = _gain(_set_parcel(s, index, owner=e["seat"]), e["seat"], money=-e["price"])
     return _clear_parcel(s, index)
 
 
 @handles("parcel_purchase_declined")
-def _parcel_purchase_declined(s: GameState, e: Event) -> GameState:
+def _parcel_purchase_declined(s: GameState, e: ParcelPurchaseDeclined) -> GameState:
     return _clear_parcel(s, _idx(e))
 
 
 # --- construction ---------------------------------------------------------------------------------------------
 
 
-def _building_to_player(s: GameState, e: Event, source: str) -> GameState:
+def _building_to_player(s: GameState, e: BuildingTaken | BuildingBought, source: str) -> GameState:
     """A building leaves its construction square for the player's reserve; its construction begins."""
     seat = e["seat"]
     construction = list(s.construction)
@@ -407,36 +470,36 @@ def _building_to_player(s: GameState, e: Event, source: str) -> GameState:
 
 
 @handles("building_bought")
-def _building_bought(s: GameState, e: Event) -> GameState:
+def _building_bought(s: GameState, e: BuildingBought) -> GameState:
     return _clear_square(_building_to_player(s, e, source="square"), e["square"])
 
 
 @handles("building_purchase_declined")
-def _building_purchase_declined(s: GameState, e: Event) -> GameState:
+def _building_purchase_declined(s: GameState, e: BuildingPurchaseDeclined) -> GameState:
     return _clear_square(s, e["square"])
 
 
 @handles("construction_started")
-def _construction_started(s: GameState, e: Event) -> GameState:
+def _construction_started(s: GameState, e: ConstructionStarted) -> GameState:
     return replace(s, work=Construction(e["seat"], "reserve", None))
 
 
 @handles("road_placed")
-def _road_placed(s: GameState, e: Event) -> GameState:
+def _road_placed(s: GameState, e: RoadPlaced) -> GameState:
     road = (e["x1"], e["y1"], e["x2"], e["y2"])
     pieces = BRIDGE_ROADS if e.get("bridge") else 1
     return replace(_gain(s, e["seat"], roads=-pieces), roads=s.roads | {road})
 
 
 @handles("permission_asked")
-def _permission_asked(s: GameState, e: Event) -> GameState:
+def _permission_asked(s: GameState, e: PermissionAsked) -> GameState:
     assert s.work is not None
     request = PermissionRequest(asked=e["asked"], open=tuple(parcel_index(x, y) for x, y in e["parcels"]))
     return replace(s, work=replace(s.work, asked=s.work.asked | {e["asked"]}, request=request))
 
 
 @handles("permission_answered")
-def _permission_answered(s: GameState, e: Event) -> GameState:
+def _permission_answered(s: GameState, e: PermissionAnswered) -> GameState:
     work = s.work
     assert work is not None and work.request is not None
     index = _idx(e)
@@ -447,13 +510,13 @@ def _permission_answered(s: GameState, e: Event) -> GameState:
 
 
 @handles("permission_denied_rest")
-def _permission_denied_rest(s: GameState, e: Event) -> GameState:
+def _permission_denied_rest(s: GameState, e: PermissionDeniedRest) -> GameState:
     assert s.work is not None
     return replace(s, work=replace(s.work, request=None))
 
 
 @handles("building_placed")
-def _building_placed(s: GameState, e: Event) -> GameState:
+def _building_placed(s: GameState, e: BuildingPlaced) -> GameState:
     seat, building, index = e["seat"], e["building"], _idx(e)
     p = s.players[seat]
     remaining = list(p.buildings)
@@ -466,13 +529,13 @@ def _building_placed(s: GameState, e: Event) -> GameState:
 
 
 @handles("house_placed")
-def _house_placed(s: GameState, e: Event) -> GameState:
+def _house_placed(s: GameState, e: HousePlaced) -> GameState:
     s = _set_parcel(s, _idx(e), content="house")
     return replace(s, houses=s.houses - 1, work=None)
 
 
 @handles("building_kept")
-def _building_kept(s: GameState, e: Event) -> GameState:
+def _building_kept(s: GameState, e: BuildingKept) -> GameState:
     assert s.work is not None
     done = s.reserve_done | {e["seat"]} if s.work.source == "reserve" else s.reserve_done
     return replace(s, work=None, reserve_done=done)
@@ -482,7 +545,7 @@ def _building_kept(s: GameState, e: Event) -> GameState:
 
 
 @handles("attack_cancelled")
-def _attack_cancelled(s: GameState, e: Event) -> GameState:
+def _attack_cancelled(s: GameState, e: AttackCancelled) -> GameState:
     s = _remove_cowboys(s, e, e["seats"])
     for seat in e["seats"]:
         s = _gain(s, seat, cowboys=1)
@@ -490,19 +553,19 @@ def _attack_cancelled(s: GameState, e: Event) -> GameState:
 
 
 @handles("building_defended")
-def _building_defended(s: GameState, e: Event) -> GameState:
+def _building_defended(s: GameState, e: BuildingDefended) -> GameState:
     return _clear_parcel(s, _idx(e))
 
 
 @handles("attack_won")
-def _attack_won(s: GameState, e: Event) -> GameState:
+def _attack_won(s: GameState, e: AttackWon) -> GameState:
     attacks = dict(s.attacks)
     attacks[_idx(e)] = e["seat"]
     return _clear_parcel(replace(s, attacks=attacks), _idx(e))
 
 
 @handles("estate_income_paid")
-def _estate_income_paid(s: GameState, e: Event) -> GameState:
+def _estate_income_paid(s: GameState, e: EstateIncomePaid) -> GameState:
     for pay in e["payments"]:
         s = _gain(s, pay["owner"], money=pay["owner_gets"])
         if pay["attacker"] is not None:
@@ -514,24 +577,24 @@ def _estate_income_paid(s: GameState, e: Event) -> GameState:
 
 
 @handles("banker_vp_bought")
-def _banker_vp_bought(s: GameState, e: Event) -> GameState:
+def _banker_vp_bought(s: GameState, e: BankerVpBought) -> GameState:
     return _gain(s, e["seat"], money=-e["price"], vp=e["vp"])
 
 
 @handles("money_given_up")
-def _money_given_up(s: GameState, e: Event) -> GameState:
+def _money_given_up(s: GameState, e: MoneyGivenUp) -> GameState:
     return _gain(s, e["seat"], money=-e["amount"], vp=e["vp"])
 
 
 @handles("cowboys_received")
-def _cowboys_received(s: GameState, e: Event) -> GameState:
+def _cowboys_received(s: GameState, e: CowboysReceived) -> GameState:
     for gain in e["gains"]:
         s = _gain(s, gain["seat"], cowboys=gain["count"])
     return s
 
 
 @handles("round_ended")
-def _round_ended(s: GameState, e: Event) -> GameState:
+def _round_ended(s: GameState, e: RoundEnded) -> GameState:
     players = tuple(replace(p, personality=None, passed=False, card_option=None) for p in s.players)
     assert all(p.cowboys <= COWBOYS_PER_PLAYER for p in players)
     last = s.round >= ROUNDS
@@ -553,12 +616,12 @@ def _round_ended(s: GameState, e: Event) -> GameState:
 
 
 @handles("game_finished")
-def _game_finished(s: GameState, e: Event) -> GameState:
+def _game_finished(s: GameState, e: GameFinished) -> GameState:
     return replace(s, step="finished", winner=e["winner"], scores=tuple(e["scores"]))
 
 
 @handles("duel_order_chosen")
-def _duel_order_chosen(s: GameState, e: Event) -> GameState:
+def _duel_order_chosen(s: GameState, e: DuelOrderChosen) -> GameState:
     return replace(s, duel_target={"x": e["x"], "y": e["y"]})
 
 
@@ -566,24 +629,24 @@ def _duel_order_chosen(s: GameState, e: Event) -> GameState:
 
 
 @handles("side_voted")
-def _side_voted(s: GameState, e: Event) -> GameState:
+def _side_voted(s: GameState, e: SideVoted) -> GameState:
     votes = {seat: dict(v) for seat, v in s.votes.items()}
     votes.setdefault(e["seat"], {})[e["card"]] = e["side"]
     return replace(s, votes=votes)
 
 
 @handles("sides_decided")
-def _sides_decided(s: GameState, e: Event) -> GameState:
+def _sides_decided(s: GameState, e: SidesDecided) -> GameState:
     return replace(s, sides=dict(e["sides"]), votes={})  # the votes are public now, in this event
 
 
 @handles("duel_tile_chosen")
-def _duel_tile_chosen(s: GameState, e: Event) -> GameState:
+def _duel_tile_chosen(s: GameState, e: DuelTileChosen) -> GameState:
     return replace(s, duel_tiles={**s.duel_tiles, e["seat"]: e["tile"]})
 
 
 @handles("tiles_drawn")
-def _tiles_drawn(s: GameState, e: Event) -> GameState:
+def _tiles_drawn(s: GameState, e: TilesDrawn) -> GameState:
     used = list(s.used_tiles)
     for tile in e["tiles"]:
         used.remove(tile)
@@ -599,22 +662,22 @@ def _basket_change(s: GameState, seat: int, item: str, change: int) -> GameState
 
 
 @handles("shop_item_added")
-def _shop_item_added(s: GameState, e: Event) -> GameState:
+def _shop_item_added(s: GameState, e: ShopItemAdded) -> GameState:
     return _basket_change(s, e["seat"], e["item"], 1)
 
 
 @handles("shop_item_removed")
-def _shop_item_removed(s: GameState, e: Event) -> GameState:
+def _shop_item_removed(s: GameState, e: ShopItemRemoved) -> GameState:
     return _basket_change(s, e["seat"], e["item"], -1)
 
 
 @handles("shopping_finished")
-def _shopping_finished(s: GameState, e: Event) -> GameState:
+def _shopping_finished(s: GameState, e: ShoppingFinished) -> GameState:
     return replace(s, shopping_done=s.shopping_done | {e["seat"]})
 
 
 @handles("shopping_revealed")
-def _shopping_revealed(s: GameState, e: Event) -> GameState:
+def _shopping_revealed(s: GameState, e: ShoppingRevealed) -> GameState:
     for basket in e["baskets"]:
         items = basket["items"]
         s = _gain(s, basket["seat"], money=basket["money"], vp=basket["vp"], roads=basket["roads"],
@@ -635,18 +698,18 @@ def _next_picker(s: GameState, after: int | None) -> int | None:
 
 
 @handles("parcel_pick_forfeited")
-def _parcel_pick_forfeited(s: GameState, e: Event) -> GameState:
+def _parcel_pick_forfeited(s: GameState, e: ParcelPickForfeited) -> GameState:
     p = s.players[e["seat"]]
     s = _update_player(s, e["seat"], picks=p.picks - 1, money=p.money + e["refund"])
     return replace(s, turn=_next_picker(s, e["seat"]))
 
 
 @handles("final_roads_finished")
-def _final_roads_finished(s: GameState, e: Event) -> GameState:
+def _final_roads_finished(s: GameState, e: FinalRoadsFinished) -> GameState:
     return replace(s, final_roads_done=s.final_roads_done | {e["seat"]})
 
 
 @handles("seat_replaced")
-def _seat_replaced(s: GameState, e: Event) -> GameState:
+def _seat_replaced(s: GameState, e: SeatReplaced) -> GameState:
     # Who plays a seat is the server's business (app.play.clocks); the game goes on as it was.
     return s

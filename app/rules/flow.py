@@ -4,48 +4,58 @@
 the end of round, the final scoring) and returns either `Awaiting(kind, seats)` or an `Auto` that produces the
 next events with the seeded generator. `advance` runs automatic steps (and moves that are the only possible
 one: "the player is asked only where there is a choice or a cost", RULING B10) until a real decision is needed.
+
+This module is the schedule only: which step comes next and whose decision it awaits. What a step computes —
+prices, income, the supply, duels, the shop, the score — lives in the module named after that part of the rules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from app.rules.board import parcel_index, parcel_xy
+from app.rules.cash_limit import over_cash_limit
 from app.rules.catalog import (
-    BUILDINGS,
     BUY_VP_PRICE,
     CONSTRUCTION_PRICE,
-    COWBOY_INCOME_PER_FIREPOWER,
     COWBOYS_PER_PLAYER,
     FINAL_STEPS,
     GROCER_MONEY,
     MIGHT_REDRAW,
     NEW_COWBOYS,
-    PARCEL_INCOME_PER_PARCEL,
     PERSONALITIES,
-    ROADS_SUPPLY,
     ROUND_STEPS,
     SETUP_STEPS,
-    SHOP,
     THREE_ROADS,
     WAGE_PER_COWBOY,
 )
-from app.rules.construction import buildable_roads, parcels_owned, road_pieces_on_board
-from app.rules.duels import duelling_seats, earliest_passer, fight
+from app.rules.construction import buildable_roads
+from app.rules.decisions import Decision
+from app.rules.duels import attack_spots, duelling_seats, earliest_passer, fight, purchase_spots
+from app.rules.events import XY, CowboyGain, DuelTarget, Event, MoneyGained, Payment, RoadGain, TilesDrawn
 from app.rules.evolve import evolve
-from app.rules.income import estate_payments, firepower, is_protected_by_church, parcel_price
-from app.rules.model import Event, GameState
+from app.rules.income import (
+    cowboy_income,
+    cowboy_vp,
+    estate_payments,
+    estate_vp,
+    is_protected_by_church,
+    parcel_income,
+    parcels_vp,
+)
+from app.rules.model import GameState
 from app.rules.rng import Rng
 from app.rules.scoring import final_scores
+from app.rules.shop import shopping_revealed
+from app.rules.supply import refill_event, roads_in_supply
 
 
 @dataclass(frozen=True, slots=True)
 class Awaiting:
     """A decision the game waits for: its kind (which moves are listed) and the seats that must decide."""
 
-    kind: str
+    kind: Decision
     seats: tuple[int, ...]
 
 
@@ -72,58 +82,28 @@ def _completed(s: GameState, *events: Event) -> Auto:
 # --- shared by several steps ----------------------------------------------------------------------------------
 
 
-def roads_in_supply(s: GameState) -> int:
-    """Road pieces neither on the board nor in a personal reserve (RULING B3); a bridge is two pieces (V3)."""
-    return ROADS_SUPPLY - road_pieces_on_board(s) - sum(p.roads for p in s.players)
-
-
-def refill_event(s: GameState, rng: Rng) -> Event:
-    """Unbought buildings slide toward the cheapest squares; empty squares are refilled from the bag, each
-    draw at random and written into the event (`000` "End of Round")."""
-    remaining = [b for b in s.construction if b is not None]
-    bag = [building for building, count in sorted(s.bag.items()) for _ in range(count)]
-    drawn: list[str] = []
-    while len(remaining) + len(drawn) < len(s.construction) and bag:
-        tile = bag.pop(rng.choice(range(len(bag))))
-        drawn.append(tile)
-    slots: list[str | None] = [*remaining, *drawn]
-    slots += [None] * (len(s.construction) - len(slots))
-    return {"type": "construction_refilled", "construction": slots, "drawn": drawn}
-
-
-def cash_limit(s: GameState, seat: int) -> int | None:
-    side = s.side(seat)
-    return None if side is None else side.cash_limit
-
-
-def over_cash_limit(s: GameState) -> tuple[int, ...]:
-    return tuple(
-        p.seat for p in s.players if (limit := cash_limit(s, p.seat)) is not None and p.money > limit
-    )
-
-
-def _target(index: int) -> dict[str, int]:
+def _target(index: int) -> XY:
     x, y = parcel_xy(index)
     return {"x": x, "y": y}
 
 
-def duel_step(s: GameState, target: dict[str, Any], seats: list[int]) -> Step:
+def duel_step(s: GameState, target: DuelTarget, seats: list[int]) -> Step:
     """A duel: dice at once, or with Might Is Right the secret tiles of those involved first (RULING V2)."""
     if not s.config.might_is_right:
         return lambda rng: [fight(s, target, seats, rng)]
     missing = tuple(seat for seat in seats if seat not in s.duel_tiles)
     if missing:
-        return Awaiting("duel_tile", missing)
+        return Awaiting(Decision.DUEL_TILE, missing)
 
     def reveal(rng: Rng) -> list[Event]:
         duel = fight(s, target, seats, rng)
         after = evolve(s, duel)
-        events = [duel]
+        events: list[Event] = [duel]
         for seat in seats:  # an empty hand takes three tiles at random from the used pile (`000`)
             if not after.players[seat].tiles and after.used_tiles:
                 pile = list(after.used_tiles)
                 drawn = [pile.pop(rng.choice(range(len(pile)))) for _ in range(min(MIGHT_REDRAW, len(pile)))]
-                draw: Event = {"type": "tiles_drawn", "seat": seat, "tiles": sorted(drawn)}
+                draw: TilesDrawn = {"type": "tiles_drawn", "seat": seat, "tiles": sorted(drawn)}
                 after = evolve(after, draw)
                 events.append(draw)
         return events
@@ -140,7 +120,7 @@ def _vote(s: GameState) -> Step:
         return None
     missing = tuple(p.seat for p in s.players if len(s.votes.get(p.seat, {})) < len(PERSONALITIES))
     if missing:
-        return Awaiting("vote", missing)
+        return Awaiting(Decision.VOTE, missing)
 
     def count(rng: Rng) -> list[Event]:
         sides: dict[str, str] = {}
@@ -164,7 +144,7 @@ def _start_parcels(s: GameState) -> Step:
         return None  # no starting parcels in A New Beginning (RULING V4)
     order = (*s.initial_order, *reversed(s.initial_order))
     if s.draft_claims < len(order):
-        return Awaiting("start_parcel", (order[s.draft_claims],))
+        return Awaiting(Decision.START_PARCEL, (order[s.draft_claims],))
     return None
 
 
@@ -174,31 +154,15 @@ def _shopping(s: GameState) -> Step:
         return None
     missing = tuple(p.seat for p in s.players if p.seat not in s.shopping_done)
     if missing:
-        return Awaiting("shopping", missing)
+        return Awaiting(Decision.SHOPPING, missing)
     return _completed(s, shopping_revealed(s))
-
-
-def shopping_revealed(s: GameState) -> Event:
-    """What every basket buys. Roads come from the common supply, in turn order; a road the supply cannot
-    give is refunded (RULING B3, decision D21)."""
-    supply = roads_in_supply(s)
-    baskets = []
-    for seat in s.initial_order:
-        basket = {item: n for item, n in sorted(s.baskets.get(seat, {}).items()) if n}
-        roads = min(basket.get("road", 0), supply)
-        supply -= roads
-        refund = (basket.get("road", 0) - roads) * SHOP["road"].price
-        cost = sum(SHOP[item].price * n for item, n in basket.items()) - refund
-        vp = sum(SHOP[item].vp * n for item, n in basket.items())
-        baskets.append({"seat": seat, "items": basket, "roads": roads, "money": -cost, "vp": vp})
-    return {"type": "shopping_revealed", "baskets": baskets}
 
 
 def _parcel_picks(s: GameState) -> Step:
     """The parcels bought in A New Beginning are placed in turn order, one at a time (RULING V4)."""
     if not s.config.new_beginning or s.turn is None:
         return None
-    return Awaiting("parcel_pick", (s.turn,))
+    return Awaiting(Decision.PARCEL_PICK, (s.turn,))
 
 
 def _personalities(s: GameState) -> Step:
@@ -208,7 +172,7 @@ def _personalities(s: GameState) -> Step:
         return Awaiting(side.decision, (s.card_decision,))
     chosen = sum(1 for p in s.players if p.personality is not None)
     if chosen < len(s.players):
-        return Awaiting("personality", (s.choosing_order[chosen],))
+        return Awaiting(Decision.PERSONALITY, (s.choosing_order[chosen],))
     order = sorted(
         (p.seat for p in s.players),
         key=lambda seat: PERSONALITIES[s.players[seat].personality or ""].number,
@@ -219,14 +183,14 @@ def _personalities(s: GameState) -> Step:
 def _placement(s: GameState) -> Step:
     if s.turn is None:
         return None
-    return Awaiting("placement", (s.turn,))
+    return Awaiting(Decision.PLACEMENT, (s.turn,))
 
 
 def _wages(s: GameState) -> Step:
     cowboys = s.squares.get("wages")
     if not cowboys:
         return None
-    payments = [
+    payments: list[Payment] = [
         {"seat": seat, "cowboys": n, "amount": WAGE_PER_COWBOY * n}
         for seat in s.placement_order
         if (n := sum(1 for c in cowboys if c.seat == seat))
@@ -239,7 +203,7 @@ def _road(s: GameState) -> Step:
     if not cowboys:
         return None
     supply = roads_in_supply(s)
-    gains = []
+    gains: list[RoadGain] = []
     for seat in s.placement_order:  # a gain beyond the supply is lost (RULING B3)
         n = sum(1 for c in cowboys if c.seat == seat)
         if n:
@@ -294,43 +258,8 @@ def _vp_square(amount: Callable[[GameState, int], int]) -> Callable[[GameState, 
     return perform
 
 
-def parcel_income(s: GameState, seat: int) -> int:
-    """Parcel income: $2 per parcel owned (`000` "Parcel income")."""
-    return PARCEL_INCOME_PER_PARCEL * parcels_owned(s, seat)
-
-
-def cowboy_income(s: GameState, seat: int) -> int:
-    """Cowboy income: $2 per firepower point (`000` "Cowboy income")."""
-    return COWBOY_INCOME_PER_FIREPOWER * firepower(s, seat)
-
-
-def parcels_vp(s: GameState, seat: int) -> int:
-    """Parcels VP: half the parcels owned, rounded down (`000` "Parcels victory points")."""
-    return parcels_owned(s, seat) // 2
-
-
-def cowboy_vp(s: GameState, seat: int) -> int:
-    """Cowboy VP: half the firepower, rounded down (`000` "Cowboy victory points")."""
-    return firepower(s, seat) // 2
-
-
-def estate_vp(s: GameState, seat: int) -> int:
-    """Estate VP: buildings on one's parcels, houses and mountains excluded (`000` "Estate victory points")."""
-    return sum(1 for p in s.parcels if p.owner == seat and p.content in BUILDINGS)
-
-
-# What each income and VP square would give each player now: the hints the board shows (`000` "Hints").
-SQUARE_GAINS: dict[str, Callable[[GameState, int], int]] = {
-    "parcel_income": parcel_income,
-    "cowboy_income": cowboy_income,
-    "parcels_vp": parcels_vp,
-    "cowboy_vp": cowboy_vp,
-    "estate_vp": estate_vp,
-}
-
-
 def _buy_vp(s: GameState, square: str, seat: int) -> Step:
-    return Awaiting("buy_vp", (seat,))
+    return Awaiting(Decision.BUY_VP, (seat,))
 
 
 def _contested_or_single(s: GameState, spots: dict[int, list[int]], single: Callable[[int, list[int]], Step]) -> Step:
@@ -343,38 +272,14 @@ def _contested_or_single(s: GameState, spots: dict[int, list[int]], single: Call
     if not contested:
         return None
     if s.duel_target is not None:
-        target = dict(s.duel_target)
-        return duel_step(s, target, spots[parcel_index(target["x"], target["y"])])
+        x, y = s.duel_target["x"], s.duel_target["y"]
+        return duel_step(s, {"x": x, "y": y}, spots[parcel_index(x, y)])
     if len(contested) == 1:
         index = contested[0]
-        return duel_step(s, _target(index), spots[index])
+        x, y = parcel_xy(index)
+        return duel_step(s, {"x": x, "y": y}, spots[index])
     involved = {seat for index in contested for seat in spots[index]}
-    return Awaiting("choose_duel", (earliest_passer(s, involved),))
-
-
-def purchase_spots(s: GameState) -> dict[int, list[int]]:
-    """Who stands on each building-free parcel (memoised per state: the flow and the legal moves both ask)."""
-    if "purchase_spots" not in s.memo:
-        s.memo["purchase_spots"] = {
-            index: duelling_seats(cowboys)
-            for index, cowboys in sorted(s.parcel_cowboys.items())
-            if cowboys and s.parcels[index].content not in BUILDINGS
-        }
-    spots: dict[int, list[int]] = s.memo["purchase_spots"]
-    return spots
-
-
-def attack_spots(s: GameState) -> dict[int, list[int]]:
-    return {
-        index: duelling_seats(cowboys)
-        for index, cowboys in sorted(s.parcel_cowboys.items())
-        if cowboys and s.parcels[index].content in BUILDINGS
-    }
-
-
-def purchase_singles(s: GameState, seat: int) -> list[int]:
-    """The parcels where only `seat`'s cowboy stands: the purchases awaiting their decision."""
-    return [index for index, seats in purchase_spots(s).items() if seats == [seat]]
+    return Awaiting(Decision.CHOOSE_DUEL, (earliest_passer(s, involved),))
 
 
 def _parcel_purchase(s: GameState) -> Step:
@@ -383,34 +288,12 @@ def _parcel_purchase(s: GameState) -> Step:
     alone = {seats[0] for seats in spots.values() if len(seats) == 1}
     for seat in s.placement_order:
         if seat in alone:
-            return Awaiting("buy_parcel", (seat,))
+            return Awaiting(Decision.BUY_PARCEL, (seat,))
     return _contested_or_single(s, spots, lambda index, seats: None)
 
 
 def _offer_building(s: GameState, square: str, seat: int) -> Step:
-    return Awaiting("buy_building", (seat,))
-
-
-def placement_cost(s: GameState, seat: int) -> int:
-    """What the parcels and buildings under `seat`'s cowboys would cost them now (`000` "Hints": the sum
-    shown during cowboy placement)."""
-    parcels = sum(
-        parcel_price(s, index)
-        for index, cowboys in s.parcel_cowboys.items()
-        if s.parcels[index].owner is None and any(c.seat == seat for c in cowboys)
-    )
-    buildings = sum(
-        building_price(s, seat, square)
-        for square in CONSTRUCTION_PRICE
-        if any(c.seat == seat for c in s.squares.get(square, ()))
-    )
-    return parcels + buildings
-
-
-def building_price(s: GameState, seat: int, square: str) -> int:
-    """The square's price; the (yellow) Chinese Worker pays half, rounded up (`000` "Chinese worker")."""
-    price = CONSTRUCTION_PRICE[square]
-    return (price + 1) // 2 if s.holds(seat, "chinese_worker", "yellow") else price
+    return Awaiting(Decision.BUY_BUILDING, (seat,))
 
 
 def _build_from_reserve(s: GameState) -> Step:
@@ -429,13 +312,14 @@ def _estate_income(s: GameState) -> Step:
             return _events({"type": "attack_cancelled", **_target(index), "seats": attackers})
 
     def single(index: int, seats: list[int]) -> Step:
-        kind = "building_defended" if seats[0] == s.parcels[index].owner else "attack_won"
-        return _events({"type": kind, **_target(index), "seat": seats[0]})
+        if seats[0] == s.parcels[index].owner:
+            return _events({"type": "building_defended", **_target(index), "seat": seats[0]})
+        return _events({"type": "attack_won", **_target(index), "seat": seats[0]})
 
     step = _contested_or_single(s, spots, single)
     if step is not None:
         return step
-    grocer = [
+    grocer: list[MoneyGained] = [
         {"type": "money_gained", "seat": p.seat, "amount": GROCER_MONEY, "reason": "grocer"}
         for p in s.players
         if p.card_option == "money_at_income" and s.holds(p.seat, "grocer", "yellow")
@@ -447,12 +331,12 @@ def _banker_vp(s: GameState) -> Step:
     banker = s.holder("banker", "red")
     if banker is None:
         return None
-    return Awaiting("banker_vp", (banker,))
+    return Awaiting(Decision.BANKER_VP, (banker,))
 
 
 def _cash_limit(s: GameState) -> Step:
     over = over_cash_limit(s)
-    return Awaiting("cash_limit", over) if over else None
+    return Awaiting(Decision.CASH_LIMIT, over) if over else None
 
 
 def _end_of_round_vp(s: GameState) -> Step:
@@ -469,7 +353,7 @@ def _end_of_round_vp(s: GameState) -> Step:
 def _new_cowboys(s: GameState) -> Step:
     if s.round not in NEW_COWBOYS:
         return None
-    gains = [
+    gains: list[CowboyGain] = [
         {"seat": p.seat, "count": min(NEW_COWBOYS[s.round], COWBOYS_PER_PLAYER - p.cowboys)} for p in s.players
     ]
     return _completed(s, {"type": "cowboys_received", "gains": gains})
@@ -492,7 +376,7 @@ def _final_roads(s: GameState) -> Step:
         return None
     for seat in s.placement_order:
         if seat not in s.final_roads_done and buildable_roads(s, seat):
-            return Awaiting("final_roads", (seat,))
+            return Awaiting(Decision.FINAL_ROADS, (seat,))
     return None
 
 
@@ -556,8 +440,8 @@ def _next_step(s: GameState) -> Step:
         return None
     if s.work is not None:
         if s.work.request is not None:
-            return Awaiting("permission", (s.work.request.asked,))
-        return Awaiting("construct", (s.work.seat,))
+            return Awaiting(Decision.PERMISSION, (s.work.request.asked,))
+        return Awaiting(Decision.CONSTRUCT, (s.work.seat,))
     step = STEPS[s.step](s)
     if step is not None:
         return step
@@ -584,3 +468,9 @@ def _next_busy_step(s: GameState) -> str:
 def awaiting(s: GameState) -> Awaiting | None:
     step = next_step(s)
     return step if isinstance(step, Awaiting) else None
+
+
+def to_act(s: GameState) -> tuple[int, ...]:
+    """The seats whose decision the game awaits now."""
+    waiting = awaiting(s)
+    return waiting.seats if waiting else ()

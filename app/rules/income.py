@@ -1,10 +1,22 @@
-"""Estate income (`000` "Buildings", "Estate income / attacks on buildings"; RULING B13), firepower and the
-parcel price — the numbers the board shows as hints and the estate income step pays."""
+"""What the income and VP squares give (`000` "Parcel income", "Cowboy income", the VP squares, "Hints"), the
+estate income of buildings (`000` "Buildings", "Estate income / attacks on buildings"; RULING B13) and firepower —
+the numbers the board shows as hints and the track's steps pay."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Final
+
 from app.rules.board import NEIGHBOURS
-from app.rules.catalog import AMMUNITION_FIREPOWER, BUILDINGS, RIVER_MINE_BONUS
+from app.rules.catalog import (
+    AMMUNITION_FIREPOWER,
+    BUILDINGS,
+    COWBOY_INCOME_PER_FIREPOWER,
+    PARCEL_INCOME_PER_PARCEL,
+    RIVER_MINE_BONUS,
+)
+from app.rules.construction import parcels_owned
+from app.rules.events import EstatePayment
 from app.rules.model import GameState, Parcel, about_parcels
 
 
@@ -20,11 +32,39 @@ def firepower(s: GameState, seat: int) -> int:
     return total
 
 
-def parcel_price(s: GameState, index: int) -> int:
-    """$1 plus $1 per building, house or mountain on the parcel or around it, diagonals included
-    (`000` "Parcel purchase")."""
-    parcels = s.parcels
-    return 1 + (parcels[index].content is not None) + sum(parcels[n].content is not None for n in NEIGHBOURS[index])
+def parcel_income(s: GameState, seat: int) -> int:
+    """Parcel income: $2 per parcel owned (`000` "Parcel income")."""
+    return PARCEL_INCOME_PER_PARCEL * parcels_owned(s, seat)
+
+
+def cowboy_income(s: GameState, seat: int) -> int:
+    """Cowboy income: $2 per firepower point (`000` "Cowboy income")."""
+    return COWBOY_INCOME_PER_FIREPOWER * firepower(s, seat)
+
+
+def parcels_vp(s: GameState, seat: int) -> int:
+    """Parcels VP: half the parcels owned, rounded down (`000` "Parcels victory points")."""
+    return parcels_owned(s, seat) // 2
+
+
+def cowboy_vp(s: GameState, seat: int) -> int:
+    """Cowboy VP: half the firepower, rounded down (`000` "Cowboy victory points")."""
+    return firepower(s, seat) // 2
+
+
+def estate_vp(s: GameState, seat: int) -> int:
+    """Estate VP: buildings on one's parcels, houses and mountains excluded (`000` "Estate victory points")."""
+    return sum(1 for p in s.parcels if p.owner == seat and p.content in BUILDINGS)
+
+
+# What each income and VP square would give each player now: the hints the board shows (`000` "Hints").
+SQUARE_GAINS: Final[dict[str, Callable[[GameState, int], int]]] = {
+    "parcel_income": parcel_income,
+    "cowboy_income": cowboy_income,
+    "parcels_vp": parcels_vp,
+    "cowboy_vp": cowboy_vp,
+    "estate_vp": estate_vp,
+}
 
 
 def house_value(s: GameState, owner: int, index: int) -> int:
@@ -128,10 +168,10 @@ def is_attackable(s: GameState, index: int) -> bool:
     return index in about_parcels(s, attackable_buildings)
 
 
-def estate_payments(s: GameState) -> list[dict[str, object]]:
+def estate_payments(s: GameState) -> list[EstatePayment]:
     """The estate income of every building (RULING B13): a successful attacker takes half rounded down; the
     Grocer's doubling applies only to buildings that were not attacked (`000` "Grocer")."""
-    payments: list[dict[str, object]] = []
+    payments: list[EstatePayment] = []
     for index, parcel in enumerate(s.parcels):
         if parcel.owner is None or parcel.content not in BUILDINGS:
             continue

@@ -6,10 +6,12 @@ of decision, named after the decision.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from app.rules.board import parcel_xy
+from app.rules.cash_limit import cash_limit
 from app.rules.catalog import (
     BANKER_VP_PRICES,
     BUILDINGS,
@@ -36,26 +38,27 @@ from app.rules.construction import (
     owner_free_land,
     road_edges,
 )
-from app.rules.flow import (
-    attack_spots,
-    awaiting,
-    building_price,
-    cash_limit,
-    purchase_singles,
-    purchase_spots,
-    roads_in_supply,
-)
-from app.rules.income import attackable_buildings, is_attackable, parcel_price
-from app.rules.model import Cowboy, GameState, Move, about_parcels
+from app.rules.decisions import Decision
+from app.rules.duels import attack_spots, purchase_singles, purchase_spots
+from app.rules.events import XY
+from app.rules.flow import awaiting
+from app.rules.income import attackable_buildings, is_attackable
+from app.rules.model import Cowboy, GameState, about_parcels
+from app.rules.prices import building_price, parcel_price
+from app.rules.shop import basket_balance
+from app.rules.supply import roads_in_supply
 
-_XY = tuple({"x": x, "y": y} for x, y in map(parcel_xy, range(64)))
+if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
+    from app.rules.moves import ClaimParcel, Move, PlaceCowboy
+
+_XY: tuple[XY, ...] = tuple({"x": x, "y": y} for x, y in map(parcel_xy, range(64)))
 # Placement and claim moves are listed often; these shared rows are never handed out (legal_moves returns copies).
-_PLACE_ON_PARCEL = tuple({"type": "place_cowboy", **xy} for xy in _XY)
-_CLAIM_PARCEL = tuple({"type": "claim_parcel", **xy} for xy in _XY)
-_PLACE_ON_SQUARE = {square: {"type": "place_cowboy", "square": square} for square in SQUARES}
+_PLACE_ON_PARCEL: tuple[PlaceCowboy, ...] = tuple({"type": "place_cowboy", "x": p["x"], "y": p["y"]} for p in _XY)
+_CLAIM_PARCEL: tuple[ClaimParcel, ...] = tuple({"type": "claim_parcel", "x": p["x"], "y": p["y"]} for p in _XY)
+_PLACE_ON_SQUARE: dict[str, PlaceCowboy] = {square: {"type": "place_cowboy", "square": square} for square in SQUARES}
 
 
-def _xy(index: int) -> dict[str, int]:
+def _xy(index: int) -> XY:
     return _XY[index]
 
 
@@ -81,11 +84,9 @@ def _settler(s: GameState, seat: int) -> list[Move]:
 
 
 def _grocer(s: GameState, seat: int) -> list[Move]:
-    return [
-        *({"type": "grocer_choice", "option": "double", "building": b} for b in INCOME_BUILDINGS),
-        {"type": "grocer_choice", "option": "money_now"},
-        {"type": "grocer_choice", "option": "money_at_income"},
-    ]
+    moves: list[Move] = [{"type": "grocer_choice", "option": "double", "building": b} for b in INCOME_BUILDINGS]
+    moves += [{"type": "grocer_choice", "option": "money_now"}, {"type": "grocer_choice", "option": "money_at_income"}]
+    return moves
 
 
 def _money_or_vp(s: GameState, seat: int) -> list[Move]:
@@ -181,7 +182,8 @@ def _placement(s: GameState, seat: int) -> list[Move]:
             if (parcel.owner is None and not parcel.river) or (
                 parcel.owner == seat and parcel.content in BUILDINGS and is_attackable(s, index)
             ):
-                moves.append({"type": "place_white_cowboy", **_XY[index]})
+                xy = _XY[index]
+                moves.append({"type": "place_white_cowboy", "x": xy["x"], "y": xy["y"]})
     moves.append({"type": "pass"})
     return moves
 
@@ -274,12 +276,6 @@ def _duel_tile(s: GameState, seat: int) -> list[Move]:
     return [{"type": "play_tile", "tile": tile} for tile in sorted(set(s.players[seat].tiles))]
 
 
-def basket_balance(s: GameState, seat: int) -> int:
-    """Money left after the basket so far (A New Beginning)."""
-    basket = s.baskets.get(seat, {})
-    return s.players[seat].money - sum(SHOP[item].price * n for item, n in basket.items())
-
-
 def _shopping(s: GameState, seat: int) -> list[Move]:
     """A New Beginning: add one item, take one back, or be done (RULING V4)."""
     basket = s.baskets.get(seat, {})
@@ -322,36 +318,38 @@ def _final_roads(s: GameState, seat: int) -> list[Move]:
     return moves
 
 
-MOVES_BY_KIND: dict[str, Callable[[GameState, int], list[Move]]] = {
-    "vote": _vote,
-    "duel_tile": _duel_tile,
-    "shopping": _shopping,
-    "parcel_pick": _parcel_pick,
-    "final_roads": _final_roads,
-    "start_parcel": _start_parcel,
-    "personality": _personality,
-    "settler": _settler,
-    "grocer": _grocer,
-    "captain": _captain,
-    "chinese_worker_red": _chinese_worker_red,
-    "settler_red": _money_or_vp,
-    "grocer_red": _money_or_vp,
-    "captain_red": _captain_red,
-    "placement": _placement,
-    "choose_duel": _choose_duel,
-    "buy_parcel": _buy_parcel,
-    "buy_building": _buy_building,
-    "construct": _construct,
-    "permission": _permission,
-    "buy_vp": _buy_vp,
-    "banker_vp": _banker_vp,
-    "cash_limit": _cash_limit,
+MOVES_BY_KIND: dict[Decision, Callable[[GameState, int], list[Move]]] = {
+    Decision.VOTE: _vote,
+    Decision.DUEL_TILE: _duel_tile,
+    Decision.SHOPPING: _shopping,
+    Decision.PARCEL_PICK: _parcel_pick,
+    Decision.FINAL_ROADS: _final_roads,
+    Decision.START_PARCEL: _start_parcel,
+    Decision.PERSONALITY: _personality,
+    Decision.SETTLER: _settler,
+    Decision.GROCER: _grocer,
+    Decision.CAPTAIN: _captain,
+    Decision.CHINESE_WORKER_RED: _chinese_worker_red,
+    Decision.SETTLER_RED: _money_or_vp,
+    Decision.GROCER_RED: _money_or_vp,
+    Decision.CAPTAIN_RED: _captain_red,
+    Decision.PLACEMENT: _placement,
+    Decision.CHOOSE_DUEL: _choose_duel,
+    Decision.BUY_PARCEL: _buy_parcel,
+    Decision.BUY_BUILDING: _buy_building,
+    Decision.CONSTRUCT: _construct,
+    Decision.PERMISSION: _permission,
+    Decision.BUY_VP: _buy_vp,
+    Decision.BANKER_VP: _banker_vp,
+    Decision.CASH_LIMIT: _cash_limit,
 }
 
 
-def legal_moves(s: GameState, seat: int) -> list[Move]:
-    """Every move `seat` may submit now; empty when nothing is awaited from that seat."""
-    return list(map(dict, legal_moves_view(s, seat)))  # callers may change their copies
+def legal_moves(s: GameState, seat: int) -> list[dict[str, Any]]:
+    """Every move `seat` may submit now, as JSON objects the caller may keep and change (copies); empty when
+    nothing is awaited from that seat."""
+    moves: Sequence[Mapping[str, Any]] = legal_moves_view(s, seat)
+    return list(map(dict, moves))
 
 
 def legal_moves_view(s: GameState, seat: int) -> list[Move]:
@@ -364,10 +362,10 @@ def legal_moves_view(s: GameState, seat: int) -> list[Move]:
     return result
 
 
-def is_legal(s: GameState, seat: int, move: Move) -> bool:
+def is_legal(s: GameState, seat: int, move: Mapping[str, Any]) -> bool:
     """Whether `move` is one of `legal_moves(s, seat)`, value for value and type for type (so `true` is not `1`
     and `1.0` is not `1`): the test `decide` applies, so the two never disagree."""
-    candidates = legal_moves_view(s, seat)
+    candidates: Sequence[Mapping[str, Any]] = legal_moves_view(s, seat)
     try:
         candidate = candidates[candidates.index(move)]
     except ValueError:

@@ -17,8 +17,6 @@ from app.rules.board import Edge
 from app.rules.catalog import HOUSES_SUPPLY, PERSONALITIES, Side
 from app.rules.config import MAX_PLAYERS, GameConfig
 
-Event = dict[str, Any]
-Move = dict[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class Parcel:
@@ -133,14 +131,6 @@ class GameState:
     @property
     def status(self) -> str:
         return "finished" if self.step == "finished" else "active"
-
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        """The seats whose decision the game awaits now."""
-        from app.rules.flow import awaiting
-
-        waiting = awaiting(self)
-        return waiting.seats if waiting else ()
 
     def player(self, seat: int) -> PlayerState:
         return self.players[seat]

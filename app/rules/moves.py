@@ -1,153 +1,183 @@
-"""The move vocabulary: every move a player may submit, one model per "type", for documentation (the API's
-OpenAPI schema shows them) and for checking that `legal_moves` only ever lists well-formed moves.
+"""The move vocabulary: every move a player may submit, one typed dict per "type".
 
-Legality is not decided here — `legal_moves` is the single truth; these models only describe the shapes.
+Each move is a `TypedDict` whose `type` is a `Literal`, so that mypy checks the moves `legal_moves` lists and the
+fields `decide` reads; the same classes, with their field constraints, give the API's OpenAPI schema and the
+well-formedness check (pydantic reads a TypedDict as it reads a model): one description of each move, not two.
+
+Legality is not decided here — `legal_moves` is the single truth; these types only describe the shapes. The rules
+core imports this module for its types only (under TYPE_CHECKING), so the core itself runs without pydantic.
+pydantic needs typing_extensions' TypedDict below Python 3.12. No `from __future__ import annotations` here: a
+TypedDict reads NotRequired only from evaluated annotations.
 """
 
-from __future__ import annotations
+from typing import Annotated, Any, Final, Literal, NotRequired, TypeAlias, get_args
 
-from typing import Annotated, Any, Literal, Union
+from pydantic import ConfigDict, Field, TypeAdapter, with_config
+from typing_extensions import TypedDict
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+MoveType = Literal[
+    "claim_parcel", "choose_personality", "grocer_choice", "card_option", "hire_cowboys", "buy_revolvers",
+    "take_building", "decline", "place_cowboy", "place_white_cowboy", "pass", "resolve_duel", "buy_parcel",
+    "decline_parcel", "buy_building", "place_road", "ask_permission", "answer_permission", "deny_remaining",
+    "place_building", "place_house", "keep_building", "buy_vp", "banker_vp", "give_up_money", "vote_side",
+    "play_tile", "shop_add", "shop_remove", "shop_done", "finish_roads",
+]
+MOVE_TYPES: Final[frozenset[MoveType]] = frozenset(get_args(MoveType))
 
 X = Field(ge=1, le=8, description="Parcel column, 1 (west) to 8 (east).")
 Y = Field(ge=1, le=8, description="Parcel row, 1 (north) to 8 (south).")
-OPTIONAL_X = Field(default=None, ge=1, le=8, description="Parcel column (with y), or leave out for a square.")
-OPTIONAL_Y = Field(default=None, ge=1, le=8, description="Parcel row (with x), or leave out for a square.")
+OPTIONAL_X = Field(ge=1, le=8, description="Parcel column (with y), or leave out for a square.")
+OPTIONAL_Y = Field(ge=1, le=8, description="Parcel row (with x), or leave out for a square.")
 POINT = Field(ge=0, le=8, description="A grid point coordinate, 0 to 8.")
+# No field beyond those listed, and no conversions: `true` is not 1 and "3" is not 3 (as for `is_legal`).
+_EXACT = ConfigDict(extra="forbid", strict=True)
 
 
-class _Move(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class _OnParcel(_Move):
+class _OnParcel(TypedDict):
     """A move that names one parcel."""
 
-    x: int = X
-    y: int = Y
+    x: Annotated[int, X]
+    y: Annotated[int, Y]
 
 
+@with_config(_EXACT)
 class ClaimParcel(_OnParcel):
     """Take an owner-free parcel: a starting parcel, the Settler's parcel or a parcel pick."""
 
     type: Literal["claim_parcel"]
 
 
-class ChoosePersonality(_Move):
+@with_config(_EXACT)
+class ChoosePersonality(TypedDict):
     """Choose a personality card still available."""
 
     type: Literal["choose_personality"]
-    card: str = Field(description="sheriff, banker, grocer, chinese_worker, settler, captain or mercenary")
+    card: Annotated[str, Field(description="sheriff, banker, grocer, chinese_worker, settler, captain or mercenary")]
 
 
-class GrocerChoice(_Move):
+@with_config(_EXACT)
+class GrocerChoice(TypedDict):
     """The (yellow) Grocer: double one building type's income, or $8 now or at the estate income."""
 
     type: Literal["grocer_choice"]
     option: Literal["double", "money_now", "money_at_income"]
-    building: str | None = None
+    building: NotRequired[str]
 
 
-class CardOption(_Move):
+@with_config(_EXACT)
+class CardOption(TypedDict):
     """The red Settler or red Grocer: $8 now ("money") or VP at the end of the round ("vp")."""
 
     type: Literal["card_option"]
     option: Literal["money", "vp"]
 
 
-class HireCowboys(_Move):
+@with_config(_EXACT)
+class HireCowboys(TypedDict):
     """The Captain: 0-3 extra cowboys for $0/$1/$4/$9."""
 
     type: Literal["hire_cowboys"]
-    count: int = Field(ge=0, le=3)
+    count: Annotated[int, Field(ge=0, le=3)]
 
 
-class BuyRevolvers(_Move):
+@with_config(_EXACT)
+class BuyRevolvers(TypedDict):
     """The red Captain: 0-2 revolvers for $0/$3/$9."""
 
     type: Literal["buy_revolvers"]
-    count: int = Field(ge=0, le=2)
+    count: Annotated[int, Field(ge=0, le=2)]
 
 
-class TakeBuilding(_Move):
+@with_config(_EXACT)
+class TakeBuilding(TypedDict):
     """The red Chinese Worker: take the building of a construction square for $5."""
 
     type: Literal["take_building"]
     square: str
 
 
-class Decline(_Move):
+@with_config(_EXACT)
+class Decline(TypedDict):
     """Decline what is offered (a building, the red Chinese Worker's building, ...)."""
 
     type: Literal["decline"]
 
 
-class PlaceCowboy(_Move):
+@with_config(_EXACT)
+class PlaceCowboy(TypedDict):
     """Place a cowboy on an action square, or on a parcel / building given by x and y."""
 
     type: Literal["place_cowboy"]
-    square: str | None = None
-    x: int | None = OPTIONAL_X
-    y: int | None = OPTIONAL_Y
+    square: NotRequired[str]
+    x: NotRequired[Annotated[int, OPTIONAL_X]]
+    y: NotRequired[Annotated[int, OPTIONAL_Y]]
 
 
-class PlaceWhiteCowboy(_Move):
+@with_config(_EXACT)
+class PlaceWhiteCowboy(TypedDict):
     """Place the Sheriff's white cowboy (on a square, or a parcel / own building)."""
 
     type: Literal["place_white_cowboy"]
-    square: str | None = None
-    x: int | None = OPTIONAL_X
-    y: int | None = OPTIONAL_Y
+    square: NotRequired[str]
+    x: NotRequired[Annotated[int, OPTIONAL_X]]
+    y: NotRequired[Annotated[int, OPTIONAL_Y]]
 
 
-class Pass(_Move):
+@with_config(_EXACT)
+class Pass(TypedDict):
     """Stop placing cowboys this round."""
 
     type: Literal["pass"]
 
 
+@with_config(_EXACT)
 class ResolveDuel(_OnParcel):
     """Choose which contested parcel or building is fought over next."""
 
     type: Literal["resolve_duel"]
 
 
+@with_config(_EXACT)
 class BuyParcel(_OnParcel):
     """Buy the parcel your cowboy stands on."""
 
     type: Literal["buy_parcel"]
 
 
+@with_config(_EXACT)
 class DeclineParcel(_OnParcel):
     """Do not buy the parcel your cowboy stands on."""
 
     type: Literal["decline_parcel"]
 
 
-class BuyBuilding(_Move):
+@with_config(_EXACT)
+class BuyBuilding(TypedDict):
     """Buy the building of the construction square you won."""
 
     type: Literal["buy_building"]
 
 
-class PlaceRoad(_Move):
+@with_config(_EXACT)
+class PlaceRoad(TypedDict):
     """Place a road from your reserve on the edge between two neighbouring grid points."""
 
     type: Literal["place_road"]
-    x1: int = POINT
-    y1: int = POINT
-    x2: int = POINT
-    y2: int = POINT
+    x1: Annotated[int, POINT]
+    y1: Annotated[int, POINT]
+    x2: Annotated[int, POINT]
+    y2: Annotated[int, POINT]
 
 
-class AskPermission(_Move):
+@with_config(_EXACT)
+class AskPermission(TypedDict):
     """Ask another player for permission to build the house on their parcels."""
 
     type: Literal["ask_permission"]
-    seat: int = Field(ge=0)
+    seat: Annotated[int, Field(ge=0)]
 
 
+@with_config(_EXACT)
 class AnswerPermission(_OnParcel):
     """Grant or deny one of your parcels for the builder's house."""
 
@@ -155,55 +185,63 @@ class AnswerPermission(_OnParcel):
     grant: bool
 
 
-class DenyRemaining(_Move):
+@with_config(_EXACT)
+class DenyRemaining(TypedDict):
     """Deny every parcel of the request not answered yet."""
 
     type: Literal["deny_remaining"]
 
 
-class PlaceBuilding(_Move):
+@with_config(_EXACT)
+class PlaceBuilding(TypedDict):
     """Place a building (bought or from your reserve) on your empty parcel."""
 
     type: Literal["place_building"]
     building: str
-    x: int = X
-    y: int = Y
+    x: Annotated[int, X]
+    y: Annotated[int, Y]
 
 
+@with_config(_EXACT)
 class PlaceHouse(_OnParcel):
     """Place the building's free house."""
 
     type: Literal["place_house"]
 
 
-class KeepBuilding(_Move):
+@with_config(_EXACT)
+class KeepBuilding(TypedDict):
     """Keep the building in your reserve (or stop building from it)."""
 
     type: Literal["keep_building"]
 
 
-class BuyVp(_Move):
+@with_config(_EXACT)
+class BuyVp(TypedDict):
     """Buy victory points on the square you won (0 = none)."""
 
     type: Literal["buy_vp"]
-    count: int = Field(ge=0)
+    count: Annotated[int, Field(ge=0)]
 
 
-class BankerVp(_Move):
+@with_config(_EXACT)
+class BankerVp(TypedDict):
     """The red Banker: 0, 3, 5 or 7 VP for $0, $3, $12 or $25."""
 
     type: Literal["banker_vp"]
-    vp: int = Field(ge=0)
+    vp: Annotated[int, Field(ge=0)]
 
 
-class GiveUpMoney(_Move):
+@with_config(_EXACT)
+class GiveUpMoney(TypedDict):
     """At the cash limit: give up at least the excess (1 VP per $10 given up)."""
 
     type: Literal["give_up_money"]
-    amount: int = Field(ge=0)
+    amount: Annotated[int, Field(ge=0)]
 
 
-class VoteSide(_Move):
+@with_config(_EXACT)
+class VoteSide(TypedDict):
     """The per-card vote: which side of one card you want."""
 
     type: Literal["vote_side"]
@@ -211,56 +249,57 @@ class VoteSide(_Move):
     side: Literal["yellow", "red"]
 
 
-class PlayTile(_Move):
+@with_config(_EXACT)
+class PlayTile(TypedDict):
     """Might Is Right: the duel tile you play in the current duel."""
 
     type: Literal["play_tile"]
-    tile: int = Field(ge=0, le=5)
+    tile: Annotated[int, Field(ge=0, le=5)]
 
 
-class ShopAdd(_Move):
+@with_config(_EXACT)
+class ShopAdd(TypedDict):
     """A New Beginning: put one item in your basket."""
 
     type: Literal["shop_add"]
     item: str
 
 
-class ShopRemove(_Move):
+@with_config(_EXACT)
+class ShopRemove(TypedDict):
     """A New Beginning: take one item back out of your basket."""
 
     type: Literal["shop_remove"]
     item: str
 
 
-class ShopDone(_Move):
+@with_config(_EXACT)
+class ShopDone(TypedDict):
     """A New Beginning: your shopping is finished."""
 
     type: Literal["shop_done"]
 
 
-class FinishRoads(_Move):
+@with_config(_EXACT)
+class FinishRoads(TypedDict):
     """The River's final road phase: place no more roads."""
 
     type: Literal["finish_roads"]
 
 
-def _concrete(cls: type[_Move]) -> list[type[_Move]]:
-    found: list[type[_Move]] = []
-    for sub in cls.__subclasses__():
-        found += _concrete(sub) if sub.__name__.startswith("_") else [sub]
-    return found
-
-
-MOVE_MODELS: tuple[type[_Move], ...] = tuple(_concrete(_Move))
-# A discriminated union of every model, built from the tuple so that a new move class is included by itself.
-MOVE_ADAPTER: TypeAdapter[Any] = TypeAdapter(
-    Annotated[Union[MOVE_MODELS], Field(discriminator="type")]  # type: ignore[arg-type]  # noqa: UP007
+Move: TypeAlias = (
+    ClaimParcel | ChoosePersonality | GrocerChoice | CardOption | HireCowboys | BuyRevolvers | TakeBuilding
+    | Decline | PlaceCowboy | PlaceWhiteCowboy | Pass | ResolveDuel | BuyParcel | DeclineParcel | BuyBuilding
+    | PlaceRoad | AskPermission | AnswerPermission | DenyRemaining | PlaceBuilding | PlaceHouse | KeepBuilding
+    | BuyVp | BankerVp | GiveUpMoney | VoteSide | PlayTile | ShopAdd | ShopRemove | ShopDone | FinishRoads
 )
+MOVE_SHAPES: Final[tuple[type[Any], ...]] = get_args(Move)
+MOVE_ADAPTER: Final[TypeAdapter[Move]] = TypeAdapter(Annotated[Move, Field(discriminator="type")])
 
 
 def move_json_schema() -> dict[str, Any]:
     """One flat JSON schema per move type, for the OpenAPI description of a move."""
-    return {"oneOf": [model.model_json_schema() for model in MOVE_MODELS]}
+    return {"oneOf": [TypeAdapter(shape).json_schema() for shape in MOVE_SHAPES]}
 
 
 def is_well_formed(move: dict[str, Any]) -> bool:

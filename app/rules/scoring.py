@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from app.rules.board import CORNERS
 from app.rules.catalog import BRIDGE_VP_PER_ITEM, BUILDINGS, FINAL_MONEY_PER_VP, FINAL_VP_PER_ITEM
+from app.rules.construction import is_bridge
 from app.rules.model import GameState
 
 
 def _bridge_parcels(s: GameState) -> set[int]:
     """Parcels touching the end point of a bridge (RULING V3)."""
-    from app.rules.construction import is_bridge
-
     points = {(x, y) for x1, y1, x2, y2 in s.roads if is_bridge(s, (x1, y1, x2, y2)) for x, y in ((x1, y1), (x2, y2))}
     return {i for i in range(len(s.parcels)) if any(c in points for c in CORNERS[i])}
 

@@ -19,9 +19,8 @@ from app.rules.catalog import (
 )
 from app.rules.config import GameConfig
 from app.rules.decide import advance
-from app.rules.events import SCHEMA_VERSION
+from app.rules.events import SCHEMA_VERSION, XY, Event, TilesDealt
 from app.rules.evolve import replay
-from app.rules.model import Event
 from app.rules.rng import Rng
 
 
@@ -44,7 +43,7 @@ def _sides(config: GameConfig, rng: Rng) -> dict[str, str]:
     return {card: config.sides for card in PERSONALITIES}
 
 
-def _deal_tiles(config: GameConfig, rng: Rng) -> Event:
+def _deal_tiles(config: GameConfig, rng: Rng) -> TilesDealt:
     """Might Is Right (`000`): with 2 players — or with A New Beginning — each gets the tiles 0-5; with 3-5
     players the sets are mixed and 6 dealt to each at random, whose starting cash is then $30 minus their sum."""
     if config.new_beginning:  # each gets 0-5 and keeps A New Beginning's money (`000` "A new beginning")
@@ -70,7 +69,7 @@ def new_game(config: GameConfig, seed: int) -> list[Event]:
     centre = _roll_parcel(rng, river, rolls)  # river parcels stay free (`000` "The River")
     events.append({"type": "centre_placed", "x": centre % 8 + 1, "y": centre // 8 + 1, "dice": rolls[-1]})
     taken = {centre, *river}
-    mountains: list[dict[str, int]] = []
+    mountains: list[XY] = []
     rolls = []
     for _ in range(RIVER_MOUNTAINS if config.river else MOUNTAINS):
         index = _roll_parcel(rng, taken, rolls)

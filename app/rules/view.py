@@ -9,10 +9,11 @@ so that no sequence number tells how many there were.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 from app.rules.board import is_reached, parcel_xy, road_points
+from app.rules.cash_limit import cash_limit
 from app.rules.catalog import (
     BUILDINGS,
     BUY_VP_SQUARES,
@@ -24,11 +25,13 @@ from app.rules.catalog import (
     TRACK_STEPS,
 )
 from app.rules.construction import WATER_EDGES, askable_players, is_bridge, parcels_owned, permission_parcels
-from app.rules.events import private_to
-from app.rules.flow import SQUARE_GAINS, awaiting, building_price, cash_limit, placement_cost, roads_in_supply
-from app.rules.income import building_income, firepower, parcel_price
+from app.rules.events import EventType, private_to
+from app.rules.flow import awaiting
+from app.rules.income import SQUARE_GAINS, building_income, firepower
 from app.rules.legal import open_squares
-from app.rules.model import Cowboy, Event, GameState
+from app.rules.model import Cowboy, GameState
+from app.rules.prices import building_price, parcel_price, placement_cost
+from app.rules.supply import roads_in_supply
 
 
 def visible_seq(s: GameState, seat: int | None) -> int:
@@ -230,17 +233,18 @@ def player_view(
 
 
 # Event fields that only the acting seat may see, by event type (RULINGS V1, V2).
-_PRIVATE_FIELDS = {
+_PRIVATE_FIELDS: Final[Mapping[EventType, tuple[str, ...]]] = {
     "side_voted": ("side",),
     "duel_tile_chosen": ("tile",),
     "tiles_drawn": ("tiles",),
 }
 
 
-def redact_event(event: Event, seat: int | None) -> Event | None:
+def redact_event(event: Mapping[str, Any], seat: int | None) -> dict[str, Any] | None:
     """The part of `event` that `seat` (None: a spectator) may see, or None when that viewer may not know of it
     at all (`private_to`). Secret choices and hands are removed for everybody but their owner; everything else
-    — dice and bag draws included — is public once it happened."""
+    — dice and bag draws included — is public once it happened. The server redacts the events it reads back from
+    the log, so any mapping will do."""
     if private_to(event) not in (None, seat):
         return None
     shown = dict(event)

@@ -9,10 +9,12 @@ so the cache never holds a state the database does not.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
+from typing import cast
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.rules import GameState, replay
+from app.rules import Event, GameState, replay
 from app.store import event_store
 
 
@@ -49,9 +51,15 @@ class StateCache:
         self.misses += 1
         if cached is not None and cached.seq < head_seq:
             newer = await event_store.load(session, game_id, after=cached.seq, limit=head_seq - cached.seq)
-            state = replay((e.event for e in newer), cached)
+            state = replay(_logged(newer), cached)
         else:
             stored = await event_store.load(session, game_id, limit=head_seq)
-            state = replay([e.event for e in stored])
+            state = replay(_logged(stored))
         self.remember(game_id, state)
         return state
+
+
+def _logged(rows: Iterable[event_store.StoredEvent]) -> list[Event]:
+    """The events of stored rows, as the rules core's events: the log holds only what the core produced (a log
+    written with older event shapes would be upcast here, see `app.rules.events.SCHEMA_VERSION`)."""
+    return cast(list[Event], [row.event for row in rows])

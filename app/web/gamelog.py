@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from app.rules.catalog import BUILDINGS, CONSTRUCTION_PRICE, PERSONALITIES, SHOP, SQUARES
+from app.rules.events import EventType
 
-Event = dict[str, Any]
+Event = dict[str, Any]  # an event as `redact_event` left it for the viewer
 COLOUR_NAMES = ("red", "blue", "green", "orange", "purple")  # the seats' colours on the board, in words
 CLAIM_REASONS = {"start": " as a starting parcel", "settler": " with the Settler", "pick": ""}
 
@@ -46,7 +47,7 @@ class Describer:
 
     def describe(self, e: Event) -> str | None:
         """The sentence for `e`, or None for bookkeeping events that say nothing to a player."""
-        handler = _HANDLERS.get(str(e.get("type")))
+        handler = _HANDLERS.get(cast(EventType, str(e.get("type"))))  # an unknown name finds no handler
         if handler is None:
             return str(e.get("type", "event")).replace("_", " ").capitalize() + "."
         try:
@@ -110,7 +111,7 @@ def _gains(d: Describer, e: Event, what: str) -> str:
     return ", ".join(f"{d.who(g['seat'])} {g['count']} {what}" for g in e["gains"])
 
 
-_HANDLERS: dict[str, Callable[[Describer, Event], str | None]] = {
+_HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "game_started": lambda d, e: f"The game starts with {e['players']} players.",
     "tiles_dealt": lambda d, e: "The duel tiles are dealt.",
     "turn_order_drawn": lambda d, e: "Turn order: " + ", ".join(d.who(s) for s in e["order"]) + ".",

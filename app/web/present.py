@@ -6,7 +6,7 @@ decides nothing about the rules.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +22,9 @@ from app.rules.catalog import (
     SQUARES,
     TRACK_STEPS,
 )
-from app.rules.explain import DECISIONS
+from app.rules.decisions import Decision
+from app.rules.moves import MoveType
+from app.rules.phrases import DECISION_PHRASES
 from app.web.gamelog import building_name, card_name, square_name
 
 Move = dict[str, Any]
@@ -36,13 +38,11 @@ ICON = {
     "ranch": "Ra", "mine": "Mi", "drugstore": "Dr", "bank": "Ba", "saloon": "Sa", "hotel": "Ho",
     "church": "Ch", "prison": "Pr",
 }
-EXTRA_DECISIONS = {
-    "vote": "vote on the side of each personality card (secret until everyone has voted)",
-    "duel_tile": "choose a duel tile (secret until every duellist has chosen)",
-    "shopping": "fill your basket (secret until everyone is done)",
-    "parcel_pick": "place a parcel you bought",
-    "final_roads": "place your remaining roads, or stop",
-}
+# Moves that say no (their buttons look so), and the move that asks for permission (its parcels are marked "?").
+REFUSING: tuple[MoveType, ...] = ("decline", "decline_parcel", "deny_remaining", "pass")
+ASKING: MoveType = "ask_permission"
+# How a parcel is claimed, by the decision that claims it (a parcel pick needs no words).
+CLAIMED_AS: Mapping[str, str] = {Decision.START_PARCEL: " as a starting parcel", Decision.SETTLER: " with the Settler"}
 STEP_NAMES = {
     "parcel_purchase": "Parcel purchase",
     "build_from_reserve": "Building from reserve",
@@ -60,9 +60,8 @@ def colour(seat: int | None) -> str:
 
 
 def decision_text(kind: str | None) -> str:
-    if kind is None:
-        return ""
-    return EXTRA_DECISIONS.get(kind) or DECISIONS.get(kind) or kind.replace("_", " ")
+    """What the awaited decision asks, in the words the mails and the rules' refusals use too."""
+    return "" if kind is None else DECISION_PHRASES[Decision(kind)]
 
 
 def encode(move: Move) -> str:
@@ -80,7 +79,7 @@ def road_key(x1: int, y1: int, x2: int, y2: int) -> str:
 
 def target_keys(move: Move, askable: dict[int, list[list[int]]]) -> list[str]:
     """The board spots (parcels, road edges, squares) a move is made by clicking."""
-    kind = move["type"]
+    kind: MoveType = move["type"]
     if kind == "ask_permission":
         return [parcel_key(x, y) for x, y in askable.get(move["seat"], [])]
     if kind == "place_road":
@@ -124,10 +123,10 @@ class Labeller:
         return f"{where}: attack {self.who(p.get('owner'))}'s {building}"
 
     def label(self, move: Move) -> str:
-        kind = move["type"]
+        kind: MoveType = move["type"]  # typed: mypy refuses a comparison with a name not in the vocabulary
         awaiting = self.doc.get("awaiting")
         if kind == "claim_parcel":
-            how = {"start_parcel": " as a starting parcel", "settler": " with the Settler"}.get(awaiting or "", "")
+            how = CLAIMED_AS.get(awaiting or "", "")
             return f"Take {self.parcel(move)}{how}"
         if kind == "choose_personality":
             card: dict[str, Any] = next((c for c in self.doc["personalities"] if c["card"] == move["card"]), {})
@@ -141,7 +140,7 @@ class Labeller:
         if kind == "card_option":
             if move["option"] == "money":
                 return "Receive $8 now"
-            per = "house" if awaiting == "grocer_red" else "mountain"
+            per = "house" if awaiting == Decision.GROCER_RED else "mountain"
             return f"1 VP per {per} you own at the end of the round"
         if kind == "hire_cowboys":
             n = move["count"]
@@ -248,7 +247,7 @@ class Target:
 def _tone(move: Move) -> str:
     if move.get("grant") is True:
         return "yes"
-    if move.get("grant") is False or move["type"] in ("decline", "decline_parcel", "deny_remaining", "pass"):
+    if move.get("grant") is False or move["type"] in REFUSING:
         return "no"
     return ""
 
@@ -270,9 +269,9 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
         for key in keys:
             target = targets.setdefault(key, Target(key))
             target.moves.append(Choice(labeller.label(move), encode(move), _tone(move)))
-            target.ask = target.ask or move["type"] == "ask_permission"
+            target.ask = target.ask or move["type"] == ASKING
     groups: list[Group] = []
-    if doc.get("awaiting") == "vote":
+    if doc.get("awaiting") == Decision.VOTE:
         by_card: dict[str, list[Move]] = {}
         for move in free:
             by_card.setdefault(move["card"], []).append(move)

@@ -7,8 +7,9 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from app.rules import GameConfig, decide, evolve, legal_moves, new_game, replay
-from app.rules.model import GameState, Move
+from app.rules import GameConfig, decide, evolve, legal_moves, new_game, replay, to_act
+from app.rules.model import GameState
+from app.rules.moves import Move
 from tests.browser.conftest import ADMIN, PASSWORD
 
 TIMEOUT = 10_000
@@ -108,7 +109,7 @@ def scripted_moves(players: int, seed: int, until: str, variants: dict[str, Any]
         for _ in range(600):
             if state.status == "finished":
                 break
-            seat = state.to_act[0]
+            seat = to_act(state)[0]
             legal = legal_moves(state, seat)
             if any(m["type"] == until for m in legal):
                 return moves, state

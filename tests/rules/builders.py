@@ -10,9 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from app.rules import GameConfig, GameState, legal_moves, new_game, play, replay
+from app.rules import Event, GameConfig, GameState, legal_moves, new_game, play, replay, to_act
 from app.rules.board import parcel_index
-from app.rules.model import Cowboy, Event, Move, Parcel, replace
+from app.rules.decide import advance
+from app.rules.flow import awaiting
+from app.rules.model import Cowboy, Parcel, replace
+from app.rules.moves import Move
 from app.rules.rng import Rng
 
 SEED = 12345
@@ -36,20 +39,23 @@ class Game:
 
     def act(self, move: Move) -> list[Event]:
         """Play `move` for the single awaited seat."""
-        (seat,) = self.state.to_act
+        (seat,) = self.to_act
         return self.move(seat, move)
 
     def moves(self, seat: int | None = None) -> list[Move]:
         if seat is None:
-            (seat,) = self.state.to_act
+            (seat,) = self.to_act
         return legal_moves(self.state, seat)
 
     @property
     def awaiting(self) -> str | None:
-        from app.rules.flow import awaiting
-
         waiting = awaiting(self.state)
         return waiting.kind if waiting else None
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seats whose decision the game awaits now."""
+        return to_act(self.state)
 
     def claim_starts(self, parcels: Iterable[tuple[int, int]] | None = None) -> None:
         """Play the starting-parcel draft with the given parcels (default: a column on the west border)."""
@@ -77,14 +83,12 @@ class Game:
     def run(self, policy: Callable[[Game, int, list[Move]], Move], until: Callable[[Game], bool]) -> None:
         """Let `policy` decide until `until` holds (or the game ends)."""
         while not until(self) and self.state.status != "finished":
-            seat = self.state.to_act[0]
+            seat = self.to_act[0]
             self.move(seat, policy(self, seat, legal_moves(self.state, seat)))
 
     def resume_at(self, step: str, passing_order: Iterable[int] | None = None) -> list[Event]:
         """Jump the cursor to `step` of the current round with everyone passed (in `passing_order`, default
         placement order), then run the automatic flow; returns the events it produced."""
-        from app.rules.decide import advance
-
         order = tuple(passing_order) if passing_order is not None else self.state.placement_order
         players = tuple(replace(p, passed=True) for p in self.state.players)
         self.state = replace(self.state, step=step, players=players, passing_order=order, turn=None)

@@ -8,7 +8,8 @@ from app.rules import GameState, player_view, redact_event
 from app.rules.board import is_connected, is_reached, road_points
 from app.rules.catalog import BUILDINGS, COWBOYS_PER_PLAYER, HOUSES_SUPPLY, PROPERTY_TILES, ROADS_SUPPLY
 from app.rules.construction import road_pieces_on_board
-from app.rules.model import Event, replace
+from app.rules.events import Event
+from app.rules.model import replace
 
 
 def check_invariants(s: GameState) -> None:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from app.rules.board import parcel_index
+from app.rules.events import Event
 from app.rules.evolve import evolve
-from app.rules.model import Event, GameState, replace
+from app.rules.model import GameState, replace
 from tests.rules.builders import Game
 
 # No card decision, no firepower bonus for the first two: Sheriff (1), Banker (2), Chinese Worker (4).

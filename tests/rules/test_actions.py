@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from app.rules.board import parcel_index
 from app.rules.catalog import TRACK_STEPS
-from app.rules.income import firepower, parcel_price
+from app.rules.income import firepower
 from app.rules.legal import legal_moves
+from app.rules.prices import parcel_price
 from tests.rules.builders import Game, events_of
 from tests.rules.scenarios import at, ready, run_step, seat_of
 
@@ -334,7 +335,7 @@ def test_buy_vp_squares_blocked_by_the_round_counter() -> None:
     for rnd, prices in open_by_round.items():
         g = ready()
         g.with_state(round=rnd)
-        seat = g.state.to_act[0]
+        seat = g.to_act[0]
         offered = {BUY_VP[sq] for sq in square_placements(g, seat) if sq in BUY_VP}
         assert offered == prices, rnd
 

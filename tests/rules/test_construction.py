@@ -12,7 +12,7 @@ from app.rules.board import SIDES, parcel_index
 from app.rules.catalog import CONSTRUCTION_INDEX, CONSTRUCTION_PRICE
 from app.rules.evolve import evolve
 from app.rules.legal import legal_moves
-from app.rules.model import Move
+from app.rules.moves import Move
 from tests.rules.builders import Game, events_of
 from tests.rules.scenarios import at, ready, run_step, seat_of
 
@@ -72,9 +72,9 @@ def test_seven_squares_resolve_cheapest_first_at_their_price() -> None:
     g.place_cowboys(square="build_12", seats=[0])
     g.place_cowboys(square="build_3", seats=[1])
     run_step(g, "build_3")
-    assert (g.state.step, g.state.to_act) == ("build_3", (1,))
+    assert (g.state.step, g.to_act) == ("build_3", (1,))
     g.act({"type": "decline"})
-    assert (g.state.step, g.state.to_act) == ("build_12", (0,))
+    assert (g.state.step, g.to_act) == ("build_12", (0,))
     events = g.act({"type": "buy_building"})
     (purchase,) = events_of(events, "building_bought")
     assert purchase["building"] == "hotel"
@@ -171,7 +171,7 @@ def test_no_roads_while_constructing_a_ranch_or_mine() -> None:
     g.put(5, 5, owner=0)
     g.set_player(0, roads=3, buildings=("mine",))
     run_step(g, "build_from_reserve")
-    assert (g.awaiting, g.state.to_act) == ("construct", (0,))
+    assert (g.awaiting, g.to_act) == ("construct", (0,))
     assert not of_type(g.moves(), "place_road")
     g.set_player(0, buildings=("mine", "bank"))  # may build the bank, which has to be connected
     assert of_type(g.moves(), "place_road")
@@ -309,17 +309,17 @@ def test_permission_answered_parcel_by_parcel() -> None:
     assert xys(g.moves(), "place_building") == set()
     assert {m["seat"] for m in of_type(g.moves(), "ask_permission")} == {1, 2}
     g.act({"type": "ask_permission", "seat": 1})
-    assert (g.awaiting, g.state.to_act) == ("permission", (1,))
+    assert (g.awaiting, g.to_act) == ("permission", (1,))
     assert legal_moves(g.state, 0) == []  # one player at a time: the builder waits for the answer
     answers = of_type(g.moves(1), "answer_permission")
     assert {(m["x"], m["y"], m["grant"]) for m in answers} == {
         (5, 5, True), (5, 5, False), (5, 3, True), (5, 3, False)}
     assert {"type": "deny_remaining"} in g.moves(1)
     g.move(1, {"type": "answer_permission", "x": 5, "y": 5, "grant": False})
-    assert (g.awaiting, g.state.to_act) == ("permission", (1,))  # (5, 3) is still unanswered
+    assert (g.awaiting, g.to_act) == ("permission", (1,))  # (5, 3) is still unanswered
     assert xys(g.moves(1), "answer_permission") == {(5, 3)}
     g.move(1, {"type": "answer_permission", "x": 5, "y": 3, "grant": True})
-    assert (g.awaiting, g.state.to_act) == ("construct", (0,))
+    assert (g.awaiting, g.to_act) == ("construct", (0,))
     assert 1 not in {m["seat"] for m in of_type(g.moves(), "ask_permission")}  # asked once per construction
     g.act({"type": "place_building", "building": "saloon", "x": 3, "y": 3})
     assert xys(g.moves(), "place_house") == {(5, 3)}
@@ -391,9 +391,9 @@ def test_bought_building_may_be_kept_and_built_after_the_squares() -> None:
     assert g.state.players[0].buildings == ("ranch",)
     assert at(g.state, 5, 5) == (0, None)
     # the later square comes first, then building from reserve
-    assert (g.state.step, g.awaiting, g.state.to_act) == ("build_12", "buy_building", (1,))
+    assert (g.state.step, g.awaiting, g.to_act) == ("build_12", "buy_building", (1,))
     g.act({"type": "decline"})
-    assert (g.state.step, g.awaiting, g.state.to_act) == ("build_from_reserve", "construct", (0,))
+    assert (g.state.step, g.awaiting, g.to_act) == ("build_from_reserve", "construct", (0,))
     g.act({"type": "place_building", "building": "ranch", "x": 5, "y": 5})
     assert at(g.state, 5, 5) == (0, "ranch")
     assert g.state.players[0].buildings == ()
@@ -410,7 +410,7 @@ def test_kept_building_waits_for_the_end_of_the_construction_squares() -> None:
     bought(g, "mine", square="build_4")
     assert {m["building"] for m in of_type(g.moves(), "place_building")} == {"mine"}
     g.act({"type": "place_building", "building": "mine", "x": 5, "y": 5})
-    assert (g.state.step, g.state.to_act) == ("build_from_reserve", (0,))
+    assert (g.state.step, g.to_act) == ("build_from_reserve", (0,))
     assert {m["building"] for m in of_type(g.moves(), "place_building")} == {"ranch"}
 
 
@@ -435,12 +435,12 @@ def test_build_from_reserve_in_placement_order() -> None:
     g.set_player(0, buildings=("mine",))
     g.set_player(2, buildings=("ranch", "mine"))
     run_step(g, "build_from_reserve")
-    assert (g.awaiting, g.state.to_act) == ("construct", (2,))
+    assert (g.awaiting, g.to_act) == ("construct", (2,))
     assert {m["building"] for m in of_type(g.moves(), "place_building")} == {"ranch", "mine"}
     g.act({"type": "place_building", "building": "mine", "x": 3, "y": 3})
-    assert (g.awaiting, g.state.to_act) == ("construct", (2,))  # may build the ranch on (3, 5) too, or keep it
+    assert (g.awaiting, g.to_act) == ("construct", (2,))  # may build the ranch on (3, 5) too, or keep it
     g.act({"type": "keep_building"})
-    assert (g.awaiting, g.state.to_act) == ("construct", (0,))
+    assert (g.awaiting, g.to_act) == ("construct", (0,))
     g.act({"type": "place_building", "building": "mine", "x": 5, "y": 5})
     assert g.state.players[2].buildings == ("ranch",)
     assert g.state.step != "build_from_reserve"

@@ -5,11 +5,16 @@ half-changed state)."""
 
 from __future__ import annotations
 
+import ast
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.rules import IllegalMove, decide, is_legal, legal_moves, replay
+import app.rules
+from app.rules import IllegalMove, decide, is_legal, legal_moves, replay, to_act
+from app.rules.errors import IllegalMoveCode
 from tests.rules.builders import SEED, Game
 
 CARDS = ("sheriff", "banker", "chinese_worker")
@@ -44,7 +49,7 @@ def test_only_the_awaited_seat_may_claim_a_starting_parcel() -> None:
     """R-WEB-1: during the draft only the player whose turn it is may move (RULING B19); the others are refused
     with "not_your_turn", naming the awaited seat."""
     g = Game(3)
-    (awaited,) = g.state.to_act
+    (awaited,) = g.to_act
     for seat in range(3):
         if seat != awaited:
             assert legal_moves(g.state, seat) == []
@@ -56,7 +61,7 @@ def test_only_the_awaited_seat_may_claim_a_starting_parcel() -> None:
 def test_only_the_awaited_seat_may_place() -> None:
     """R-WEB-1: in placement only the player whose turn it is may place or pass (`000` "Cowboy Placement")."""
     g = placing()
-    (awaited,) = g.state.to_act
+    (awaited,) = g.to_act
     for seat in range(3):
         if seat != awaited:
             assert refused(g, seat, {"type": "pass"}).code == "not_your_turn"
@@ -68,7 +73,7 @@ def test_a_card_decision_belongs_to_the_card_holder() -> None:
     g = Game(3)
     g.claim_starts()
     g.act({"type": "choose_personality", "card": "grocer"})
-    (grocer,) = g.state.to_act
+    (grocer,) = g.to_act
     assert g.awaiting == "grocer"
     other = (grocer + 1) % 3
     assert refused(g, other, {"type": "grocer_choice", "option": "money_now"}).code == "not_your_turn"
@@ -80,7 +85,7 @@ def test_nobody_moves_in_a_finished_game() -> None:
     g = placing()
     g.with_state(step="finished")
     before = g.state
-    assert before.to_act == () and legal_moves(before, 0) == []
+    assert to_act(before) == () and legal_moves(before, 0) == []
     with pytest.raises(IllegalMove) as error:
         g.move(0, {"type": "pass"})
     assert error.value.code == "game_finished"
@@ -105,14 +110,14 @@ def test_a_move_not_listed_is_refused_with_a_code(move: Any, code: str) -> None:
     """R-WEB-1: a move outside `legal_moves` raises IllegalMove with a stable code and a sentence for people
     (STYLE "Habits" 7)."""
     g = placing()
-    assert refused(g, g.state.to_act[0], move).code == code
+    assert refused(g, g.to_act[0], move).code == code
 
 
 def test_a_move_on_an_owned_parcel_names_the_reason() -> None:
     """R-WEB-1: claiming a parcel that is taken is refused as "parcel_taken" (RULING B19)."""
     g = Game(3)
     g.act({"type": "claim_parcel", "x": 2, "y": 2})
-    assert refused(g, g.state.to_act[0], {"type": "claim_parcel", "x": 2, "y": 2}).code == "parcel_taken"
+    assert refused(g, g.to_act[0], {"type": "claim_parcel", "x": 2, "y": 2}).code == "parcel_taken"
 
 
 def test_an_amount_not_offered_is_refused() -> None:
@@ -120,7 +125,7 @@ def test_an_amount_not_offered_is_refused() -> None:
     g = Game(3)
     g.claim_starts()
     g.act({"type": "choose_personality", "card": "captain"})
-    assert refused(g, g.state.to_act[0], {"type": "hire_cowboys", "count": 4}).code == "amount_not_allowed"
+    assert refused(g, g.to_act[0], {"type": "hire_cowboys", "count": 4}).code == "amount_not_allowed"
 
 
 @pytest.mark.parametrize("move", [
@@ -135,8 +140,8 @@ def test_a_move_must_match_a_listed_move_exactly(move: dict[str, Any]) -> None:
     `decide`."""
     g = Game(3)
     assert {"type": "claim_parcel", "x": 1, "y": 1} in g.moves()
-    assert not is_legal(g.state, g.state.to_act[0], move)
-    refused(g, g.state.to_act[0], move)
+    assert not is_legal(g.state, g.to_act[0], move)
+    refused(g, g.to_act[0], move)
 
 
 # --- a refused move changes nothing; decide is pure ------------------------------------------------------------
@@ -146,7 +151,7 @@ def test_the_state_stays_valid_after_a_refused_move() -> None:
     """R-WEB-1: after a refused move the same state object is still the game (STYLE "Habits" 2): the awaited
     seat's legal move is then accepted, and the log replays to the state reached."""
     g = placing()
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     refused(g, seat, {"type": "place_cowboy", "x": 9, "y": 9})
     refused(g, (seat + 1) % 3, {"type": "pass"})
     g.act({"type": "place_cowboy", "square": "ammunition"})
@@ -157,7 +162,7 @@ def test_decide_is_pure() -> None:
     """R-WEB-1: `decide` returns events and changes nothing: the same state, seat, move and seed give the same
     events every time, and folding them onto the state gives what `play` gives (STYLE "Habits" 2)."""
     g = placing()
-    state, seat = g.state, g.state.to_act[0]
+    state, seat = g.state, g.to_act[0]
     snapshot = replay(g.events)
     move = {"type": "place_cowboy", "square": "ammunition"}
     first = decide(state, seat, move, SEED)
@@ -173,7 +178,7 @@ def test_decide_is_pure() -> None:
 def test_a_refused_move_inside_decide_produces_nothing() -> None:
     """R-WEB-1: `decide` raises before producing any event for an illegal move or a seat not awaited."""
     g = placing()
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     snapshot = replay(g.events)
     for who, move in ((seat, {"type": "place_cowboy", "x": 9, "y": 9}), ((seat + 1) % 3, {"type": "pass"})):
         with pytest.raises(IllegalMove):
@@ -181,12 +186,8 @@ def test_a_refused_move_inside_decide_produces_nothing() -> None:
     assert g.state == snapshot
 
 
-def test_variant_decisions_have_sentences_and_codes() -> None:
-    """R-WEB-1: the variants' decisions are named in words, and a tile one does not hold is refused clearly."""
-    from app.rules.explain import DECISIONS
-    from app.rules.legal import MOVES_BY_KIND
-
-    assert set(MOVES_BY_KIND) <= set(DECISIONS)
+def test_a_duel_tile_not_held_is_refused_with_its_code() -> None:
+    """R-WEB-1: a Might Is Right tile one does not hold is refused clearly (RULING V2)."""
     g = Game(2, might_is_right=True)
     g.claim_starts()
     g.choose(["banker", "mercenary"])
@@ -194,7 +195,33 @@ def test_variant_decisions_have_sentences_and_codes() -> None:
     g.set_player(1, tiles=(2, 3))
     g.place_cowboys(square="ammunition", seats=[0, 1])
     g.resume_at("ammunition", (0, 1))
-    assert g.awaiting == "duel_tile" and g.state.to_act == (1,)
+    assert g.awaiting == "duel_tile" and g.to_act == (1,)
     with pytest.raises(IllegalMove) as refused:
         g.move(1, {"type": "play_tile", "tile": 5})
     assert refused.value.code == "tile_not_in_hand"
+
+
+# --- the codes ---------------------------------------------------------------------------------------------------
+
+
+def test_the_core_refuses_only_with_codes_of_its_vocabulary() -> None:
+    """R-WEB-1 (STYLE "Habits" 7, stable codes): no IllegalMove in the core is made with a code written as a string
+    where it is raised; each names a member of IllegalMoveCode (which mypy checks), so the codes clients rely on
+    are listed in one place."""
+    inline = []
+    for path in sorted(Path(app.rules.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "IllegalMove":
+                code = node.args[0] if node.args else node.keywords[0].value
+                if isinstance(code, ast.Constant | ast.JoinedStr):
+                    inline.append(f"{path.name}:{node.lineno}")
+    assert inline == []
+
+
+def test_a_code_is_its_stable_string_on_the_wire() -> None:
+    """R-WEB-1: a code is a member of the vocabulary, and compares and serialises as the plain string clients
+    have always received."""
+    g = placing()
+    error = refused(g, g.to_act[0], {"type": "teleport"})
+    assert error.code is IllegalMoveCode.WRONG_DECISION
+    assert error.code == "wrong_decision" and json.dumps({"code": error.code}) == '{"code": "wrong_decision"}'

@@ -30,7 +30,7 @@ def test_d1_a_single_possible_move_is_played_by_the_flow() -> None:
 def test_d2_no_cowboy_on_ones_own_church() -> None:
     """D2 (RULING B7): churches cannot be attacked, so their owner cannot defend them either."""
     g = _opened()
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     g.put(4, 4, owner=seat, content="church")
     g.put(6, 6, owner=seat, content="saloon")
     moves = g.moves()
@@ -62,7 +62,7 @@ def test_d4_lone_purchases_come_before_duels_and_the_buyer_picks_among_their_own
     g.place_cowboys(xy=(7, 7), seats=[0])
     g.place_cowboys(xy=(4, 4), seats=[0, 1])
     g.resume_at("parcel_purchase", passing_order=[1, 0])
-    assert g.awaiting == "buy_parcel" and g.state.to_act == (0,)
+    assert g.awaiting == "buy_parcel" and g.to_act == (0,)
     moves = g.moves()
     assert {"type": "buy_parcel", "x": 7, "y": 7} in moves and {"type": "buy_parcel", "x": 2, "y": 2} in moves
     assert {"type": "buy_parcel", "x": 4, "y": 4} not in moves
@@ -118,7 +118,7 @@ def test_d6_permission_asked_once_and_only_of_players_with_an_eligible_parcel() 
     asks = [m for m in g.moves() if m["type"] == "ask_permission"]
     assert asks == [{"type": "ask_permission", "seat": 1}, {"type": "ask_permission", "seat": 2}]
     g.act({"type": "ask_permission", "seat": 1})
-    assert g.awaiting == "permission" and g.state.to_act == (1,)
+    assert g.awaiting == "permission" and g.to_act == (1,)
     assert len([m for m in g.moves() if m["type"] == "answer_permission"]) == 2 * 6  # grant/deny per parcel
     g.act({"type": "deny_remaining"})
     assert g.awaiting == "construct"
@@ -227,7 +227,7 @@ def test_d15_cash_limit_is_decided_by_all_over_the_limit_at_once() -> None:
     g.set_player(0, money=40)
     g.set_player(1, money=33)
     g.resume_at("cash_limit")
-    assert g.awaiting == "cash_limit" and set(g.state.to_act) == {0, 1}
+    assert g.awaiting == "cash_limit" and set(g.to_act) == {0, 1}
     amounts = [m["amount"] for m in g.moves(0)]
     assert amounts == list(range(20, 41))
 

@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from app.rules import GameConfig, GameState, Move, default_move, legal_moves, new_game, play, replay
-from app.rules.flow import shopping_revealed
+from app.rules import GameConfig, GameState, default_move, legal_moves, new_game, play, replay, to_act
+from app.rules.moves import Move
 from app.rules.rng import Rng
+from app.rules.shop import shopping_revealed
 from tests.rules.builders import Game
 from tests.rules.test_construction import bought, town
 
@@ -22,7 +23,7 @@ def test_default_is_always_legal_and_games_finish_on_defaults_alone() -> None:
         config = GameConfig.from_variants(players, variants)
         state = replay(new_game(config, 5))
         while state.status != "finished":
-            seat = state.to_act[0]
+            seat = to_act(state)[0]
             move = default_move(state, seat)
             assert move is not None and move in legal_moves(state, seat)
             _, state = play(state, seat, move, Rng(5, state.seq))
@@ -33,7 +34,7 @@ def test_default_passes_in_placement_and_declines_purchases() -> None:
     g = Game(2)
     g.claim_starts()
     g.choose(["banker", "mercenary"])
-    assert default_move(g.state, g.state.to_act[0]) == {"type": "pass"}
+    assert default_move(g.state, g.to_act[0]) == {"type": "pass"}
     g.place_cowboys(square="buy_vp_2", seats=[0])
     g.set_player(0, money=20)
     g.resume_at("buy_vp_2")
@@ -57,7 +58,7 @@ def test_default_denies_a_permission_request() -> None:
     for seed in range(40):
         state = replay(new_game(config, seed))
         while state.status != "finished":
-            seat = chooser.choice(state.to_act)
+            seat = chooser.choice(to_act(state))
             moves = legal_moves(state, seat)
             if any(m["type"] == "deny_remaining" for m in moves):
                 assert default_move(state, seat) == {"type": "deny_remaining"}
@@ -119,7 +120,7 @@ def test_the_default_move_costs_nothing_whenever_some_move_does(players: int, va
         seed = chooser.randrange(10**6)
         state = replay(new_game(config, seed))
         while state.status != "finished":
-            for seat in state.to_act:
+            for seat in to_act(state):
                 default = default_move(state, seat)
                 assert default is not None
                 if _costs_nothing(state, _outcome(state, seat, default, seed), seat):
@@ -127,7 +128,7 @@ def test_the_default_move_costs_nothing_whenever_some_move_does(players: int, va
                 costless = [m for m in legal_moves(state, seat)
                             if _costs_nothing(state, _outcome(state, seat, m, seed), seat)]
                 assert not costless, f"default {default} costs, {costless[0]} does not (seed {seed})"
-            seat = chooser.choice(state.to_act)
+            seat = chooser.choice(to_act(state))
             before, state = state, _outcome(state, seat, chooser.choice(legal_moves(state, seat)), seed)
             paid += not _costs_nothing(before, state, seat)
     assert paid >= 10

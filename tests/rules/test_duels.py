@@ -175,7 +175,7 @@ def test_losers_cowboys_return_to_their_reserve() -> None:
     g.place_cowboys(square="build_3", seats=[banker, sheriff, worker])
     (fought,) = duels(g.resume_at("build_3"))
     assert fought["winner"] == sheriff  # 11 + die against at most 1 + 6
-    assert (g.awaiting, g.state.to_act) == ("buy_building", (sheriff,))
+    assert (g.awaiting, g.to_act) == ("buy_building", (sheriff,))
     assert g.state.players[banker].cowboys == 1 + 1
     assert g.state.players[worker].cowboys == 0 + 1
     assert [c.seat for c in g.state.squares["build_3"]] == [sheriff]
@@ -230,17 +230,17 @@ def test_winners_cowboy_leaves_when_the_action_is_declined(where: str) -> None:
     if where == "square":
         g.place_cowboys(square="build_3", seats=[banker, sheriff])
         g.resume_at("build_3")
-        assert (g.awaiting, g.state.to_act) == ("buy_building", (sheriff,))
+        assert (g.awaiting, g.to_act) == ("buy_building", (sheriff,))
         g.act({"type": "decline"})
         assert not g.state.squares.get("build_3")
     else:
         g.place_cowboys(xy=(5, 8), seats=[banker, sheriff])
         g.resume_at("parcel_purchase")
-        assert (g.awaiting, g.state.to_act) == ("buy_parcel", (sheriff,))
+        assert (g.awaiting, g.to_act) == ("buy_parcel", (sheriff,))
         g.act({"type": "decline_parcel", "x": 5, "y": 8})
         assert not g.state.parcel_cowboys.get(parcel_index(5, 8))
         assert g.state.parcels[parcel_index(5, 8)].owner is None
-    assert (g.awaiting, g.state.to_act) == ("buy_building", (banker,))
+    assert (g.awaiting, g.to_act) == ("buy_building", (banker,))
     assert g.state.players[sheriff].cowboys == 9
     assert g.state.players[banker].cowboys == 1
 
@@ -259,7 +259,7 @@ def test_earliest_passer_among_those_involved_picks_the_parcel_duel() -> None:
     g.place_cowboys(xy=(6, 8), seats=[b, c])
     # d passed first but is in no duel; c is the earliest passer among those involved.
     g.resume_at("parcel_purchase", (d, c, b, a))
-    assert (g.awaiting, g.state.to_act) == ("choose_duel", (c,))
+    assert (g.awaiting, g.to_act) == ("choose_duel", (c,))
     offered = g.moves()
     assert offered == [{"type": "resolve_duel", "x": x, "y": 8} for x in (4, 5, 6)]
 
@@ -271,7 +271,7 @@ def test_earliest_passer_among_those_involved_picks_the_parcel_duel() -> None:
     # so the earliest passer among a and b picks.
     while g.awaiting == "buy_parcel":
         g.act(next(m for m in g.moves() if m["type"] == "decline_parcel"))
-    assert (g.awaiting, g.state.to_act) == ("choose_duel", (b,))
+    assert (g.awaiting, g.to_act) == ("choose_duel", (b,))
     assert g.moves() == [{"type": "resolve_duel", "x": x, "y": 8} for x in (4, 5)]
     new = g.act({"type": "resolve_duel", "x": 5, "y": 8})
     assert [e["target"] for e in duels(new)] == [{"x": 5, "y": 8}]
@@ -287,7 +287,7 @@ def test_a_single_contested_parcel_needs_no_choice() -> None:
     events = g.resume_at("parcel_purchase", (worker, banker, sheriff))
     assert not events_of(events, "duel_order_chosen")
     # The lone cowboy's purchase is decided first, then the duel is fought without a choice.
-    assert (g.awaiting, g.state.to_act) == ("buy_parcel", (worker,))
+    assert (g.awaiting, g.to_act) == ("buy_parcel", (worker,))
     new = g.act({"type": "decline_parcel", "x": 5, "y": 8})
     assert [e["target"] for e in duels(new)] == [{"x": 4, "y": 8}]
 
@@ -303,7 +303,7 @@ def test_earliest_passer_among_those_involved_picks_the_attack_duel() -> None:
     g.place_cowboys(xy=(2, 2), seats=[a, c])  # a defends against c
     g.place_cowboys(xy=(6, 6), seats=[a, b])  # a attacks, b defends
     g.resume_at("estate_income", (d, b, a, c))
-    assert (g.awaiting, g.state.to_act) == ("choose_duel", (b,))
+    assert (g.awaiting, g.to_act) == ("choose_duel", (b,))
     assert g.moves() == [{"type": "resolve_duel", "x": 2, "y": 2}, {"type": "resolve_duel", "x": 6, "y": 6}]
     before = g.state
     for seat in (a, c, d):

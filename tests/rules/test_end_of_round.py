@@ -13,7 +13,7 @@ OPEN_BUY_VP = {1: {2, 3, 4, 5}, 2: {3, 4, 5}, 3: {4, 5}, 4: {5}}
 
 
 def open_buy_vp(g: Game) -> set[int]:
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     return {BUY_VP[m["square"]] for m in legal_moves(g.state, seat)
             if m["type"] == "place_cowboy" and m.get("square") in BUY_VP}
 
@@ -56,10 +56,10 @@ def test_new_cowboys_four_five_five_up_to_ten() -> None:
         assert (g.state.round, g.awaiting) == (rnd, "placement")
         reserves[rnd] = [p.cowboys for p in g.state.players]
         while g.awaiting == "placement":
-            (seat,) = g.state.to_act
+            (seat,) = g.to_act
             g.act(wages if seat != keeper and wages in g.moves() else {"type": "pass"})
         while g.state.status != "finished" and g.awaiting != "personality":  # cash limits: the least allowed
-            seat = g.state.to_act[0]
+            seat = g.to_act[0]
             g.move(seat, g.moves(seat)[0])
         if rnd < 4:
             g.choose(CARDS)
@@ -98,7 +98,7 @@ def test_cash_limit_give_up_at_least_the_excess() -> None:
     sheriff = seat_of(g, "sheriff")
     g.set_player(sheriff, money=47, vp=0)
     run_step(g, "cash_limit")
-    assert (g.awaiting, g.state.to_act) == ("cash_limit", (sheriff,))  # nobody else is over their limit
+    assert (g.awaiting, g.to_act) == ("cash_limit", (sheriff,))  # nobody else is over their limit
     assert sorted(m["amount"] for m in g.moves()) == list(range(47 - 20, 47 + 1))
     g.act({"type": "give_up_money", "amount": 30})
     assert (g.state.players[sheriff].money, g.state.players[sheriff].vp) == (17, 3)
@@ -136,9 +136,9 @@ def test_cash_limit_asks_every_player_above_it() -> None:
     g.set_player(worker, money=55, vp=0)
     run_step(g, "cash_limit")
     assert g.awaiting == "cash_limit"
-    assert set(g.state.to_act) == {sheriff, worker}
+    assert set(g.to_act) == {sheriff, worker}
     g.move(worker, {"type": "give_up_money", "amount": 25})
-    assert g.state.to_act == (sheriff,)
+    assert g.to_act == (sheriff,)
     g.move(sheriff, {"type": "give_up_money", "amount": 1})
     assert [(p.money, p.vp) for p in (g.state.players[sheriff], g.state.players[worker])] == [(20, 0), (30, 2)]
 
@@ -151,7 +151,7 @@ def test_cash_limit_applies_in_the_last_round() -> None:
     g.with_state(round=4)
     g.set_player(sheriff, money=45, vp=0)
     run_step(g, "cash_limit")
-    assert (g.awaiting, g.state.to_act) == ("cash_limit", (sheriff,))
+    assert (g.awaiting, g.to_act) == ("cash_limit", (sheriff,))
     g.act({"type": "give_up_money", "amount": 25})
     assert g.state.status == "finished"
     assert g.state.players[sheriff].money == 20
@@ -216,7 +216,7 @@ def test_cards_white_cowboy_and_chip_return() -> None:
     g = ready()
     sheriff = seat_of(g, "sheriff")
     assert g.state.white_cowboy
-    assert g.state.to_act == (sheriff,)
+    assert g.to_act == (sheriff,)
     g.act({"type": "place_white_cowboy", "square": "three_roads"})
     g.with_state(chip_holder=1)
     g.pass_all()

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import pytest
 
 import app.rules.flow as flow
-from app.rules import GameConfig, GameState, legal_moves, new_game, play, replay
+from app.rules import GameConfig, GameState, legal_moves, new_game, play, replay, to_act
 from app.rules.board import Edge
 from app.rules.model import Parcel, about_parcels, about_roads, replace
 from app.rules.rng import Rng
@@ -33,7 +33,7 @@ def _random_game(players: int, seed: int, on_state: Callable[[GameState], None] 
     state = replay(new_game(GameConfig.from_variants(players, variants or {}), seed))
     while state.status != "finished":
         on_state(state)
-        seat = chooser.choice(state.to_act)
+        seat = chooser.choice(to_act(state))
         _, state = play(state, seat, chooser.choice(legal_moves(state, seat)), Rng(seed, state.seq))
     return state
 

@@ -318,7 +318,7 @@ def test_church_protects_its_owners_neighbouring_buildings() -> None:
     nothing; churches and prisons are never attacked (`000` "Church": "You are not allowed to attack a church";
     RULING B7). Seat 0, to place, may attack only the unprotected buildings."""
     g = board()
-    assert g.state.to_act == (0,)
+    assert g.to_act == (0,)
     g.put(4, 4, owner=1, content="church")
     g.put(5, 5, owner=1, content="bank")  # diagonal to its owner's church
     g.put(3, 4, owner=2, content="bank")  # next to seat 1's church: not protected

@@ -21,8 +21,10 @@ from app.rules import (
     player_view,
     redact_event,
     replay,
+    to_act,
 )
-from app.rules.model import Event, replace
+from app.rules.events import Event
+from app.rules.model import replace
 from app.rules.rng import Rng
 from tests.rules.builders import Game, events_of
 
@@ -114,7 +116,7 @@ def test_r_var_3_duellists_choose_a_tile_at_the_same_time_and_in_secret() -> Non
     g.place_cowboys(square="three_roads", seats=[0, 1])
     g.resume_at("three_roads", (0, 1, 2))
     assert g.awaiting == "duel_tile"
-    assert g.state.to_act == (0, 1)
+    assert g.to_act == (0, 1)
     assert g.moves(0) == [{"type": "play_tile", "tile": t} for t in (0, 1, 4, 5)]
     assert g.moves(1) == [{"type": "play_tile", "tile": t} for t in (2, 3)]
     assert g.moves(2) == []
@@ -124,7 +126,7 @@ def test_r_var_3_duellists_choose_a_tile_at_the_same_time_and_in_secret() -> Non
     (chosen,) = g.move(1, {"type": "play_tile", "tile": 3})
     assert chosen == {"type": "duel_tile_chosen", "seat": 1, "tile": 3}
     assert not events_of(g.events, "duel_fought")
-    assert g.state.to_act == (0,)
+    assert g.to_act == (0,)
     with pytest.raises(IllegalMove):
         g.move(1, {"type": "play_tile", "tile": 2})  # chosen once
     for viewer in (0, 2, None):
@@ -195,7 +197,7 @@ def test_d31_a_lone_tile_plays_without_asking() -> None:
     g.place_cowboys(square="three_roads", seats=[0, 1])
     events = g.resume_at("three_roads", (0, 1, 2))
     assert {"type": "duel_tile_chosen", "seat": 0, "tile": 2} in events
-    assert g.state.to_act == (1,)
+    assert g.to_act == (1,)
 
 
 def test_d31_several_tiles_of_one_value_are_still_asked() -> None:
@@ -206,7 +208,7 @@ def test_d31_several_tiles_of_one_value_are_still_asked() -> None:
     g.place_cowboys(square="three_roads", seats=[0, 1])
     events = g.resume_at("three_roads", (0, 1, 2))
     assert not [e for e in events if e["type"] == "duel_tile_chosen"]
-    assert g.awaiting == "duel_tile" and g.state.to_act == (0, 1)
+    assert g.awaiting == "duel_tile" and g.to_act == (0, 1)
     assert legal_moves(g.state, 0) == [{"type": "play_tile", "tile": 2}]
 
 
@@ -216,7 +218,7 @@ def test_d31_every_player_in_a_three_way_duel_chooses() -> None:
     armed(g, s0=((0, 5), 1), s1=((0, 5), 1), s2=((0, 5), 1))
     g.place_cowboys(square="three_roads", seats=[2, 0, 1])
     g.resume_at("three_roads", (0, 1, 2))
-    assert g.awaiting == "duel_tile" and g.state.to_act == (2, 0, 1)
+    assert g.awaiting == "duel_tile" and g.to_act == (2, 0, 1)
     g.move(1, {"type": "play_tile", "tile": 5})
     g.move(2, {"type": "play_tile", "tile": 0})
     duel = fought(g.move(0, {"type": "play_tile", "tile": 0}))
@@ -281,7 +283,7 @@ def test_r_var_3_nobody_can_tell_which_tiles_another_player_drew() -> None:
             seed = chooser.randrange(10**6)
             state = replay(new_game(GameConfig.from_variants(players, {"might_is_right": True}), seed))
             while state.status != "finished":
-                seat = chooser.choice(state.to_act)
+                seat = chooser.choice(to_act(state))
                 before = state
                 new, state = play(state, seat, chooser.choice(legal_moves(state, seat)), Rng(seed, state.seq))
                 after = before
@@ -322,17 +324,17 @@ def test_r_var_3_parcel_duels_wait_for_tiles_after_the_duel_order_is_chosen() ->
     g.place_cowboys(xy=(2, 2), seats=[0, 1])
     g.place_cowboys(xy=(6, 6), seats=[1, 2])
     g.resume_at("parcel_purchase", (2, 0, 1))
-    assert g.awaiting == "choose_duel" and g.state.to_act == (2,)
+    assert g.awaiting == "choose_duel" and g.to_act == (2,)
     events = g.act({"type": "resolve_duel", "x": 6, "y": 6})
     assert not events_of(events, "duel_fought")
-    assert g.awaiting == "duel_tile" and g.state.to_act == (1, 2)
+    assert g.awaiting == "duel_tile" and g.to_act == (1, 2)
     g.move(1, {"type": "play_tile", "tile": 5})
     duel = fought(g.move(2, {"type": "play_tile", "tile": 0}))
     assert duel["target"] == {"x": 6, "y": 6} and duel["winner"] == 1
     events = g.move(1, {"type": "decline_parcel", "x": 6, "y": 6})
     # The other parcel's duel: seat 1 has only the 0 left and plays it without asking (D31).
     assert {"type": "duel_tile_chosen", "seat": 1, "tile": 0} in events
-    assert g.awaiting == "duel_tile" and g.state.to_act == (0,)
+    assert g.awaiting == "duel_tile" and g.to_act == (0,)
     duel = fought(g.move(0, {"type": "play_tile", "tile": 5}))
     assert duel["target"] == {"x": 2, "y": 2} and duel["winner"] == 0
 
@@ -346,7 +348,7 @@ def test_r_var_3_attack_duels_are_fought_with_tiles() -> None:
     armed(g, s0=((1, 5), 4), s1=((0, 2), 2))
     g.place_cowboys(xy=(6, 6), seats=[1, 0])
     g.resume_at("estate_income", (0, 1, 2))
-    assert g.awaiting == "duel_tile" and g.state.to_act == (1, 0)
+    assert g.awaiting == "duel_tile" and g.to_act == (1, 0)
     g.move(1, {"type": "play_tile", "tile": 2})
     events = g.move(0, {"type": "play_tile", "tile": 5})
     duel = fought(events)

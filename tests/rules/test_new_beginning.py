@@ -60,7 +60,7 @@ def test_r_var_8_fifty_dollars_one_cowboy_and_nothing_else(players: int) -> None
         assert (p.money, p.cowboys, p.revolvers, p.roads, p.vp) == (50, 1, 0, 0, 0)
     assert not any(p.owner is not None for p in g.state.parcels)
     assert g.awaiting == "shopping"
-    assert g.state.to_act == tuple(range(players))
+    assert g.to_act == tuple(range(players))
     assert not events_of(g.events, "parcel_claimed")
 
 
@@ -92,7 +92,7 @@ def test_r_var_8_each_item_at_its_price(item: str, expected: dict[str, Any]) -> 
         assert getattr(p, name) == value, name
     assert revealed(g)[0]["items"] == {item: 1}
     if item == "parcel":
-        assert g.awaiting == "parcel_pick" and g.state.to_act == (0,)
+        assert g.awaiting == "parcel_pick" and g.to_act == (0,)
 
 
 def test_r_var_8_a_basket_adds_up() -> None:
@@ -122,7 +122,7 @@ def test_r_var_8_r_web_2_shopping_is_simultaneous_and_secret_until_all_are_done(
     assert player_view(g.state, 1)["players"][1]["basket"] == {"marksman": 1, "road": 0}
 
     g.move(1, {"type": "shop_done"})
-    assert g.state.to_act == (0, 2)
+    assert g.to_act == (0, 2)
     assert g.moves(1) == []
     with pytest.raises(IllegalMove):
         g.move(1, add("vp"))  # done is done
@@ -287,7 +287,7 @@ def test_d25_parcel_picks_round_robin_in_turn_order() -> None:
         order = []
         free = [(x, y) for y in range(1, 9) for x in (1, 8) if (x, y) not in {(1, 6), (8, 4)}]
         while g.awaiting == "parcel_pick":
-            (seat,) = g.state.to_act
+            (seat,) = g.to_act
             offered = {(m["x"], m["y"]) for m in g.moves()}
             assert not offered & {(1, 6), (2, 6), (3, 6), (3, 5), (4, 5), (5, 5), (6, 5), (6, 4), (7, 4), (8, 4)}
             x, y = free.pop()
@@ -298,7 +298,7 @@ def test_d25_parcel_picks_round_robin_in_turn_order() -> None:
         owned = [sum(1 for p in g.state.parcels if p.owner == seat) for seat in (first, second, third)]
         assert owned == [2, 0, 1]
         assert g.awaiting == "personality"
-        assert g.state.to_act == (first,)
+        assert g.to_act == (first,)
 
 
 def test_d23_a_pick_with_no_parcel_to_take_is_refunded() -> None:

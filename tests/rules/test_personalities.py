@@ -11,7 +11,7 @@ import pytest
 from app.rules import IllegalMove
 from app.rules.board import parcel_index
 from app.rules.catalog import CONSTRUCTION_SQUARES
-from app.rules.model import Move
+from app.rules.moves import Move
 from tests.rules.builders import SEED, Game, events_of
 
 # Starting parcels on the west and east borders, enough for five players.
@@ -80,7 +80,7 @@ def test_round_one_choice_in_initial_order(seed: int) -> None:
     asked = []
     for card in ("mercenary", "sheriff", "banker", "chinese_worker", "captain"):
         assert g.awaiting == "personality"
-        asked.append(g.state.to_act[0])
+        asked.append(g.to_act[0])
         g.act({"type": "choose_personality", "card": card})
     assert tuple(asked) == g.state.initial_order
 
@@ -89,10 +89,10 @@ def test_one_card_each() -> None:
     """R-PER-1: each player chooses one of the cards; a card taken is no longer available (`000` "How To
     Play")."""
     g = at_choice(3)
-    first = g.state.to_act[0]
+    first = g.to_act[0]
     assert {m["card"] for m in g.moves()} == set(CARDS)
     g.act({"type": "choose_personality", "card": "banker"})
-    second = g.state.to_act[0]
+    second = g.to_act[0]
     assert second != first and g.awaiting == "personality"
     assert {m["card"] for m in g.moves()} == set(CARDS) - {"banker"}
     before = g.state
@@ -118,7 +118,7 @@ def test_later_rounds_choose_in_the_previous_passing_order() -> None:
     assert g.state.round == 2 and g.awaiting == "personality"
     asked = []
     for card in ("captain", "grocer", "settler"):
-        asked.append(g.state.to_act[0])
+        asked.append(g.to_act[0])
         g.act({"type": "choose_personality", "card": card})
         while g.awaiting in ("captain", "grocer", "settler"):
             g.act(g.moves()[0])
@@ -150,25 +150,25 @@ def test_placement_order_is_ascending_card_number(cards: tuple[str, ...]) -> Non
     g = chosen(cards)
     expected = tuple(seat_of(g, card) for card in sorted(cards, key=NUMBER.__getitem__))
     assert g.state.placement_order == expected
-    assert g.awaiting == "placement" and g.state.to_act == (expected[0],)
+    assert g.awaiting == "placement" and g.to_act == (expected[0],)
 
 
 # --- R-PER-3: yellow Sheriff -----------------------------------------------------------------------------------
 
 
 def white_moves(g: Game, seat: int) -> list[Move]:
-    return [m for m in g.moves(seat) if m["type"] == "place_white_cowboy"] if seat in g.state.to_act else []
+    return [m for m in g.moves(seat) if m["type"] == "place_white_cowboy"] if seat in g.to_act else []
 
 
 def test_only_the_sheriff_has_the_white_cowboy() -> None:
     """R-PER-3: the Sheriff takes the white cowboy; nobody else may place it (`000` "Sheriff", RULING B6)."""
     g = chosen(("banker", "sheriff", "mercenary"))
     sheriff = seat_of(g, "sheriff")
-    assert g.state.to_act == (sheriff,)  # card 1 places first
+    assert g.to_act == (sheriff,)  # card 1 places first
     assert white_moves(g, sheriff)
     g.act({"type": "place_cowboy", "square": "wages"})
     for seat in others(g, sheriff):
-        assert g.state.to_act == (seat,)
+        assert g.to_act == (seat,)
         assert not white_moves(g, seat)
         g.act({"type": "place_cowboy", "square": "road"})
 
@@ -185,10 +185,10 @@ def test_white_cowboy_only_where_no_cowboy_stands() -> None:
     g.act({"type": "place_cowboy", "square": "ammunition"})
     g.act({"type": "place_cowboy", "x": 4, "y": 8})
     g.act({"type": "place_cowboy", "square": "wages"})  # the Sheriff again
-    assert g.state.to_act == (banker,)
+    assert g.to_act == (banker,)
     g.act({"type": "place_cowboy", "x": 5, "y": 5})  # the banker attacks the Sheriff's hotel
     g.act({"type": "pass"})
-    assert g.state.to_act == (sheriff,)
+    assert g.to_act == (sheriff,)
     targets = {m.get("square") or (m["x"], m["y"]) for m in white_moves(g, sheriff)}
     for taken in ("three_roads", "ammunition", "wages", (4, 8), (5, 5)):
         assert taken not in targets
@@ -207,7 +207,7 @@ def test_sheriff_may_put_the_white_cowboy_on_an_own_building() -> None:
     g.put(5, 5, owner=sheriff, content="hotel")
     assert {"type": "place_white_cowboy", "x": 5, "y": 5} in g.moves()
     g.act({"type": "place_white_cowboy", "x": 5, "y": 5})
-    assert g.state.to_act == (banker,)
+    assert g.to_act == (banker,)
     assert {"type": "place_cowboy", "x": 5, "y": 5} not in g.moves()
 
 
@@ -219,7 +219,7 @@ def test_nobody_joins_the_white_cowboy(spot: dict[str, Any]) -> None:
     sheriff = seat_of(g, "sheriff")
     g.act({"type": "place_white_cowboy", **spot})
     for seat in (*others(g, sheriff), sheriff):
-        assert g.state.to_act == (seat,)
+        assert g.to_act == (seat,)
         assert {"type": "place_cowboy", **spot} not in g.moves()
         g.act({"type": "place_cowboy", "square": "road"})
 
@@ -233,7 +233,7 @@ def test_everyone_may_join_the_white_cowboy_on_wages_and_road(square: str) -> No
     sheriff, banker, mercenary = (seat_of(g, card) for card in ("sheriff", "banker", "mercenary"))
     g.act({"type": "place_white_cowboy", "square": square})
     for seat in (banker, mercenary, sheriff, banker):
-        assert g.state.to_act == (seat,)
+        assert g.to_act == (seat,)
         assert {"type": "place_cowboy", "square": square} in g.moves()
         g.act({"type": "place_cowboy", "square": square})
     events = []
@@ -292,7 +292,7 @@ def test_white_cowboy_performs_its_action_and_returns_at_round_end() -> None:
 def test_chinese_worker_receives_two_roads() -> None:
     """R-PER-4: the Chinese Worker immediately receives two roads (`000` "Chinese worker")."""
     g = at_choice(3)
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     new = g.act({"type": "choose_personality", "card": "chinese_worker"})
     assert events_of(new, "personality_chosen")[0]["roads"] == 2
     assert g.state.players[seat].roads == 1 + 2
@@ -327,7 +327,7 @@ def test_chinese_worker_pays_half_price_rounded_up() -> None:
 def test_banker_receives_nine_dollars() -> None:
     """R-PER-5: the Banker immediately receives $9 (`000` "Banker")."""
     g = at_choice(3)
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     g.act({"type": "choose_personality", "card": "banker"})
     assert g.state.players[seat].money == 15 + 9
 
@@ -339,10 +339,10 @@ def test_settler_takes_an_owner_free_parcel_at_once() -> None:
     """R-PER-6: the Settler immediately gives an owner-free parcel (`000` "Settler"); mountains and houses
     included, owned and river parcels not (RULING B7)."""
     g = at_choice(3)
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     g.put(8, 8, river=True)
     g.act({"type": "choose_personality", "card": "settler"})
-    assert g.awaiting == "settler" and g.state.to_act == (seat,)
+    assert g.awaiting == "settler" and g.to_act == (seat,)
     offered = {(m["x"], m["y"]) for m in g.moves()}
     assert {m["type"] for m in g.moves()} == {"claim_parcel"}
     owner_free = {(x, y) for x in range(1, 9) for y in range(1, 9)
@@ -351,14 +351,14 @@ def test_settler_takes_an_owner_free_parcel_at_once() -> None:
     mountain = next(xy for xy in offered if g.state.parcels[parcel_index(*xy)].content == "mountain")
     g.act({"type": "claim_parcel", "x": mountain[0], "y": mountain[1]})
     assert g.state.parcels[parcel_index(*mountain)].owner == seat
-    assert g.awaiting == "personality" and g.state.to_act != (seat,)
+    assert g.awaiting == "personality" and g.to_act != (seat,)
 
 
 def test_settler_without_an_owner_free_parcel_gets_nothing() -> None:
     """R-PER-6: the parcel must be owner-free at the moment it is taken (`000` "Settler"): with none left, the
     card gives nothing (the only move, declining, is played by the flow — RULING B10)."""
     g = at_choice(3)
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     for index, parcel in enumerate(g.state.parcels):
         if parcel.owner is None:
             g.put(index % 8 + 1, index // 8 + 1, owner=(seat + 1) % 3, content=parcel.content)
@@ -449,7 +449,7 @@ def test_grocer_doubling_not_when_attacked() -> None:
 
 def captain_offers(money: int, cowboys: int) -> tuple[Game, int, set[int]]:
     g = at_choice(3)
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     g.set_player(seat, money=money, cowboys=cowboys)
     g.act({"type": "choose_personality", "card": "captain"})
     offers = {m["count"] for m in g.moves()} if g.awaiting == "captain" else set()
@@ -514,7 +514,7 @@ def check_cash_limit(card: str, sides: str, limit: int) -> None:
     g, seat = holder_game(card, sides)
     g.set_player(seat, money=limit + 7)
     g.resume_at("cash_limit")
-    assert (g.awaiting, g.state.to_act) == ("cash_limit", (seat,))
+    assert (g.awaiting, g.to_act) == ("cash_limit", (seat,))
     amounts = [m["amount"] for m in g.moves()]
     assert amounts == list(range(7, limit + 8))  # at least the excess, at most everything (`000`)
 
@@ -557,7 +557,7 @@ def test_red_sheriff_starts_no_duel_and_attacks_nothing() -> None:
     g.move(sheriff, {"type": "place_cowboy", "square": "wages"})
     g.move(banker, {"type": "place_cowboy", "x": 5, "y": 5})  # attacks the Sheriff's hotel
     g.move(mercenary, {"type": "place_cowboy", "square": "road"})
-    assert g.state.to_act == (sheriff,)
+    assert g.to_act == (sheriff,)
     moves = g.moves()
     assert {"type": "place_cowboy", "square": "ammunition"} not in moves  # would start a duel
     assert {"type": "place_cowboy", "x": 4, "y": 8} not in moves  # would start a duel
@@ -599,7 +599,7 @@ def test_red_chinese_worker_takes_a_building_for_five_dollars() -> None:
     keep it; the remaining buildings shift toward lower prices and a new one is drawn from the bag (`000`
     "Chinese worker", "Red Side")."""
     g = at_choice(3, sides="red")
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     before = g.state.construction
     bag = sum(g.state.bag.values())
     g.act({"type": "choose_personality", "card": "chinese_worker"})
@@ -614,7 +614,7 @@ def test_red_chinese_worker_takes_a_building_for_five_dollars() -> None:
     assert g.state.construction == (*before[1:], refill["drawn"][0])
     assert sum(g.state.bag.values()) == bag - 1
     # Build it at once or keep it.
-    assert g.awaiting == "construct" and g.state.to_act == (seat,)
+    assert g.awaiting == "construct" and g.to_act == (seat,)
     assert {"type": "keep_building"} in g.moves()
     assert any(m["type"] == "place_building" for m in g.moves())  # a ranch needs no road (`000` "Ranch")
     g.act({"type": "keep_building"})
@@ -626,13 +626,13 @@ def test_red_chinese_worker_may_decline() -> None:
     """R-PER-11: taking a building is optional ("You may immediately pay $5", `000` "Chinese worker", "Red
     Side"); without $5 the card offers nothing."""
     g = at_choice(3, sides="red")
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     g.act({"type": "choose_personality", "card": "chinese_worker"})
     g.act({"type": "decline"})
     assert g.state.players[seat].money == 15 and g.awaiting == "personality"
 
     g = at_choice(3, sides="red")
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     g.set_player(seat, money=4)
     new = g.act({"type": "choose_personality", "card": "chinese_worker"})
     assert events_of(new, "card_decision_declined") and g.state.players[seat].money == 4
@@ -641,7 +641,7 @@ def test_red_chinese_worker_may_decline() -> None:
 def test_red_chinese_worker_gets_no_roads() -> None:
     """R-PER-11: the two roads are the yellow side's (`000` "Chinese worker")."""
     g = at_choice(3, sides="red")
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     g.act({"type": "choose_personality", "card": "chinese_worker"})
     g.act({"type": "decline"})
     assert g.state.players[seat].roads == 1
@@ -650,7 +650,7 @@ def test_red_chinese_worker_gets_no_roads() -> None:
 def test_red_banker_gets_no_nine_dollars() -> None:
     """R-PER-11: the $9 is the yellow side's (`000` "Banker")."""
     g = at_choice(3, sides="red")
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     g.act({"type": "choose_personality", "card": "banker"})
     assert g.state.players[seat].money == 15
 
@@ -663,7 +663,7 @@ def test_red_banker_buys_vp_before_the_cash_limit(vp: int, price: int) -> None:
     g, banker = holder_game("banker", "red")
     g.set_player(banker, money=70)
     g.resume_at("banker_vp")
-    assert (g.awaiting, g.state.to_act) == ("banker_vp", (banker,))
+    assert (g.awaiting, g.to_act) == ("banker_vp", (banker,))
     assert [m["vp"] for m in g.moves()] == [0, 3, 5, 7]
     g.act({"type": "banker_vp", "vp": vp})
     assert (g.state.players[banker].vp, g.state.players[banker].money) == (vp, 70 - price)
@@ -736,7 +736,7 @@ def test_red_captain_buys_revolvers(count: int, price: int) -> None:
     """R-PER-11: the red Captain pays $3 for a revolver or $9 for two, kept until the end of the game (`000`
     "Captain", "Red Side")."""
     g = at_choice(3, sides="red")
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     g.act({"type": "choose_personality", "card": "captain"})
     assert [m["count"] for m in g.moves()] == [0, 1, 2]
     g.act({"type": "buy_revolvers", "count": count})
@@ -752,7 +752,7 @@ def test_red_captain_pays_what_he_can() -> None:
     """R-PER-11: with $5 the red Captain can buy one revolver ($3) but not two ($9) (`000` "Captain", "Red
     Side")."""
     g = at_choice(3, sides="red")
-    g.set_player(g.state.to_act[0], money=5)
+    g.set_player(g.to_act[0], money=5)
     g.act({"type": "choose_personality", "card": "captain"})
     assert [m["count"] for m in g.moves()] == [0, 1]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.rules import IllegalMove
-from app.rules.model import Move
+from app.rules.moves import Move
 from tests.rules.builders import Game, events_of
 
 # No card decision and no firepower bonus; placement order is Sheriff (1), Banker (2), Chinese Worker (4).
@@ -41,17 +41,17 @@ def test_one_cowboy_per_turn_in_placement_order() -> None:
     or passes (`000` "Cowboy Placement", RULING B7)."""
     g, order = placing()
     first, second, third = order
-    assert g.state.to_act == (first,)
+    assert g.to_act == (first,)
     new = g.act({"type": "place_cowboy", "square": "ammunition"})
     assert events_of(new, "cowboy_placed") == [
         {"type": "cowboy_placed", "seat": first, "white": False, "square": "ammunition"}]
     assert g.state.players[first].cowboys == 3 - 1
     assert [c.seat for c in g.state.squares["ammunition"]] == [first]
-    assert g.state.to_act == (second,)
+    assert g.to_act == (second,)
     g.act({"type": "place_cowboy", "square": "wages"})
-    assert g.state.to_act == (third,)
+    assert g.to_act == (third,)
     g.act({"type": "place_cowboy", "square": "road"})
-    assert g.state.to_act == (first,)  # round the table again
+    assert g.to_act == (first,)  # round the table again
 
 
 def test_pass_is_always_possible() -> None:
@@ -69,7 +69,7 @@ def test_a_passed_player_places_no_more() -> None:
     assert g.state.players[first].passed
     g.act({"type": "place_cowboy", "square": "wages"})
     g.act({"type": "place_cowboy", "square": "road"})
-    assert g.state.to_act == (second,)  # the first player is skipped
+    assert g.to_act == (second,)  # the first player is skipped
     assert g.moves(first) == []
     before = g.state
     with pytest.raises(IllegalMove) as error:
@@ -77,7 +77,7 @@ def test_a_passed_player_places_no_more() -> None:
     assert error.value.code == "not_your_turn"
     assert g.state == before
     g.act({"type": "place_cowboy", "square": "wages"})
-    assert g.state.to_act == (third,)
+    assert g.to_act == (third,)
 
 
 def test_passing_order_is_recorded() -> None:
@@ -89,7 +89,7 @@ def test_passing_order_is_recorded() -> None:
     g.act({"type": "place_cowboy", "square": "road"})  # third
     g.act({"type": "pass"})  # first
     assert g.state.passing_order == (second, first)
-    assert g.state.to_act == (third,)
+    assert g.to_act == (third,)
     new = g.act({"type": "pass"})
     assert events_of(new, "player_passed") == [{"type": "player_passed", "seat": third}]
     assert not any(e["type"] in ("player_passed", "cowboy_placed") for e in new[1:])  # placement is over
@@ -107,7 +107,7 @@ def test_wages_and_road_take_many_cowboys(square: str) -> None:
     g, (first, second, _) = placing()
     for third_move in ({"type": "place_cowboy", "square": "ammunition"}, {"type": "pass"}):
         for seat in (first, second):
-            assert g.state.to_act == (seat,)
+            assert g.to_act == (seat,)
             assert {"type": "place_cowboy", "square": square} in g.moves()
             g.act({"type": "place_cowboy", "square": square})
         g.act(third_move)
@@ -135,7 +135,7 @@ def test_one_cowboy_per_player_elsewhere(target: Move) -> None:
     g.act({"type": "place_cowboy", **target})
     g.act({"type": "place_cowboy", "square": "wages"})
     g.act({"type": "place_cowboy", "square": "wages"})
-    assert g.state.to_act == (first,)
+    assert g.to_act == (first,)
     assert {"type": "place_cowboy", **target} not in g.moves()
     g.act({"type": "pass"})
     assert {"type": "place_cowboy", **target} in g.moves()  # the second player
@@ -309,4 +309,4 @@ def test_the_flow_passes_for_a_player_without_cowboys() -> None:
     new = g.act({"type": "place_cowboy", "square": "road"})  # the first player again
     assert events_of(new, "player_passed") == [{"type": "player_passed", "seat": second}]
     assert g.state.passing_order == (second,)
-    assert g.state.to_act == (third,)
+    assert g.to_act == (third,)

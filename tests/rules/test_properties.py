@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from app.rules import GameConfig, legal_moves, new_game, play, replay
+from app.rules import GameConfig, legal_moves, new_game, play, replay, to_act
 from app.rules.rng import Rng
 from tests.rules.invariants import (
     check_events_redacted,
@@ -44,7 +44,7 @@ def _play_checked(players: int, variants: dict[str, object] | str, seed: int, ch
     state = replay(events)
     decisions = 0
     while state.status != "finished":
-        seat = chooser.choice(state.to_act)
+        seat = chooser.choice(to_act(state))
         moves = legal_moves(state, seat)
         assert moves, "an awaited seat must have a legal move"
         # Every listed move must decide cleanly; try a few others besides the one played.
@@ -102,7 +102,7 @@ def test_same_seed_and_moves_give_the_same_log() -> None:
         events = new_game(config, 99)
         state = replay(events)
         while state.status != "finished":
-            seat = chooser.choice(state.to_act)
+            seat = chooser.choice(to_act(state))
             new, state = play(state, seat, chooser.choice(legal_moves(state, seat)), Rng(99, state.seq))
             events += new
         logs.append(events)

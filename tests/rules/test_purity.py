@@ -4,6 +4,7 @@ it imports only the standard library and itself, reads no clock, touches no file
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from pathlib import Path
 
@@ -23,11 +24,12 @@ def _modules() -> list[Path]:
 
 def test_rules_import_only_the_standard_library() -> None:
     """R-WEB-3 (determinism rests on it): only stdlib and app.rules itself (and pydantic for the move
-    vocabulary's schemas, ARCHITECTURE "pydantic acceptable for move/event schemas")."""
+    vocabulary's schemas, ARCHITECTURE "pydantic acceptable for move/event schemas", with the typing_extensions
+    TypedDict that pydantic reads below Python 3.12)."""
     for path in _modules():
         for name in imported_names(path, APP_DIR):
             top = name.split(".")[0]
-            if path.name == "moves.py" and top == "pydantic":
+            if path.name == "moves.py" and top in ("pydantic", "typing_extensions"):
                 continue
             assert name.startswith("app.rules") or (top in sys.stdlib_module_names and top != "app"), (path, name)
             assert top not in FORBIDDEN_MODULES, (path, name)
@@ -42,3 +44,12 @@ def test_no_global_random_and_no_io_calls() -> None:
                 assert node.func.id not in {"open", "print", "input", "exec", "eval"}, (path, node.func.id)
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "random":
                 assert path.name == "rng.py" and node.attr == "Random", (path, node.attr)
+
+
+def test_the_core_runs_without_pydantic() -> None:
+    """The core's modules take the move types from moves.py for the type checker only, so playing a game never
+    loads pydantic (only the API's schema and the well-formedness check do)."""
+    loads = "import sys, app.rules; print('pydantic' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", loads], capture_output=True, text=True, check=True,
+                            cwd=APP_DIR.parent)
+    assert result.stdout.strip() == "False"

@@ -14,9 +14,9 @@ import pytest
 from app.rules import IllegalMove, player_view
 from app.rules.board import EDGES, parcel_index
 from app.rules.construction import is_bridge
-from app.rules.flow import roads_in_supply
 from app.rules.income import building_income
 from app.rules.model import Construction, Parcel
+from app.rules.supply import roads_in_supply
 from tests.rules.builders import Game, events_of
 
 # RULING V3, verbatim.
@@ -104,7 +104,7 @@ def test_r_var_4_a_river_parcel_cannot_be_bought_or_taken() -> None:
     assert not {(m["x"], m["y"]) for m in g.moves()} & RIVER
     g = river_game()
     assert g.awaiting == "placement"
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     g.set_player(seat, cowboys=3)
     on_parcels = {(m["x"], m["y"]) for m in g.moves() if "x" in m}
     assert on_parcels and not on_parcels & RIVER
@@ -315,21 +315,21 @@ def test_r_onl_2_d29_final_roads_in_placement_order_after_the_last_cash_limit() 
     clear_land(g)
     g.put(4, 4, owner=third, content="mountain")  # touches the bridge end point (3,4) once a bridge is there
     events = _last_round_end(g, {first: 0, second: 3, third: 1}, passing=(third, second, first))
-    assert g.awaiting == "cash_limit" and g.state.to_act == (third,)
+    assert g.awaiting == "cash_limit" and g.to_act == (third,)
     events += g.act(g.moves()[0])
     assert events_of(events, "round_ended")[0]["round"] == 4
     assert g.state.step == "final_roads"
     view = player_view(g.state, None)
     assert (view["status"], view["phase"]) == ("active", "final_roads")  # API.md: a running game
-    assert g.awaiting == "final_roads" and g.state.to_act == (second,)  # `first` has no road
+    assert g.awaiting == "final_roads" and g.to_act == (second,)  # `first` has no road
     moves = g.moves()
     assert road(BRIDGE) in moves and {"type": "finish_roads"} in moves
     assert all(m["type"] in ("place_road", "finish_roads") for m in moves)
     g.act(road(BRIDGE))
-    assert g.state.players[second].roads == 1 and g.state.to_act == (second,)  # one at a time, may go on
+    assert g.state.players[second].roads == 1 and g.to_act == (second,)  # one at a time, may go on
     g.act({"type": "finish_roads"})
     assert g.state.players[second].roads == 1  # kept, scores nothing
-    assert g.state.to_act == (third,)
+    assert g.to_act == (third,)
     assert road((2, 5, 3, 5)) not in g.moves()  # one road: no bridge
     events = g.act(road((3, 4, 4, 4)))
     assert g.state.status == "finished"  # no road left: the phase ends, the game is scored
@@ -344,7 +344,7 @@ def test_r_onl_2_final_road_moves_are_checked() -> None:
     first, second, third = g.state.placement_order
     clear_land(g)
     _last_round_end(g, {first: 2, second: 2, third: 0}, passing=(first, second, third))
-    assert g.state.to_act == (first,)
+    assert g.to_act == (first,)
     with pytest.raises(IllegalMove):
         g.act(road((6, 6, 6, 7)))
     with pytest.raises(IllegalMove):

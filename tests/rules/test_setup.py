@@ -184,7 +184,7 @@ def test_twelve_property_tiles() -> None:
     take a 13th: the Settler, who must take a parcel, can only decline (and the flow does it, RULING B10)."""
     g = Game(3)
     g.claim_starts()
-    chooser = g.state.to_act[0]
+    chooser = g.to_act[0]
     for x, y in [(x, y) for y in range(1, 9) for x in (7, 8)][:10]:  # + the two starting parcels
         g.put(x, y, owner=chooser)
     assert sum(1 for p in g.state.parcels if p.owner == chooser) == 12
@@ -199,7 +199,7 @@ def test_eleven_parcels_leave_one_tile() -> None:
     take a parcel."""
     g = Game(3)
     g.claim_starts()
-    chooser = g.state.to_act[0]
+    chooser = g.to_act[0]
     for x, y in [(x, y) for y in range(1, 9) for x in (7, 8)][:9]:
         g.put(x, y, owner=chooser)
     assert sum(1 for p in g.state.parcels if p.owner == chooser) == 11
@@ -229,14 +229,14 @@ def test_starting_parcels_first_to_last_then_last_to_first(players: int) -> None
     asked = []
     free = [(x, y) for y in (1, 8) for x in range(1, 9)]
     while g.awaiting == "start_parcel":
-        asked.append(g.state.to_act[0])
+        asked.append(g.to_act[0])
         x, y = free.pop()
         g.act({"type": "claim_parcel", "x": x, "y": y})
     assert asked == [*order, *reversed(order)]
     for seat in range(players):
         assert sum(1 for p in g.state.parcels if p.owner == seat) == 2
     # Round 1 then starts with the choice of personalities in the initial order (`000` "How To Play").
-    assert (g.state.round, g.awaiting, g.state.to_act) == (1, "personality", (order[0],))
+    assert (g.state.round, g.awaiting, g.to_act) == (1, "personality", (order[0],))
 
 
 def test_any_owner_free_parcel_may_be_a_starting_parcel() -> None:
@@ -247,9 +247,9 @@ def test_any_owner_free_parcel_may_be_a_starting_parcel() -> None:
     assert claimable == {(x, y) for x in range(1, 9) for y in range(1, 9)}
     cx, cy = _xy(_event(g, "centre_placed"))
     mx, my = _xy(_event(g, "mountains_placed")["parcels"][0])
-    first = g.state.to_act[0]
+    first = g.to_act[0]
     g.act({"type": "claim_parcel", "x": cx, "y": cy})
-    second = g.state.to_act[0]
+    second = g.to_act[0]
     g.act({"type": "claim_parcel", "x": mx, "y": my})
     centre, mountain = g.state.parcels[parcel_index(cx, cy)], g.state.parcels[parcel_index(mx, my)]
     assert (centre.owner, centre.content) == (first, "house")  # the tile goes under the house

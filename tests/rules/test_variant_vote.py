@@ -63,7 +63,7 @@ def test_r_var_1_vote_is_awaited_from_every_seat_at_once_before_the_starting_par
     game"): the vote comes first, every seat is asked at the same time, one move per card and side."""
     g = Game(4, sides="vote")
     assert g.awaiting == "vote"
-    assert g.state.to_act == (0, 1, 2, 3)
+    assert g.to_act == (0, 1, 2, 3)
     assert not g.state.sides
     expected = [{"type": "vote_side", "card": card, "side": side} for card in CARDS for side in ("yellow", "red")]
     for seat in range(4):
@@ -76,11 +76,11 @@ def test_r_var_1_a_seat_stays_awaited_until_it_voted_on_every_card() -> None:
     g = Game(3, sides="vote")
     for card in CARDS[:-1]:
         g.move(1, {"type": "vote_side", "card": card, "side": "red"})
-        assert g.state.to_act == (0, 1, 2)
+        assert g.to_act == (0, 1, 2)
     g.move(1, {"type": "vote_side", "card": CARDS[-1], "side": "red"})
-    assert g.state.to_act == (0, 2)
+    assert g.to_act == (0, 2)
     g.move(2, {"type": "vote_side", "card": "captain", "side": "yellow"})
-    assert g.state.to_act == (0, 2)
+    assert g.to_act == (0, 2)
     assert g.moves(1) == []
     with pytest.raises(IllegalMove):
         g.move(1, {"type": "vote_side", "card": "banker", "side": "yellow"})
@@ -184,7 +184,7 @@ def test_r_var_1_the_voted_sides_are_played() -> None:
         vote_all(g, seat, "yellow")
     g.claim_starts()
     assert g.awaiting == "personality"
-    seat = g.state.to_act[0]
+    seat = g.to_act[0]
     before = g.state.players[seat].money
     g.act({"type": "choose_personality", "card": "banker"})
     assert g.state.players[seat].money == before + 9

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules import GameConfig, decide, legal_moves, new_game, replay
+from app.rules import GameConfig, decide, legal_moves, new_game, replay, to_act
 from app.store.db import Database
 from app.store.repository import StateCache
 from tests.store.conftest import put_events
@@ -17,7 +17,7 @@ async def _play(db: Database, game_id: int, moves: int) -> list[dict[str, Any]]:
     events = new_game(GameConfig.from_variants(players=2, variants={}), SEED)
     state = replay(events)
     for _ in range(moves):
-        seat = state.to_act[0]
+        seat = to_act(state)[0]
         new = decide(state, seat, legal_moves(state, seat)[0], SEED)
         events += new
         state = replay(new, state)
@@ -40,7 +40,7 @@ async def test_newer_events_are_folded_onto_the_cached_state(db: Database, game_
     cache = StateCache()
     async with db.session() as session:
         state = await cache.load(session, game_id, len(events))
-    seat = state.to_act[0]
+    seat = to_act(state)[0]
     new = decide(state, seat, legal_moves(state, seat)[0], SEED)
     head = await put_events(db, game_id, new)
     async with db.session() as session:

@@ -10,7 +10,10 @@ from typing import Any
 
 import pytest
 
-from app.rules import GameConfig, decide, evolve, legal_moves, new_game, player_view, redact_event, replay
+from app.notify.messages import awaited_phrase
+from app.rules import GameConfig, decide, evolve, legal_moves, new_game, player_view, redact_event, replay, to_act
+from app.rules.decisions import Decision
+from app.rules.phrases import DECISION_PHRASES
 from app.web import present
 from app.web.gamelog import _HANDLERS, Describer
 from app.web.pages import table_context, templates
@@ -49,7 +52,7 @@ def test_every_legal_move_is_offered_once_and_every_page_renders(players: int, v
     for _ in range(4000):
         if state.status == "finished":
             break
-        for seat in state.to_act:
+        for seat in to_act(state):
             moves = legal_moves(state, seat)
             doc = player_view(state, seat, game_id=1, usernames=names)
             groups, _targets = present.choices(doc, moves)
@@ -65,7 +68,7 @@ def test_every_legal_move_is_offered_once_and_every_page_renders(players: int, v
                 kinds_rendered.add(doc["awaiting"])
                 html = board_html(game, doc, moves, _known_log(events, seat))
                 assert 'id="board"' in html and f'data-seq="{doc["seq"]}"' in html
-        seat = chooser.choice(state.to_act)
+        seat = chooser.choice(to_act(state))
         move = chooser.choice(legal_moves(state, seat))
         new = decide(state, seat, move, seed)
         for event in new:
@@ -88,3 +91,11 @@ def test_duel_sentence_names_both_strengths() -> None:
              "duelists": [{"seat": 0, "roll": 4, "firepower": 6, "strength": 10},
                           {"seat": 1, "roll": 2, "firepower": 5, "strength": 7}], "winner": 0}
     assert d.describe(event) == "Anna won the duel for parcel (3, 4): 4+6 against 2+5 (Bert) (die + firepower)."
+
+
+def test_the_page_and_the_mails_name_every_decision_alike() -> None:
+    """The game page, the mails and the rules' refusals say what a decision asks in the same words (one table,
+    `app.rules.phrases`), for every decision the game can await."""
+    for decision in Decision:
+        assert present.decision_text(decision) == awaited_phrase(decision) == DECISION_PHRASES[decision]
+    assert present.decision_text(None) == "" and awaited_phrase(None) == "make a decision"

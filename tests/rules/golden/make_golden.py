@@ -10,7 +10,7 @@ import json
 import random
 from pathlib import Path
 
-from app.rules import GameConfig, legal_moves, new_game, play, player_view, replay
+from app.rules import GameConfig, legal_moves, new_game, play, player_view, replay, to_act
 from app.rules.rng import Rng
 
 HERE = Path(__file__).parent
@@ -28,7 +28,7 @@ def make(players: int, variants: dict[str, str], seed: int) -> dict[str, object]
     state = replay(events)
     moves = []
     while state.status != "finished":
-        seat = chooser.choice(state.to_act)
+        seat = chooser.choice(to_act(state))
         move = chooser.choice(legal_moves(state, seat))
         new, state = play(state, seat, move, Rng(seed, state.seq))
         moves.append([seat, move])

@@ -1,0 +1,40 @@
+"""The decisions the game can await from a seat: `flow.Awaiting.kind`, the "awaiting" of the state document.
+
+One vocabulary for the flow that asks, the legal moves that answer (`legal.MOVES_BY_KIND`), the personality cards
+that name their holder's decision (`catalog.Side.decision`) and every phrase that puts a decision into words
+(`phrases.DECISION_PHRASES`). A StrEnum member is its string, so the state document reads as it always did.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Decision(StrEnum):
+    # setup and the variants' setup
+    VOTE = "vote"
+    START_PARCEL = "start_parcel"
+    SHOPPING = "shopping"
+    PARCEL_PICK = "parcel_pick"
+    # personalities: the choice, then the decision printed on some cards
+    PERSONALITY = "personality"
+    SETTLER = "settler"
+    SETTLER_RED = "settler_red"
+    GROCER = "grocer"
+    GROCER_RED = "grocer_red"
+    CAPTAIN = "captain"
+    CAPTAIN_RED = "captain_red"
+    CHINESE_WORKER_RED = "chinese_worker_red"
+    # placement and the action track
+    PLACEMENT = "placement"
+    DUEL_TILE = "duel_tile"
+    CHOOSE_DUEL = "choose_duel"
+    BUY_PARCEL = "buy_parcel"
+    BUY_BUILDING = "buy_building"
+    CONSTRUCT = "construct"
+    PERMISSION = "permission"
+    BUY_VP = "buy_vp"
+    # end of round and game
+    BANKER_VP = "banker_vp"
+    CASH_LIMIT = "cash_limit"
+    FINAL_ROADS = "final_roads"

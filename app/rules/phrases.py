@@ -1,0 +1,40 @@
+"""What each decision asks of a player, in words: one phrase per decision, read as "you must …", "waiting for Ann
+to …" or "your turn in Table 3: …".
+
+Words are presentation, yet this table lives in the rules core because the core is the lowest layer that needs
+it: an IllegalMove names the decision the move did not fit ("you must place a cowboy or pass"). The game page and
+the mails read the same table, so a player meets one wording wherever a decision is named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from app.rules.decisions import Decision
+
+DECISION_PHRASES: Final[Mapping[Decision, str]] = {
+    Decision.VOTE: "vote on the side of each personality card (secret until everyone has voted)",
+    Decision.START_PARCEL: "choose a starting parcel",
+    Decision.SHOPPING: "fill your basket for A New Beginning (secret until everyone is done)",
+    Decision.PARCEL_PICK: "place one of the parcels you bought",
+    Decision.PERSONALITY: "choose a personality",
+    Decision.SETTLER: "take a parcel with the Settler",
+    Decision.SETTLER_RED: "choose the Settler's option",
+    Decision.GROCER: "choose the Grocer's option",
+    Decision.GROCER_RED: "choose the Grocer's option",
+    Decision.CAPTAIN: "hire cowboys with the Captain",
+    Decision.CAPTAIN_RED: "buy revolvers with the Captain",
+    Decision.CHINESE_WORKER_RED: "take a building with the Chinese Worker or decline",
+    Decision.PLACEMENT: "place a cowboy or pass",
+    Decision.DUEL_TILE: "choose a duel tile (secret until every duellist has chosen)",
+    Decision.CHOOSE_DUEL: "choose which duel is fought next",
+    Decision.BUY_PARCEL: "buy or decline a parcel",
+    Decision.BUY_BUILDING: "buy or decline the building",
+    Decision.CONSTRUCT: "build: place roads, ask for permission, place the building or its house",
+    Decision.PERMISSION: "answer a request to build a house on your parcels",
+    Decision.BUY_VP: "choose how many victory points to buy",
+    Decision.BANKER_VP: "choose how many victory points to buy with the Banker",
+    Decision.CASH_LIMIT: "give up the money above your cash limit",
+    Decision.FINAL_ROADS: "place your remaining roads, or stop",
+}

@@ -1,0 +1,37 @@
+"""Prices (`000` "Parcel purchase", "Building construction", "Chinese worker", "Hints"): what a parcel and a
+construction square's building cost now, and what a player's cowboys stand to buy."""
+
+from __future__ import annotations
+
+from app.rules.board import NEIGHBOURS
+from app.rules.catalog import CONSTRUCTION_PRICE
+from app.rules.model import GameState
+
+
+def parcel_price(s: GameState, index: int) -> int:
+    """$1 plus $1 per building, house or mountain on the parcel or around it, diagonals included
+    (`000` "Parcel purchase")."""
+    parcels = s.parcels
+    return 1 + (parcels[index].content is not None) + sum(parcels[n].content is not None for n in NEIGHBOURS[index])
+
+
+def building_price(s: GameState, seat: int, square: str) -> int:
+    """The square's price; the (yellow) Chinese Worker pays half, rounded up (`000` "Chinese worker")."""
+    price = CONSTRUCTION_PRICE[square]
+    return (price + 1) // 2 if s.holds(seat, "chinese_worker", "yellow") else price
+
+
+def placement_cost(s: GameState, seat: int) -> int:
+    """What the parcels and buildings under `seat`'s cowboys would cost them now (`000` "Hints": the sum
+    shown during cowboy placement)."""
+    parcels = sum(
+        parcel_price(s, index)
+        for index, cowboys in s.parcel_cowboys.items()
+        if s.parcels[index].owner is None and any(c.seat == seat for c in cowboys)
+    )
+    buildings = sum(
+        building_price(s, seat, square)
+        for square in CONSTRUCTION_PRICE
+        if any(c.seat == seat for c in s.squares.get(square, ()))
+    )
+    return parcels + buildings
