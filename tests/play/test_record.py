@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from app.play.record import Outcome, record
 from app.play.service import GameService
-from app.rules import GameConfig, GameState, decide, legal_moves, new_game, replay
+from app.rules import GameConfig, GameState, decide, legal_moves, new_game, replay, to_act
 from app.store import event_store
 from app.store.db import Database
 from app.store.tables import Game, Outbox
@@ -35,9 +35,9 @@ def _setup(game_id: int) -> Outcome:
 def _decision(setup: Outcome) -> Outcome:
     """The first awaited seat's first legal move after the setup."""
     state: GameState = setup.after
-    seat = state.to_act[0]
+    seat = to_act(state)[0]
     events = decide(state, seat, legal_moves(state, seat)[0], SEED)
-    return Outcome(setup.game_id, state.seq, state.to_act, events, replay(events, state), now(), actor=seat)
+    return Outcome(setup.game_id, state.seq, to_act(state), events, replay(events, state), now(), actor=seat)
 
 
 async def _written(db: Database, game_id: int) -> tuple[list[tuple[int, Any, int | None]], Any, int]:
@@ -61,7 +61,7 @@ async def test_a_record_appends_at_the_head_it_read(service: GameService) -> Non
     events = [*setup.events, *decision.events]
     actors = [None] * len(setup.events) + [decision.actor] * len(decision.events)
     assert log == list(zip(range(1, len(events) + 1), events, actors, strict=True))
-    assert head == (len(events), "active", list(decision.after.to_act))
+    assert head == (len(events), "active", list(to_act(decision.after)))
     assert outbox == 2  # one game_changed row per public change
 
 
