@@ -24,7 +24,7 @@ from app.rules.catalog import (
     SETTLER_RED_MONEY,
     SHOP,
 )
-from app.rules.construction import is_bridge, needs_house, permission_parcels
+from app.rules.construction import houses_to_place, is_bridge, needs_house, permission_parcels
 from app.rules.evolve import evolve
 from app.rules.explain import explain_illegal
 from app.rules.flow import Awaiting, awaiting, building_price, finish_step, next_step, refill_event, roads_in_supply
@@ -267,13 +267,22 @@ def _deny_remaining(s: GameState, seat: int, move: Move, rng: Rng, kind: str) ->
 @move_handler("place_building")
 def _place_building(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
     building = move["building"]
-    return [{"type": "building_placed", "seat": seat, "building": building, "x": move["x"], "y": move["y"],
-             "revolvers": BUILDINGS[building].revolvers, "house": needs_house(s, building)}]
+    event: Event = {"type": "building_placed", "seat": seat, "building": building, "x": move["x"], "y": move["y"],
+                    "revolvers": BUILDINGS[building].revolvers, "house": needs_house(s, building)}
+    houses = houses_to_place(s, building)
+    if houses > 1:  # the school's three houses (`001` "School")
+        event["houses"] = houses
+    return [event]
 
 
 @move_handler("place_house")
 def _place_house(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
     return [{"type": "house_placed", "seat": seat, "x": move["x"], "y": move["y"]}]
+
+
+@move_handler("place_townhouse")
+def _place_townhouse(s: GameState, seat: int, move: Move, rng: Rng, kind: str) -> list[Event]:
+    return [{"type": "townhouse_placed", "seat": seat, "x": move["x"], "y": move["y"]}]
 
 
 @move_handler("keep_building")

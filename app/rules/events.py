@@ -64,6 +64,7 @@ EVENTS: Final[dict[str, str]] = {
     "permission_denied_rest": "the asked player denied every parcel not answered yet",
     "building_placed": "a building was placed",
     "house_placed": "a building's house was placed",
+    "townhouse_placed": "Gold & Guns: instead of a building's new house, a house became a townhouse",
     "building_kept": "a building was kept in reserve (or building from the reserve ended)",
     "attack_cancelled": "a church next to an attacked building cancelled the attack",
     "building_defended": "a building's defender kept its income",

@@ -47,6 +47,7 @@ from app.rules.flow import (
 )
 from app.rules.income import attackable_buildings, is_attackable, parcel_price
 from app.rules.model import Cowboy, GameState, Move, about_parcels
+from app.rules.townhouses import townhouse_targets
 
 _XY = tuple({"x": x, "y": y} for x, y in map(parcel_xy, range(64)))
 # Placement and claim moves are listed often; these shared rows are never handed out (legal_moves returns copies).
@@ -219,6 +220,7 @@ def _construct(s: GameState, seat: int) -> list[Move]:
     if work.parcel is not None:
         targets = house_targets(s, seat, work.granted)
         moves += [{"type": "place_house", **_xy(i)} for i in targets]
+        moves += [{"type": "place_townhouse", **_xy(i)} for i in townhouse_targets(s, seat)]
         return moves
     candidates = [work.building] if work.building is not None else sorted(set(s.players[seat].buildings))
     for building in candidates:

@@ -176,6 +176,12 @@ class PlaceHouse(_OnParcel):
     type: Literal["place_house"]
 
 
+class PlaceTownhouse(_OnParcel):
+    """Gold & Guns: instead of a new house, turn a house hemmed in on all eight sides into a townhouse."""
+
+    type: Literal["place_townhouse"]
+
+
 class KeepBuilding(_Move):
     """Keep the building in your reserve (or stop building from it)."""
 
