@@ -52,6 +52,8 @@ class Building:
     house_value: int  # what it is worth to its owner's neighbouring buildings as houses
     income_cap: int | None  # the printed maximum of the tile
     attackable: bool
+    houses: int = 1  # houses placed with it when `needs_house` (the school three, `001` "School")
+    expansion: str | None = None  # in the bag only when this expansion is played
 
 
 BUILDINGS: Final[dict[str, Building]] = {
@@ -65,8 +67,32 @@ BUILDINGS: Final[dict[str, Building]] = {
         Building("hotel", "Hotel", 3, True, True, 0, 2, None, True),
         Building("church", "Church", 2, True, True, 0, 1, None, False),
         Building("prison", "Prison", 2, True, True, 2, 0, None, False),
+        # Gold & Guns (`001` "New Buildings", RULINGS G3, G5, B13; R-GG-3 caps). The station and the school earn
+        # nothing, so, like the church and the prison, they cannot be attacked (decision D34).
+        Building("station", "Station", 1, True, False, 0, 2, None, False, expansion="gold_and_guns"),
+        Building("school", "School", 2, True, True, 0, 1, None, False, houses=3, expansion="gold_and_guns"),
+        Building("general_store", "General Store", 2, True, True, 0, 0, 33, True, expansion="gold_and_guns"),
+        Building("blacksmith", "Blacksmith", 2, True, True, 0, 0, 40, True, expansion="gold_and_guns"),
     )
 }
+
+
+def bag_contents(expansions: tuple[str, ...]) -> dict[str, int]:
+    """The buildings of the box for a game with these expansions, type -> tiles (R-GG-24)."""
+    return {b.type: b.count for b in BUILDINGS.values() if b.expansion is None or b.expansion in expansions}
+
+
+# Pieces that are houses, and how many house values each is (RULINGS B13, G6: a townhouse counts as two).
+HOUSE_PIECES: Final = {"house": 1, "townhouse": 2}
+TOWNHOUSES_SUPPLY: Final = 20  # `001` "Components"
+
+# Gold & Guns incomes and scoring (`001` "New Buildings", RULINGS G3, G5).
+GENERAL_STORE_PER_OWN_HOUSE: Final = 6
+GENERAL_STORE_PER_OTHER_HOUSE: Final = 3
+BLACKSMITH_PER_ROUND: Final = 5
+BLACKSMITH_PER_RANCH: Final = 5
+STATION_HOUSE_VALUES_PER_VP: Final = 2
+
 
 # Buildings whose income can be doubled by the Grocer: those that earn something (`000` "Grocer").
 INCOME_BUILDINGS: Final = ("ranch", "mine", "drugstore", "bank", "saloon", "hotel")

@@ -1,7 +1,9 @@
 """A game's configuration: the number of players and the variant settings chosen by the admin.
 
 The names match the API's `variants` object. Settings this core does not play yet are refused by name, so that
-no table is ever opened with a rule that would be silently ignored.
+no table is ever opened with a rule that would be silently ignored. An expansion the core plays only in part is in
+preview: refused to players, accepted where the caller asks for it (tests, and the replay of a log the core
+wrote itself).
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ from app.rules.errors import ConfigError
 
 SIDES = ("yellow", "red", "random", "vote")
 KNOWN_EXPANSIONS = ("gold_and_guns", "outlaws", "big_box")
+# Gold & Guns' buildings and townhouses are played; its characters, dynamite, chips and auctions are not yet, so
+# no player may open a table with it.
+PREVIEW_EXPANSIONS = ("gold_and_guns",)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 _KNOWN_KEYS = ("sides", "might_is_right", "river", "new_beginning", "expansions", "characters")
@@ -28,8 +33,11 @@ class GameConfig:
     expansions: tuple[str, ...] = ()
 
     @classmethod
-    def from_variants(cls, players: int, variants: dict[str, Any] | None = None) -> GameConfig:
-        """Validate the admin's settings; raise ConfigError naming the first setting that cannot be played."""
+    def from_variants(
+        cls, players: int, variants: dict[str, Any] | None = None, *, preview: bool = False
+    ) -> GameConfig:
+        """Validate the admin's settings; raise ConfigError naming the first setting that cannot be played.
+        With `preview`, the expansions in PREVIEW_EXPANSIONS are accepted (never for a player's request)."""
         variants = dict(variants or {})
         for key in variants:
             if key not in _KNOWN_KEYS:
@@ -45,7 +53,7 @@ class GameConfig:
         expansions = variants.get("expansions", [])
         if not isinstance(expansions, list) or any(e not in KNOWN_EXPANSIONS for e in expansions):
             raise ConfigError("expansions", f"'expansions' must be a list drawn from {', '.join(KNOWN_EXPANSIONS)}.")
-        if expansions:
+        if any(e not in PREVIEW_EXPANSIONS for e in expansions) or (expansions and not preview):
             raise ConfigError("expansions", "The expansions are not playable yet.")
         if variants.get("characters") is not None:
             raise ConfigError("characters", "Choosing the characters needs an expansion, which is not playable yet.")
@@ -55,7 +63,12 @@ class GameConfig:
             might_is_right=variants.get("might_is_right", False),
             river=variants.get("river", False),
             new_beginning=variants.get("new_beginning", False),
+            expansions=tuple(expansions),
         )
+
+    @property
+    def gold_and_guns(self) -> bool:
+        return "gold_and_guns" in self.expansions
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -68,4 +81,5 @@ class GameConfig:
 
     @classmethod
     def from_json(cls, players: int, data: dict[str, Any]) -> GameConfig:
-        return cls.from_variants(players, data)
+        """The configuration stored in a game's log: written by the core itself, so a preview is accepted."""
+        return cls.from_variants(players, data, preview=True)

@@ -8,6 +8,8 @@ from typing import Final
 from app.rules.board import Edge, extensions, parcel_index, reached_parcels, water_edges
 from app.rules.catalog import BRIDGE_ROADS, BUILDINGS, PROPERTY_TILES, RIVER_PARCELS
 from app.rules.model import Construction, GameState, Parcel, about_parcels, about_roads
+from app.rules.sites import may_stand
+from app.rules.townhouses import townhouse_targets
 
 
 def _owners(parcels: tuple[Parcel, ...]) -> tuple[int | None, ...]:
@@ -33,6 +35,11 @@ def needs_house(s: GameState, building: str) -> bool:
     return BUILDINGS[building].needs_house and s.houses > 0
 
 
+def houses_to_place(s: GameState, building: str) -> int:
+    """How many houses go with `building`: its row's number, as far as the supply holds (RULING B11)."""
+    return min(BUILDINGS[building].houses, s.houses) if needs_house(s, building) else 0
+
+
 def _free_land(parcels: tuple[Parcel, ...]) -> dict[int | None, list[int]]:
     """Empty parcels off the river (where a building or a house may stand), by owner, in parcel order."""
     land: dict[int | None, list[int]] = {}
@@ -55,15 +62,22 @@ def house_targets(s: GameState, seat: int, granted: frozenset[int]) -> list[int]
 
 def build_sites(s: GameState, seat: int, building: str, granted: frozenset[int]) -> list[int]:
     """The builder's empty parcels where `building` may stand now: reached by a road unless it is a ranch or a
-    mine, and — if it needs a house — with a parcel left for that house, so a placed building can always be
-    finished (roads placed afterwards only add parcels)."""
+    mine, and — if it needs houses — with a parcel left for each (or a house to turn into a townhouse), so a
+    placed building can always be finished (roads placed afterwards only add parcels). Gold & Guns buildings
+    also follow their own placement rule (`sites`)."""
     reached = about_roads(s, reached_parcels)
     row = BUILDINGS[building]
-    sites = [i for i in about_parcels(s, _free_land).get(seat, ()) if not row.needs_road or i in reached]
-    if not needs_house(s, building):
+    sites = [
+        i
+        for i in about_parcels(s, _free_land).get(seat, ())
+        if (not row.needs_road or i in reached) and may_stand(s, building, i)
+    ]
+    houses = houses_to_place(s, building)
+    if not houses:
         return sites
     targets = set(house_targets(s, seat, granted))
-    return [i for i in sites if targets - {i}]
+    flips = min(len(townhouse_targets(s, seat)), s.townhouses)
+    return [i for i in sites if len(targets - {i}) + flips >= houses]
 
 
 def wants_road(s: GameState, work: Construction) -> bool:

@@ -25,10 +25,18 @@ from app.rules.catalog import (
     SETTLER_RED_MONEY,
     SHOP,
 )
-from app.rules.construction import is_bridge, needs_house, permission_parcels
+from app.rules.construction import houses_to_place, is_bridge, needs_house, permission_parcels
 from app.rules.decisions import Decision
 from app.rules.duels import duelling_seats, fight
-from app.rules.events import BuildingTaken, ClaimReason, CowboyPlaced, Event, PersonalityChosen, RoadPlaced
+from app.rules.events import (
+    BuildingPlaced,
+    BuildingTaken,
+    ClaimReason,
+    CowboyPlaced,
+    Event,
+    PersonalityChosen,
+    RoadPlaced,
+)
 from app.rules.evolve import evolve
 from app.rules.explain import explain_illegal
 from app.rules.flow import Awaiting, awaiting, finish_step, next_step
@@ -65,6 +73,7 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         PlaceCowboy,
         PlaceHouse,
         PlaceRoad,
+        PlaceTownhouse,
         PlaceWhiteCowboy,
         PlayTile,
         ResolveDuel,
@@ -317,13 +326,24 @@ def _deny_remaining(s: GameState, seat: int, move: DenyRemaining, rng: Rng, kind
 @move_handler("place_building")
 def _place_building(s: GameState, seat: int, move: PlaceBuilding, rng: Rng, kind: Decision) -> list[Event]:
     building = move["building"]
-    return [{"type": "building_placed", "seat": seat, "building": building, "x": move["x"], "y": move["y"],
-             "revolvers": BUILDINGS[building].revolvers, "house": needs_house(s, building)}]
+    event: BuildingPlaced = {
+        "type": "building_placed", "seat": seat, "building": building, "x": move["x"], "y": move["y"],
+        "revolvers": BUILDINGS[building].revolvers, "house": needs_house(s, building),
+    }
+    houses = houses_to_place(s, building)
+    if houses > 1:  # the school's three houses (`001` "School")
+        event["houses"] = houses
+    return [event]
 
 
 @move_handler("place_house")
 def _place_house(s: GameState, seat: int, move: PlaceHouse, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "house_placed", "seat": seat, "x": move["x"], "y": move["y"]}]
+
+
+@move_handler("place_townhouse")
+def _place_townhouse(s: GameState, seat: int, move: PlaceTownhouse, rng: Rng, kind: Decision) -> list[Event]:
+    return [{"type": "townhouse_placed", "seat": seat, "x": move["x"], "y": move["y"]}]
 
 
 @move_handler("keep_building")

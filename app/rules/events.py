@@ -29,8 +29,8 @@ EventType = Literal[
     "tiles_drawn", "chip_taken", "roads_gained", "money_gained", "vp_gained", "vp_bought", "action_declined",
     "parcel_bought", "parcel_purchase_declined", "building_bought", "building_purchase_declined",
     "construction_started", "road_placed", "permission_asked", "permission_answered", "permission_denied_rest",
-    "building_placed", "house_placed", "building_kept", "attack_cancelled", "building_defended", "attack_won",
-    "estate_income_paid",
+    "building_placed", "house_placed", "townhouse_placed", "building_kept", "attack_cancelled", "building_defended",
+    "attack_won", "estate_income_paid",
     "banker_vp_bought", "money_given_up", "cowboys_received", "round_ended", "final_roads_finished",
     "game_finished",
     "seat_replaced",
@@ -529,12 +529,22 @@ class BuildingPlaced(TypedDict):
     y: int
     revolvers: int
     house: bool
+    houses: NotRequired[int]  # Gold & Guns: the school's houses, when more than one (`001` "School")
 
 
 class HousePlaced(TypedDict):
     """A building's house was placed."""
 
     type: Literal["house_placed"]
+    seat: int
+    x: int
+    y: int
+
+
+class TownhousePlaced(TypedDict):
+    """Gold & Guns: instead of a building's new house, a house became a townhouse."""
+
+    type: Literal["townhouse_placed"]
     seat: int
     x: int
     y: int
@@ -651,7 +661,8 @@ Event = (
     | RoadsHandedOut | DuelOrderChosen | DuelTileChosen | DuelFought | TilesDrawn | ChipTaken | RoadsGained
     | MoneyGained | VpGained | VpBought | ActionDeclined | ParcelBought | ParcelPurchaseDeclined | BuildingBought
     | BuildingPurchaseDeclined | ConstructionStarted | RoadPlaced | PermissionAsked | PermissionAnswered
-    | PermissionDeniedRest | BuildingPlaced | HousePlaced | BuildingKept | AttackCancelled | BuildingDefended
+    | PermissionDeniedRest | BuildingPlaced | HousePlaced | TownhousePlaced | BuildingKept | AttackCancelled
+    | BuildingDefended
     | AttackWon | EstateIncomePaid | BankerVpBought | MoneyGivenUp | CowboysReceived | RoundEnded
     | FinalRoadsFinished | GameFinished | SeatReplaced
 )

@@ -28,6 +28,7 @@ from app.rules.catalog import (
     START_MONEY,
     START_REVOLVERS,
     START_ROADS,
+    bag_contents,
 )
 from app.rules.config import GameConfig
 from app.rules.events import (
@@ -239,7 +240,7 @@ def _game_started(s: GameState, e: GameStarted) -> GameState:
     )
     river = {parcel_index(x, y) for x, y in RIVER_PARCELS} if s.config.river else set()
     land, water = Parcel(), Parcel(river=True)  # every parcel starts empty; equal parcels may share one value
-    bag = {b.type: b.count for b in BUILDINGS.values()}
+    bag = bag_contents(s.config.expansions)
     return replace(
         s, players=players, parcels=tuple(water if i in river else land for i in PARCELS), bag=bag,
         sides=dict(e["sides"]), construction=(None,) * len(CONSTRUCTION_INDEX),
@@ -524,14 +525,27 @@ def _building_placed(s: GameState, e: BuildingPlaced) -> GameState:
     s = _update_player(s, seat, buildings=tuple(remaining), revolvers=p.revolvers + BUILDINGS[building].revolvers)
     s = _set_parcel(s, index, content=building)
     assert s.work is not None
-    work = replace(s.work, building=building, parcel=index) if e["house"] else None
+    work = replace(s.work, building=building, parcel=index, houses=e.get("houses", 1)) if e["house"] else None
     return replace(s, work=work)
+
+
+def _house_done(s: GameState) -> GameState:
+    """One of the building's houses stands; the construction ends with its last (a school has three)."""
+    assert s.work is not None
+    return replace(s, work=replace(s.work, houses=s.work.houses - 1) if s.work.houses > 1 else None)
 
 
 @handles("house_placed")
 def _house_placed(s: GameState, e: HousePlaced) -> GameState:
     s = _set_parcel(s, _idx(e), content="house")
-    return replace(s, houses=s.houses - 1, work=None)
+    return _house_done(replace(s, houses=s.houses - 1))
+
+
+@handles("townhouse_placed")
+def _townhouse_placed(s: GameState, e: Event) -> GameState:
+    """The townhouse replaces the house, which goes back to the supply (decision D35)."""
+    s = _set_parcel(s, _idx(e), content="townhouse")
+    return _house_done(replace(s, houses=s.houses + 1, townhouses=s.townhouses - 1))
 
 
 @handles("building_kept")

@@ -10,8 +10,13 @@ from typing import Final
 from app.rules.board import NEIGHBOURS
 from app.rules.catalog import (
     AMMUNITION_FIREPOWER,
+    BLACKSMITH_PER_RANCH,
+    BLACKSMITH_PER_ROUND,
     BUILDINGS,
     COWBOY_INCOME_PER_FIREPOWER,
+    GENERAL_STORE_PER_OTHER_HOUSE,
+    GENERAL_STORE_PER_OWN_HOUSE,
+    HOUSE_PIECES,
     PARCEL_INCOME_PER_PARCEL,
     RIVER_MINE_BONUS,
 )
@@ -67,17 +72,22 @@ SQUARE_GAINS: Final[dict[str, Callable[[GameState, int], int]]] = {
 }
 
 
+def house_values(content: str | None) -> int:
+    """How many house values a piece is, whoever owns it: a house 1, a townhouse 2, a building its row's number
+    (RULINGS B13, G3, G6); land, mountains and buildings without one 0."""
+    if content in HOUSE_PIECES:
+        return HOUSE_PIECES[content]
+    row = BUILDINGS.get(content or "")
+    return 0 if row is None else row.house_value
+
+
 def house_value(s: GameState, owner: int, index: int) -> int:
-    """What parcel `index` is worth as houses to a building of `owner` (RULING B13)."""
+    """What parcel `index` is worth as houses to a building of `owner`: houses count on an owner-free parcel or
+    `owner`'s, buildings on `owner`'s (RULING B13)."""
     parcel = s.parcels[index]
-    content = parcel.content
-    if content is None or content == "mountain":
-        return 0
-    if content == "house":
-        return 1 if parcel.owner is None or parcel.owner == owner else 0
-    if parcel.owner != owner:
-        return 0
-    return BUILDINGS[content].house_value
+    if parcel.owner == owner or (parcel.owner is None and parcel.content in HOUSE_PIECES):
+        return house_values(parcel.content)
+    return 0
 
 
 def _houses_around(s: GameState, owner: int, index: int) -> int:
@@ -119,6 +129,21 @@ def _hotel(s: GameState, owner: int, index: int) -> int:
     return 6
 
 
+def _general_store(s: GameState, owner: int, index: int) -> int:
+    """$6 per house value of the owner's around, $3 per house value of anyone else's or nobody's (RULING G5)."""
+    total = 0
+    for n in NEIGHBOURS[index]:
+        parcel = s.parcels[n]
+        rate = GENERAL_STORE_PER_OWN_HOUSE if parcel.owner == owner else GENERAL_STORE_PER_OTHER_HOUSE
+        total += rate * house_values(parcel.content)
+    return total
+
+
+def _blacksmith(s: GameState, owner: int, index: int) -> int:
+    """$5 per round played so far and $5 per ranch its owner has (`001` "Blacksmith")."""
+    return BLACKSMITH_PER_ROUND * s.round + BLACKSMITH_PER_RANCH * _owned_anywhere(s, owner, "ranch")
+
+
 def _nothing(s: GameState, owner: int, index: int) -> int:
     return 0
 
@@ -132,6 +157,10 @@ INCOME_RULES = {
     "hotel": _hotel,
     "church": _nothing,
     "prison": _nothing,
+    "station": _nothing,  # it scores at the end instead (RULING G3)
+    "school": _nothing,
+    "general_store": _general_store,
+    "blacksmith": _blacksmith,
 }
 
 

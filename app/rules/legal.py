@@ -47,6 +47,7 @@ from app.rules.model import Cowboy, GameState, about_parcels
 from app.rules.prices import building_price, parcel_price
 from app.rules.shop import basket_balance
 from app.rules.supply import roads_in_supply
+from app.rules.townhouses import townhouse_targets
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
     from app.rules.moves import ClaimParcel, Move, PlaceCowboy
@@ -221,6 +222,7 @@ def _construct(s: GameState, seat: int) -> list[Move]:
     if work.parcel is not None:
         targets = house_targets(s, seat, work.granted)
         moves += [{"type": "place_house", **_xy(i)} for i in targets]
+        moves += [{"type": "place_townhouse", **_xy(i)} for i in townhouse_targets(s, seat)]
         return moves
     candidates = [work.building] if work.building is not None else sorted(set(s.players[seat].buildings))
     for building in candidates:

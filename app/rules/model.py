@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Final, TypeVar
 
 from app.rules.board import Edge
-from app.rules.catalog import HOUSES_SUPPLY, PERSONALITIES, Side
+from app.rules.catalog import HOUSES_SUPPLY, PERSONALITIES, TOWNHOUSES_SUPPLY, Side
 from app.rules.config import MAX_PLAYERS, GameConfig
 
 
@@ -66,7 +66,7 @@ class Construction:
 
     `source` is "square" (just bought), "card" (the red Chinese Worker) or "reserve" (building after the
     construction squares, `building` None until the builder picks one). `parcel` is set once the building stands
-    and only its house is missing.
+    and only its house (or, for a school, its `houses`) is missing.
     """
 
     seat: int
@@ -76,6 +76,7 @@ class Construction:
     asked: frozenset[int] = frozenset()
     granted: frozenset[int] = frozenset()
     request: PermissionRequest | None = None
+    houses: int = 1  # houses still to place once the building stands (a school places three)
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,7 @@ class GameState:
     construction: tuple[str | None, ...] = ()  # the seven construction squares, cheapest first
     bag: Mapping[str, int] = field(default_factory=dict)  # building type -> tiles left; never shown to anyone
     houses: int = HOUSES_SUPPLY
+    townhouses: int = TOWNHOUSES_SUPPLY  # Gold & Guns (RULING G6)
     sides: Mapping[str, str] = field(default_factory=dict)  # card -> "yellow" | "red"
     initial_order: tuple[int, ...] = ()
     draft_claims: int = 0  # starting parcels placed so far

@@ -19,8 +19,8 @@ MoveType = Literal[
     "claim_parcel", "choose_personality", "grocer_choice", "card_option", "hire_cowboys", "buy_revolvers",
     "take_building", "decline", "place_cowboy", "place_white_cowboy", "pass", "resolve_duel", "buy_parcel",
     "decline_parcel", "buy_building", "place_road", "ask_permission", "answer_permission", "deny_remaining",
-    "place_building", "place_house", "keep_building", "buy_vp", "banker_vp", "give_up_money", "vote_side",
-    "play_tile", "shop_add", "shop_remove", "shop_done", "finish_roads",
+    "place_building", "place_house", "place_townhouse", "keep_building", "buy_vp", "banker_vp", "give_up_money",
+    "vote_side", "play_tile", "shop_add", "shop_remove", "shop_done", "finish_roads",
 ]
 MOVE_TYPES: Final[frozenset[MoveType]] = frozenset(get_args(MoveType))
 
@@ -210,6 +210,13 @@ class PlaceHouse(_OnParcel):
 
 
 @with_config(_EXACT)
+class PlaceTownhouse(_OnParcel):
+    """Gold & Guns: instead of a new house, turn a house hemmed in on all eight sides into a townhouse."""
+
+    type: Literal["place_townhouse"]
+
+
+@with_config(_EXACT)
 class KeepBuilding(TypedDict):
     """Keep the building in your reserve (or stop building from it)."""
 
@@ -290,7 +297,8 @@ class FinishRoads(TypedDict):
 Move: TypeAlias = (
     ClaimParcel | ChoosePersonality | GrocerChoice | CardOption | HireCowboys | BuyRevolvers | TakeBuilding
     | Decline | PlaceCowboy | PlaceWhiteCowboy | Pass | ResolveDuel | BuyParcel | DeclineParcel | BuyBuilding
-    | PlaceRoad | AskPermission | AnswerPermission | DenyRemaining | PlaceBuilding | PlaceHouse | KeepBuilding
+    | PlaceRoad | AskPermission | AnswerPermission | DenyRemaining | PlaceBuilding | PlaceHouse | PlaceTownhouse
+    | KeepBuilding
     | BuyVp | BankerVp | GiveUpMoney | VoteSide | PlayTile | ShopAdd | ShopRemove | ShopDone | FinishRoads
 )
 MOVE_SHAPES: Final[tuple[type[Any], ...]] = get_args(Move)

@@ -8,6 +8,10 @@ from app.rules.board import CORNERS
 from app.rules.catalog import BRIDGE_VP_PER_ITEM, BUILDINGS, FINAL_MONEY_PER_VP, FINAL_VP_PER_ITEM
 from app.rules.construction import is_bridge
 from app.rules.model import GameState
+from app.rules.station import station_vp
+
+# The score part of each piece that is not a building; a townhouse scores as one house piece (RULING G6).
+_SCORE_PARTS = {"house": "houses", "townhouse": "houses", "mountain": "mountains"}
 
 
 def _bridge_parcels(s: GameState) -> set[int]:
@@ -24,9 +28,11 @@ def final_scores(s: GameState) -> tuple[list[dict[str, int]], int]:
         for index, parcel in enumerate(s.parcels):
             if parcel.owner != p.seat or parcel.content is None:
                 continue
-            kind = "buildings" if parcel.content in BUILDINGS else f"{parcel.content}s"
+            kind = "buildings" if parcel.content in BUILDINGS else _SCORE_PARTS[parcel.content]
             counts[kind] += BRIDGE_VP_PER_ITEM if index in bridged else FINAL_VP_PER_ITEM
         score = {"during_game": p.vp, **counts, "money": p.money // FINAL_MONEY_PER_VP}
+        if s.config.gold_and_guns:
+            score["station"] = station_vp(s, p.seat)
         score["total"] = sum(score.values())
         scores.append(score)
     best = max(score["total"] for score in scores)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from app.rules.board import parcel_index
 from app.rules.catalog import (
-    BUILDINGS,
     CONSTRUCTION_SQUARES,
     DUEL_TILE_VALUES,
     MIGHT_MONEY_BEFORE_TILES,
@@ -16,6 +15,7 @@ from app.rules.catalog import (
     PERSONALITIES,
     RIVER_MOUNTAINS,
     RIVER_PARCELS,
+    bag_contents,
 )
 from app.rules.config import GameConfig
 from app.rules.decide import advance
@@ -77,7 +77,7 @@ def new_game(config: GameConfig, seed: int) -> list[Event]:
         mountains.append({"x": index % 8 + 1, "y": index // 8 + 1})
     events.append({"type": "mountains_placed", "parcels": mountains, "dice": rolls})
 
-    bag = {b.type: b.count for b in BUILDINGS.values()}
+    bag = bag_contents(config.expansions)
     placed = [c.setup_building for c in CONSTRUCTION_SQUARES if c.setup_building is not None]
     for building in placed:
         bag[building] -= 1

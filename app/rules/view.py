@@ -168,7 +168,7 @@ def player_view(
     """The state document of the API for `seat` (None: a spectator)."""
     waiting = awaiting(s)
     taken = {p.personality: p.seat for p in s.players if p.personality}
-    return {
+    document: dict[str, Any] = {
         "game_id": game_id,
         "seq": visible_seq(s, seat),
         "status": s.status,
@@ -230,6 +230,15 @@ def player_view(
         "used_tile_count": len(s.used_tiles),
         "winner": s.winner,
     }
+    return {**document, **_expansion_fields(s)}
+
+
+def _expansion_fields(s: GameState) -> dict[str, Any]:
+    """The fields an expansion adds to the state document, present only when it is played (the API's "With
+    expansions"). The City Hall is not in this slice's bag yet, so it never stands."""
+    if not s.config.gold_and_guns:
+        return {}
+    return {"townhouses_left": s.townhouses, "city_hall": None}
 
 
 # Event fields that only the acting seat may see, by event type (RULINGS V1, V2).

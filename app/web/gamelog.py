@@ -164,6 +164,7 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "permission_denied_rest": lambda d, e: f"{d.who(e['seat'])} refuses the remaining parcels.",
     "building_placed": lambda d, e: f"{d.who(e['seat'])} builds the {building_name(e['building'])} on {at(e)}.",
     "house_placed": lambda d, e: f"{d.who(e['seat'])} places a house on {at(e)}.",
+    "townhouse_placed": lambda d, e: f"{d.who(e['seat'])} turns the house on {at(e)} into a townhouse.",
     "building_kept": lambda d, e: f"{d.who(e['seat'])} keeps the building in reserve.",
     "attack_cancelled": lambda d, e: f"The church protects {at(e)}: the attack is called off.",
     "building_defended": lambda d, e: f"{d.who(e['seat'])} defends the building on {at(e)}.",

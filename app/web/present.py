@@ -180,6 +180,8 @@ class Labeller:
             return f"Ask {self.who(move['seat'])} for permission to build a house on their parcels"
         if kind == "place_house":
             return f"Put the house on {self.parcel(move)}"
+        if kind == "place_townhouse":
+            return f"Turn the house on {self.parcel(move)} into a townhouse"
         if kind == "place_building":
             return f"Build the {building_name(move['building'])} on {self.parcel(move)}"
         if kind == "keep_building":

@@ -26,7 +26,7 @@ class Game:
 
     def __init__(self, players: int = 3, seed: int = SEED, **variants: Any) -> None:
         self.seed = seed
-        self.config = GameConfig.from_variants(players, variants)
+        self.config = GameConfig.from_variants(players, variants, preview=True)  # expansions in preview too
         self.events: list[Event] = new_game(self.config, seed)
         self.state: GameState = replay(self.events)
 

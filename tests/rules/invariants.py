@@ -6,21 +6,32 @@ import json
 
 from app.rules import GameState, player_view, redact_event
 from app.rules.board import is_connected, is_reached, road_points
-from app.rules.catalog import BUILDINGS, COWBOYS_PER_PLAYER, HOUSES_SUPPLY, PROPERTY_TILES, ROADS_SUPPLY
+from app.rules.catalog import (
+    BUILDINGS,
+    COWBOYS_PER_PLAYER,
+    HOUSES_SUPPLY,
+    PROPERTY_TILES,
+    ROADS_SUPPLY,
+    TOWNHOUSES_SUPPLY,
+)
 from app.rules.construction import road_pieces_on_board
 from app.rules.events import Event
 from app.rules.model import replace
+from app.rules.townhouses import is_hemmed_in
 
 
 def check_invariants(s: GameState) -> None:
     points = road_points(s.roads)
     owned = [0] * len(s.players)
-    houses_on_board = 0
+    houses_on_board = townhouses_on_board = 0
     for index, parcel in enumerate(s.parcels):
         if parcel.owner is not None:
             owned[parcel.owner] += 1
         if parcel.content == "house":
             houses_on_board += 1
+        if parcel.content == "townhouse":  # RULING G6: only where all 8 neighbours were occupied or owned
+            townhouses_on_board += 1
+            assert is_hemmed_in(s.parcels, index), f"townhouse at {index} is not hemmed in"
         if parcel.content in BUILDINGS:
             assert parcel.owner is not None, "a building stands on an owner-free parcel"
             if BUILDINGS[parcel.content].needs_road:
@@ -39,6 +50,7 @@ def check_invariants(s: GameState) -> None:
     assert is_connected(s.roads), "the road network is not connected"
     assert road_pieces_on_board(s) + sum(p.roads for p in s.players) <= ROADS_SUPPLY
     assert houses_on_board + s.houses == HOUSES_SUPPLY and s.houses >= 0
+    assert townhouses_on_board + s.townhouses == TOWNHOUSES_SUPPLY and s.townhouses >= 0
     assert all(count >= 0 for count in s.bag.values())
 
 

@@ -39,7 +39,7 @@ def _play_checked(players: int, variants: dict[str, object] | str, seed: int, ch
                   probe: int) -> None:
     if isinstance(variants, str):
         variants = {"sides": variants}
-    config = GameConfig.from_variants(players, variants)
+    config = GameConfig.from_variants(players, variants, preview=True)
     events = new_game(config, seed)
     state = replay(events)
     decisions = 0
@@ -85,10 +85,28 @@ def test_random_games_with_variants_keep_invariants(players: int, variants: dict
         _play_checked(players, variants, chooser.randrange(10**15, 10**16), chooser, probe=2)
 
 
+GOLD_AND_GUNS_CASES = [
+    {"expansions": ["gold_and_guns"]},
+    {"expansions": ["gold_and_guns"], "river": True, "sides": "random"},
+    {"expansions": ["gold_and_guns"], "new_beginning": True},
+]
+
+
+@pytest.mark.parametrize("variants", GOLD_AND_GUNS_CASES, ids=lambda v: "+".join(sorted(k for k in v if v[k])))
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_with_gold_and_guns_buildings_keep_invariants(players: int, variants: dict[str, object]) -> None:
+    """R-GG-2, R-GG-19, R-GG-21 .. R-GG-24 in whole games (with The River and A New Beginning too): the same
+    invariants, plus the townhouse supply of 20 and every townhouse hemmed in (RULING G6)."""
+    chooser = random.Random(f"gg-{players}-{sorted(variants)}")
+    for _ in range(4):
+        _play_checked(players, variants, chooser.randrange(10**15, 10**16), chooser, probe=2)
+
+
 def test_every_listed_move_decides_cleanly() -> None:
     """R-WEB-1: at every decision of a few whole games, every single listed move is accepted by `decide`."""
     chooser = random.Random("all-moves")
-    for players, variants in ((2, {"sides": "random"}), (4, {"sides": "random"}), (3, ALL_VARIANTS)):
+    for players, variants in ((2, {"sides": "random"}), (4, {"sides": "random"}), (3, ALL_VARIANTS),
+                              (4, {**ALL_VARIANTS, "expansions": ["gold_and_guns"]})):
         seed = chooser.randrange(10**15, 10**16)
         _play_checked(players, variants, seed, chooser, probe=10_000)
 
