@@ -89,6 +89,7 @@ from app.rules.events import (
     StepCompleted,
     TilesDealt,
     TilesDrawn,
+    TownhousePlaced,
     TurnOrderDrawn,
     VpBought,
     VpGained,
@@ -542,7 +543,7 @@ def _house_placed(s: GameState, e: HousePlaced) -> GameState:
 
 
 @handles("townhouse_placed")
-def _townhouse_placed(s: GameState, e: Event) -> GameState:
+def _townhouse_placed(s: GameState, e: TownhousePlaced) -> GameState:
     """The townhouse replaces the house, which goes back to the supply (decision D35)."""
     s = _set_parcel(s, _idx(e), content="townhouse")
     return _house_done(replace(s, houses=s.houses + 1, townhouses=s.townhouses - 1))

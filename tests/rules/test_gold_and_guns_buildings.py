@@ -12,7 +12,7 @@ from app.rules import ConfigError, GameConfig, new_game, player_view, replay
 from app.rules.board import SIDES, parcel_index
 from app.rules.catalog import BUILDINGS, CONSTRUCTION_INDEX
 from app.rules.income import building_income
-from app.rules.model import Move
+from app.rules.moves import Move
 from app.rules.scoring import final_scores
 from tests.rules.builders import Game, events_of
 from tests.rules.scenarios import CARDS, at, run_step
