@@ -276,6 +276,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[1, 10], help="concurrent two-player games")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=4, help="length of each side of a round")
+    parser.add_argument(
+        "--worker",
+        choices=["separate", "inline"],
+        default="inline",
+        help="run the mail worker and move clocks as their own process (`python -m app worker`, the production "
+        "layout the README recommends for busy servers) or inside the server",
+    )
     parser.add_argument("--serve-floor", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
 
@@ -321,6 +328,9 @@ def main() -> None:
             "PASSWORD_HASHING": "cheapest",
         }
         app_port, floor_port = free_port(), free_port()
+        if args.worker == "separate":
+            env["BACKGROUND_JOBS"] = "false"
+            stack.enter_context(process([sys.executable, "-m", "app", "worker"], {**env, "MIGRATE_ON_START": "false"}))
         stack.enter_context(process([sys.executable, "-m", "app", "serve", "--port", str(app_port)], env))
         stack.enter_context(process([sys.executable, __file__, "--serve-floor", str(floor_port)], env))
         app_url, floor_url = f"http://127.0.0.1:{app_port}", f"http://127.0.0.1:{floor_port}"
