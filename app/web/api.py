@@ -1,4 +1,4 @@
-"""The JSON API under /api/v1 (see API.md). Handlers only parse, call a service, and render."""
+"""The JSON API under /api/v1 (see docs/api.md). Handlers only parse, call a service, and render."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The HTML pages (see API.md "Pages"): lobby, sign-up, sign-in/out, the admin's new-game form and the table.
+"""The HTML pages (see docs/api.md "Pages"): lobby, sign-up, sign-in/out, the admin's new-game form and the table.
 
 Handlers parse, call the services, and render; requests made by htmx (`HX-Request`) get the board fragment
 instead of the whole page. Every POST checks the CSRF token first. What a seat sees is built only from
