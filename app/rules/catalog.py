@@ -191,8 +191,8 @@ FINAL_STEPS: Final = ("final_roads", "final_scoring")
 
 @dataclass(frozen=True, slots=True)
 class Side:
-    """One side of a personality card. `decision` names what its holder is asked right after choosing it;
-    `end_decision` what they are asked at the end of the round."""
+    """One side of a personality card. `decision` names what its holder is asked right after choosing it (the
+    red Banker's end-of-round purchase is a step of the schedule, `flow._banker_vp`)."""
 
     cash_limit: int
     text: str
@@ -200,7 +200,6 @@ class Side:
     roads: int = 0
     firepower: int = 0
     decision: Decision | None = None
-    end_decision: Decision | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +228,7 @@ PERSONALITIES: Final[dict[str, Personality]] = {
             "banker", 2, "Banker",
             Side(120, "Receive $9 at once.", money=9),
             Side(60, "At the end of the round, before the cash limit, you may buy 3, 5 or 7 VP for $3, $12 "
-                     "or $25.", end_decision=Decision.BANKER_VP),
+                     "or $25."),
         ),
         Personality(
             "grocer", 3, "Grocer",

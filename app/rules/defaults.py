@@ -19,13 +19,15 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
     from app.rules.moves import Move, MoveType
 
 # Moves that cost nothing, in order of preference. Placing the house finishes a construction whose building
-# already stands: the house is free, while the same decision also lists roads, which cost one each (RULING B4).
+# already stands: the house is free, while the same decision also lists roads, which cost one each (RULING B4);
+# with Gold & Guns a townhouse may stand in for that house, just as free (RULING G6).
 _SAFE_TYPES: tuple[MoveType, ...] = (
     "pass",
     "decline",
     "decline_parcel",
     "keep_building",
     "place_house",
+    "place_townhouse",
     "deny_remaining",
     "finish_roads",
     "shop_done",

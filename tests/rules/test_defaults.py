@@ -150,3 +150,20 @@ def test_a_timed_out_builder_keeps_the_house_for_himself_before_a_granted_parcel
     targets = [(m["x"], m["y"]) for m in g.moves() if m["type"] == "place_house"]
     assert targets.index((3, 5)) < targets.index((5, 5))  # the granted parcel is listed first
     assert default_move(g.state, 0) == {"type": "place_house", "x": 5, "y": 5}
+
+
+def test_a_timed_out_builder_flips_a_townhouse_rather_than_spend_a_road() -> None:
+    """R-GG-2 (RULING G6: a townhouse stands "instead of placing a new house"): where the only free way to finish
+    a construction is a townhouse, the default move takes it instead of spending one of the builder's roads."""
+    from tests.rules.test_gold_and_guns_buildings import gg_town, hemmed_in
+
+    g = gg_town()
+    hemmed_in(g)
+    bought(g, "saloon")
+    g.set_player(0, roads=3)
+    g.act({"type": "place_building", "building": "saloon", "x": 6, "y": 6})
+    for m in [m for m in g.moves() if m["type"] == "place_house"]:
+        g.put(m["x"], m["y"], content="mountain")  # no free parcel left for a new house
+    types = {m["type"] for m in g.moves()}
+    assert "place_road" in types and "place_house" not in types
+    assert default_move(g.state, 0) == {"type": "place_townhouse", "x": 4, "y": 4}
