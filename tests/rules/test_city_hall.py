@@ -111,6 +111,7 @@ def test_its_parcel_is_never_bought_nor_claimed() -> None:
     assert parcel_index(5, 5) not in owner_free_land(g.state.parcels)
     assert player_view(g.state, 0)["board"]["parcels"][parcel_index(5, 5)]["price"] is None
     g.place_cowboys(xy=(5, 5), seats=[0])
+    assert player_view(g.state, 0)["players"][0]["hints"]["placement_cost"] == 0
     events, state = run_step(g, "parcel_purchase")
     assert not events_of(events, "parcel_bought") and at(state, 5, 5) == (None, "city_hall")
 
