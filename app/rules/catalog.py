@@ -70,6 +70,8 @@ BUILDINGS: Final[dict[str, Building]] = {
         # Gold & Guns (`001` "New Buildings", RULINGS G3, G5, B13; R-GG-3 caps). The station and the school earn
         # nothing, so, like the church and the prison, they cannot be attacked (decision D34).
         Building("station", "Station", 1, True, False, 0, 2, None, False, expansion="gold_and_guns"),
+        # The City Hall is never bought: drawn, it stands at once on an owner-free parcel (RULING G2).
+        Building("city_hall", "City Hall", 1, True, False, 0, 1, None, False, expansion="gold_and_guns"),
         Building("school", "School", 2, True, True, 0, 1, None, False, houses=3, expansion="gold_and_guns"),
         Building("general_store", "General Store", 2, True, True, 0, 0, 33, True, expansion="gold_and_guns"),
         Building("blacksmith", "Blacksmith", 2, True, True, 0, 0, 40, True, expansion="gold_and_guns"),
@@ -92,6 +94,14 @@ GENERAL_STORE_PER_OTHER_HOUSE: Final = 3
 BLACKSMITH_PER_ROUND: Final = 5
 BLACKSMITH_PER_RANCH: Final = 5
 STATION_HOUSE_VALUES_PER_VP: Final = 2
+
+# The City Hall (`001` "City Hall", RULING G2): it stands on an owner-free parcel and counts as a house for every
+# neighbouring building; its occupant's buildings that came with a house earn "one level" more, the income of one
+# more house value, within the caps.
+CITY_HALL: Final = "city_hall"
+CITY_HALL_LEVEL: Final = {"drugstore": 3, "bank": 3, "saloon": 5, "general_store": 6, "blacksmith": 5}
+# Pieces worth house values to every neighbouring building when they stand on an owner-free parcel (RULING B13).
+OWNER_FREE_HOUSE_VALUES: Final = frozenset({*HOUSE_PIECES, CITY_HALL})
 
 
 # Buildings whose income can be doubled by the Grocer: those that earn something (`000` "Grocer").

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from app.rules.board import Edge, extensions, parcel_index, reached_parcels, water_edges
-from app.rules.catalog import BRIDGE_ROADS, BUILDINGS, PROPERTY_TILES, RIVER_PARCELS
+from app.rules.catalog import BRIDGE_ROADS, BUILDINGS, CITY_HALL, PROPERTY_TILES, RIVER_PARCELS
 from app.rules.model import Construction, GameState, Parcel, about_parcels, about_roads
 from app.rules.sites import may_stand
 from app.rules.townhouses import townhouse_targets
@@ -22,8 +22,12 @@ def parcels_owned(s: GameState, seat: int) -> int:
 
 def owner_free_land(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
     """Owner-free parcels off the river, mountain or centre included: where a cowboy may go to buy, and what a
-    player may claim (RULING B19)."""
-    return tuple(i for i, parcel in enumerate(parcels) if parcel.owner is None and not parcel.river)
+    player may claim (RULING B19); never the City Hall's, which nobody may buy (RULING G2)."""
+    return tuple(
+        i
+        for i, parcel in enumerate(parcels)
+        if parcel.owner is None and not parcel.river and parcel.content != CITY_HALL
+    )
 
 
 def has_property_tile(s: GameState, seat: int) -> bool:

@@ -25,12 +25,14 @@ from app.rules.catalog import (
     SETTLER_RED_MONEY,
     SHOP,
 )
+from app.rules.city_hall import city_hall_sites
 from app.rules.construction import houses_to_place, is_bridge, needs_house, permission_parcels
 from app.rules.decisions import Decision
 from app.rules.duels import duelling_seats, fight
 from app.rules.events import (
     BuildingPlaced,
     BuildingTaken,
+    CityHallPlaced,
     ClaimReason,
     CowboyPlaced,
     Event,
@@ -70,6 +72,7 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         MoveType,
         Pass,
         PlaceBuilding,
+        PlaceCityHall,
         PlaceCowboy,
         PlaceHouse,
         PlaceRoad,
@@ -344,6 +347,15 @@ def _place_house(s: GameState, seat: int, move: PlaceHouse, rng: Rng, kind: Deci
 @move_handler("place_townhouse")
 def _place_townhouse(s: GameState, seat: int, move: PlaceTownhouse, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "townhouse_placed", "seat": seat, "x": move["x"], "y": move["y"]}]
+
+
+@move_handler("place_city_hall")
+def _place_city_hall(s: GameState, seat: int, move: PlaceCityHall, rng: Rng, kind: Decision) -> list[Event]:
+    """The City Hall stands with its roads from the supply; then the squares still empty are refilled (G2)."""
+    roads = city_hall_sites(s)[parcel_index(move["x"], move["y"])]
+    placed: CityHallPlaced = {"type": "city_hall_placed", "seat": seat, "x": move["x"], "y": move["y"],
+                              "roads": [list(road) for road in roads]}
+    return [placed, refill_event(evolve(s, placed), rng, slide=False)]
 
 
 @move_handler("keep_building")

@@ -16,6 +16,8 @@ class Decision(StrEnum):
     START_PARCEL = "start_parcel"
     SHOPPING = "shopping"
     PARCEL_PICK = "parcel_pick"
+    # Gold & Guns: the City Hall drawn from the bag, at setup or at a refill
+    PLACE_CITY_HALL = "place_city_hall"
     # personalities: the choice, then the decision printed on some cards
     PERSONALITY = "personality"
     SETTLER = "settler"

@@ -43,12 +43,20 @@ def purchase_spots(s: GameState) -> dict[int, list[int]]:
 
 
 def attack_spots(s: GameState) -> dict[int, list[int]]:
-    """Who stands on each building: its owner to defend it, the others to attack it."""
+    """Who stands on each building: its owner to defend it, the others to attack it (the City Hall is nobody's:
+    its cowboys contend for it, `city_hall_contenders`)."""
     return {
         index: duelling_seats(cowboys)
         for index, cowboys in sorted(s.parcel_cowboys.items())
-        if cowboys and s.parcels[index].content in BUILDINGS
+        if cowboys and s.parcels[index].content in BUILDINGS and index != s.city_hall
     }
+
+
+def city_hall_contenders(s: GameState) -> list[int]:
+    """Everyone with a cowboy on the City Hall, its occupant first: more than one makes a duel (RULING G2)."""
+    if s.city_hall is None:
+        return []
+    return duelling_seats(s.parcel_cowboys.get(s.city_hall, ()))
 
 
 def purchase_singles(s: GameState, seat: int) -> list[int]:

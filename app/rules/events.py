@@ -29,7 +29,8 @@ EventType = Literal[
     "tiles_drawn", "chip_taken", "roads_gained", "money_gained", "vp_gained", "vp_bought", "action_declined",
     "parcel_bought", "parcel_purchase_declined", "building_bought", "building_purchase_declined",
     "construction_started", "road_placed", "permission_asked", "permission_answered", "permission_denied_rest",
-    "building_placed", "house_placed", "townhouse_placed", "building_kept", "attack_cancelled", "building_defended",
+    "building_placed", "house_placed", "townhouse_placed", "city_hall_placed", "city_hall_set_aside",
+    "building_kept", "attack_cancelled", "building_defended",
     "attack_won", "estate_income_paid",
     "banker_vp_bought", "money_given_up", "cowboys_received", "round_ended", "final_roads_finished",
     "game_finished",
@@ -550,6 +551,23 @@ class TownhousePlaced(TypedDict):
     y: int
 
 
+class CityHallPlaced(TypedDict):
+    """Gold & Guns: the City Hall, just drawn, was placed by the first player, with the roads from the general
+    supply that reach it (each as [x1, y1, x2, y2]; usually none)."""
+
+    type: Literal["city_hall_placed"]
+    seat: int
+    x: int
+    y: int
+    roads: list[list[int]]
+
+
+class CityHallSetAside(TypedDict):
+    """Gold & Guns: the City Hall, just drawn, had no parcel left to stand on and leaves the game."""
+
+    type: Literal["city_hall_set_aside"]
+
+
 class BuildingKept(TypedDict):
     """A building was kept in reserve (or building from the reserve ended)."""
 
@@ -661,7 +679,8 @@ Event = (
     | RoadsHandedOut | DuelOrderChosen | DuelTileChosen | DuelFought | TilesDrawn | ChipTaken | RoadsGained
     | MoneyGained | VpGained | VpBought | ActionDeclined | ParcelBought | ParcelPurchaseDeclined | BuildingBought
     | BuildingPurchaseDeclined | ConstructionStarted | RoadPlaced | PermissionAsked | PermissionAnswered
-    | PermissionDeniedRest | BuildingPlaced | HousePlaced | TownhousePlaced | BuildingKept | AttackCancelled
+    | PermissionDeniedRest | BuildingPlaced | HousePlaced | TownhousePlaced | CityHallPlaced | CityHallSetAside
+    | BuildingKept | AttackCancelled
     | BuildingDefended
     | AttackWon | EstateIncomePaid | BankerVpBought | MoneyGivenUp | CowboysReceived | RoundEnded
     | FinalRoadsFinished | GameFinished | SeatReplaced

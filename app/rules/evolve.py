@@ -13,6 +13,7 @@ from app.rules.board import PARCELS, SIDES, parcel_index
 from app.rules.catalog import (
     BRIDGE_ROADS,
     BUILDINGS,
+    CITY_HALL,
     CONSTRUCTION_INDEX,
     COWBOYS_PER_PLAYER,
     FINAL_STEPS,
@@ -46,6 +47,8 @@ from app.rules.events import (
     CardOptionChosen,
     CentrePlaced,
     ChipTaken,
+    CityHallPlaced,
+    CityHallSetAside,
     ConstructionRefilled,
     ConstructionStarted,
     CowboyPlaced,
@@ -281,7 +284,7 @@ def _construction_refilled(s: GameState, e: ConstructionRefilled) -> GameState:
     bag = dict(s.bag)
     for building in (*e["drawn"], *e.get("placed", ())):
         bag[building] -= 1
-    return replace(s, construction=tuple(e["construction"]), bag=bag)
+    return replace(s, construction=tuple(e["construction"]), bag=bag, city_hall_drawn=CITY_HALL in e["drawn"])
 
 
 @handles("parcel_claimed")
@@ -549,6 +552,20 @@ def _townhouse_placed(s: GameState, e: TownhousePlaced) -> GameState:
     return _house_done(replace(s, houses=s.houses + 1, townhouses=s.townhouses - 1))
 
 
+@handles("city_hall_placed")
+def _city_hall_placed(s: GameState, e: CityHallPlaced) -> GameState:
+    """Free, on an owner-free parcel; its roads come from the general supply, nobody's reserve (RULING G2)."""
+    index = _idx(e)
+    roads = frozenset((x1, y1, x2, y2) for x1, y1, x2, y2 in e["roads"])
+    s = _set_parcel(s, index, content=CITY_HALL)
+    return replace(s, city_hall=index, city_hall_drawn=False, roads=s.roads | roads)
+
+
+@handles("city_hall_set_aside")
+def _city_hall_set_aside(s: GameState, e: CityHallSetAside) -> GameState:
+    return replace(s, city_hall_drawn=False)
+
+
 @handles("building_kept")
 def _building_kept(s: GameState, e: BuildingKept) -> GameState:
     assert s.work is not None
@@ -613,6 +630,9 @@ def _round_ended(s: GameState, e: RoundEnded) -> GameState:
     players = tuple(replace(p, personality=None, passed=False, card_option=None) for p in s.players)
     assert all(p.cowboys <= COWBOYS_PER_PLAYER for p in players)
     last = s.round >= ROUNDS
+    # The City Hall's occupant stays there across rounds (RULING G2); every other cowboy has gone home.
+    occupant = s.parcel_cowboys.get(s.city_hall) if s.city_hall is not None else None
+    stays = {s.city_hall: occupant} if s.city_hall is not None and occupant else {}
     return replace(
         s,
         players=players if not last else s.players,
@@ -623,7 +643,7 @@ def _round_ended(s: GameState, e: RoundEnded) -> GameState:
         placement_order=s.placement_order if last else (),
         turn=None,
         squares={},
-        parcel_cowboys={},
+        parcel_cowboys=stays,
         white_cowboy=False,
         chip_holder=None,
         reserve_done=frozenset(),

@@ -30,9 +30,17 @@ from app.rules.catalog import (
     THREE_ROADS,
     WAGE_PER_COWBOY,
 )
+from app.rules.city_hall import city_hall_sites, cowboys_away, first_player
 from app.rules.construction import buildable_roads
 from app.rules.decisions import Decision
-from app.rules.duels import attack_spots, duelling_seats, earliest_passer, fight, purchase_spots
+from app.rules.duels import (
+    attack_spots,
+    city_hall_contenders,
+    duelling_seats,
+    earliest_passer,
+    fight,
+    purchase_spots,
+)
 from app.rules.events import XY, CowboyGain, DuelTarget, Event, MoneyGained, Payment, RoadGain, TilesDrawn
 from app.rules.evolve import evolve
 from app.rules.income import (
@@ -304,6 +312,12 @@ def _build_from_reserve(s: GameState) -> Step:
 
 
 def _estate_income(s: GameState) -> Step:
+    """The City Hall's duel first (RULING G2, decision D38), then the attacks (B9), then the incomes (B13)."""
+    contenders = city_hall_contenders(s)
+    if len(contenders) > 1:
+        assert s.city_hall is not None
+        x, y = parcel_xy(s.city_hall)
+        return duel_step(s, {"x": x, "y": y}, contenders)
     spots = attack_spots(s)
     for index, seats in spots.items():
         owner = s.parcels[index].owner
@@ -354,7 +368,8 @@ def _new_cowboys(s: GameState) -> Step:
     if s.round not in NEW_COWBOYS:
         return None
     gains: list[CowboyGain] = [
-        {"seat": p.seat, "count": min(NEW_COWBOYS[s.round], COWBOYS_PER_PLAYER - p.cowboys)} for p in s.players
+        {"seat": p.seat, "count": min(NEW_COWBOYS[s.round], COWBOYS_PER_PLAYER - p.cowboys - cowboys_away(s, p.seat))}
+        for p in s.players
     ]
     return _completed(s, {"type": "cowboys_received", "gains": gains})
 
@@ -434,10 +449,24 @@ def next_step(s: GameState) -> Step:
     return step
 
 
+def _city_hall(s: GameState) -> Step:
+    """The City Hall just drawn goes onto the board at once, then its square is refilled (RULING G2)."""
+    if city_hall_sites(s):
+        return Awaiting(Decision.PLACE_CITY_HALL, (first_player(s),))
+
+    def set_aside(rng: Rng) -> list[Event]:
+        gone: Event = {"type": "city_hall_set_aside"}
+        return [gone, refill_event(evolve(s, gone), rng, slide=False)]
+
+    return set_aside
+
+
 def _next_step(s: GameState) -> Step:
-    """A construction under way comes first (its permission request before it)."""
+    """The City Hall just drawn comes first, then a construction under way (its permission request before it)."""
     if s.step == "finished":
         return None
+    if s.city_hall_drawn:
+        return _city_hall(s)
     if s.work is not None:
         if s.work.request is not None:
             return Awaiting(Decision.PERMISSION, (s.work.request.asked,))

@@ -13,13 +13,16 @@ from app.rules.catalog import (
     BLACKSMITH_PER_RANCH,
     BLACKSMITH_PER_ROUND,
     BUILDINGS,
+    CITY_HALL_LEVEL,
     COWBOY_INCOME_PER_FIREPOWER,
     GENERAL_STORE_PER_OTHER_HOUSE,
     GENERAL_STORE_PER_OWN_HOUSE,
     HOUSE_PIECES,
+    OWNER_FREE_HOUSE_VALUES,
     PARCEL_INCOME_PER_PARCEL,
     RIVER_MINE_BONUS,
 )
+from app.rules.city_hall import occupant
 from app.rules.construction import parcels_owned
 from app.rules.events import EstatePayment
 from app.rules.model import GameState, Parcel, about_parcels
@@ -83,9 +86,9 @@ def house_values(content: str | None) -> int:
 
 def house_value(s: GameState, owner: int, index: int) -> int:
     """What parcel `index` is worth as houses to a building of `owner`: houses count on an owner-free parcel or
-    `owner`'s, buildings on `owner`'s (RULING B13)."""
+    `owner`'s, buildings on `owner`'s, the City Hall (always owner-free) for everyone (RULINGS B13, G2)."""
     parcel = s.parcels[index]
-    if parcel.owner == owner or (parcel.owner is None and parcel.content in HOUSE_PIECES):
+    if parcel.owner == owner or (parcel.owner is None and parcel.content in OWNER_FREE_HOUSE_VALUES):
         return house_values(parcel.content)
     return 0
 
@@ -159,17 +162,20 @@ INCOME_RULES = {
     "prison": _nothing,
     "station": _nothing,  # it scores at the end instead (RULING G3)
     "school": _nothing,
+    "city_hall": _nothing,  # nobody's: it raises its occupant's incomes instead (RULING G2)
     "general_store": _general_store,
     "blacksmith": _blacksmith,
 }
 
 
 def building_income(s: GameState, index: int) -> int:
-    """What the building on parcel `index` earns at the next estate income, before attacks and bonuses,
-    within the printed maximum of its tile."""
+    """What the building on parcel `index` earns at the next estate income, before attacks and bonuses, within
+    the printed maximum of its tile; one level more when its owner occupies the City Hall (RULING G2)."""
     parcel = s.parcels[index]
     assert parcel.owner is not None and parcel.content in BUILDINGS
     amount = INCOME_RULES[parcel.content](s, parcel.owner, index)
+    if occupant(s) == parcel.owner:
+        amount += CITY_HALL_LEVEL.get(parcel.content, 0)
     cap = BUILDINGS[parcel.content].income_cap
     return amount if cap is None else min(amount, cap)
 

@@ -29,6 +29,7 @@ from app.rules.catalog import (
     SHOP_EXCLUSIVE,
     SQUARES,
 )
+from app.rules.city_hall import city_hall_sites, cowboys_away
 from app.rules.construction import (
     askable_players,
     build_sites,
@@ -99,7 +100,7 @@ def _captain(s: GameState, seat: int) -> list[Move]:
     return [
         {"type": "hire_cowboys", "count": n}
         for n, price in CAPTAIN_COWBOY_PRICES.items()
-        if price <= p.money and p.cowboys + n <= COWBOYS_PER_PLAYER
+        if price <= p.money and p.cowboys + cowboys_away(s, seat) + n <= COWBOYS_PER_PLAYER
     ]
 
 
@@ -167,6 +168,9 @@ def _placement(s: GameState, seat: int) -> list[Move]:
             for i in about_parcels(s, owner_free_land)
             if i not in spots or _may_join(spots[i], seat, False, red_sheriff)
         ]
+        # The City Hall: to occupy it, or to challenge its occupant (RULING G2); the white cowboy never (below).
+        if s.city_hall is not None and _may_join(spots.get(s.city_hall, ()), seat, False, red_sheriff):
+            moves.append(_PLACE_ON_PARCEL[s.city_hall])
         for index in about_parcels(s, attackable_buildings):  # buildings: to attack or defend
             defending = s.parcels[index].owner == seat
             if red_sheriff and not defending:
@@ -180,13 +184,18 @@ def _placement(s: GameState, seat: int) -> list[Move]:
         for index, parcel in enumerate(s.parcels):
             if spots.get(index):
                 continue
-            if (parcel.owner is None and not parcel.river) or (
+            if (parcel.owner is None and not parcel.river and index != s.city_hall) or (
                 parcel.owner == seat and parcel.content in BUILDINGS and is_attackable(s, index)
             ):
                 xy = _XY[index]
                 moves.append({"type": "place_white_cowboy", "x": xy["x"], "y": xy["y"]})
     moves.append({"type": "pass"})
     return moves
+
+
+def _place_city_hall(s: GameState, seat: int) -> list[Move]:
+    """The owner-free parcels the fewest roads from the supply reach (RULING G2)."""
+    return [{"type": "place_city_hall", **_xy(index)} for index in city_hall_sites(s)]
 
 
 def _choose_duel(s: GameState, seat: int) -> list[Move]:
@@ -326,6 +335,7 @@ MOVES_BY_KIND: dict[Decision, Callable[[GameState, int], list[Move]]] = {
     Decision.SHOPPING: _shopping,
     Decision.PARCEL_PICK: _parcel_pick,
     Decision.FINAL_ROADS: _final_roads,
+    Decision.PLACE_CITY_HALL: _place_city_hall,
     Decision.START_PARCEL: _start_parcel,
     Decision.PERSONALITY: _personality,
     Decision.SETTLER: _settler,

@@ -93,6 +93,10 @@ class GameState:
     bag: Mapping[str, int] = field(default_factory=dict)  # building type -> tiles left; never shown to anyone
     houses: int = HOUSES_SUPPLY
     townhouses: int = TOWNHOUSES_SUPPLY  # Gold & Guns (RULING G6)
+    # Gold & Guns: the City Hall's parcel once it stands, and whether it was drawn and waits to be placed (RULING
+    # G2). Its occupant is the cowboy on its parcel, kept there across rounds (`city_hall.occupant`).
+    city_hall: int | None = None
+    city_hall_drawn: bool = False
     sides: Mapping[str, str] = field(default_factory=dict)  # card -> "yellow" | "red"
     initial_order: tuple[int, ...] = ()
     draft_claims: int = 0  # starting parcels placed so far

@@ -19,7 +19,8 @@ MoveType = Literal[
     "claim_parcel", "choose_personality", "grocer_choice", "card_option", "hire_cowboys", "buy_revolvers",
     "take_building", "decline", "place_cowboy", "place_white_cowboy", "pass", "resolve_duel", "buy_parcel",
     "decline_parcel", "buy_building", "place_road", "ask_permission", "answer_permission", "deny_remaining",
-    "place_building", "place_house", "place_townhouse", "keep_building", "buy_vp", "banker_vp", "give_up_money",
+    "place_building", "place_house", "place_townhouse", "place_city_hall", "keep_building", "buy_vp", "banker_vp",
+    "give_up_money",
     "vote_side", "play_tile", "shop_add", "shop_remove", "shop_done", "finish_roads",
 ]
 MOVE_TYPES: Final[frozenset[MoveType]] = frozenset(get_args(MoveType))
@@ -217,6 +218,13 @@ class PlaceTownhouse(_OnParcel):
 
 
 @with_config(_EXACT)
+class PlaceCityHall(_OnParcel):
+    """Gold & Guns: place the City Hall, just drawn from the bag, on an owner-free parcel a road reaches."""
+
+    type: Literal["place_city_hall"]
+
+
+@with_config(_EXACT)
 class KeepBuilding(TypedDict):
     """Keep the building in your reserve (or stop building from it)."""
 
@@ -298,7 +306,7 @@ Move: TypeAlias = (
     ClaimParcel | ChoosePersonality | GrocerChoice | CardOption | HireCowboys | BuyRevolvers | TakeBuilding
     | Decline | PlaceCowboy | PlaceWhiteCowboy | Pass | ResolveDuel | BuyParcel | DeclineParcel | BuyBuilding
     | PlaceRoad | AskPermission | AnswerPermission | DenyRemaining | PlaceBuilding | PlaceHouse | PlaceTownhouse
-    | KeepBuilding
+    | PlaceCityHall | KeepBuilding
     | BuyVp | BankerVp | GiveUpMoney | VoteSide | PlayTile | ShopAdd | ShopRemove | ShopDone | FinishRoads
 )
 MOVE_SHAPES: Final[tuple[type[Any], ...]] = get_args(Move)

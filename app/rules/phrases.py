@@ -18,6 +18,7 @@ DECISION_PHRASES: Final[Mapping[Decision, str]] = {
     Decision.START_PARCEL: "choose a starting parcel",
     Decision.SHOPPING: "fill your basket for A New Beginning (secret until everyone is done)",
     Decision.PARCEL_PICK: "place one of the parcels you bought",
+    Decision.PLACE_CITY_HALL: "place the City Hall, just drawn from the bag, on an owner-free parcel",
     Decision.PERSONALITY: "choose a personality",
     Decision.SETTLER: "take a parcel with the Settler",
     Decision.SETTLER_RED: "choose the Settler's option",

@@ -22,6 +22,7 @@ from app.rules.decide import advance
 from app.rules.events import SCHEMA_VERSION, XY, Event, TilesDealt
 from app.rules.evolve import replay
 from app.rules.rng import Rng
+from app.rules.supply import draw_into
 
 
 def _roll_parcel(rng: Rng, taken: set[int], rolls: list[list[int]]) -> int:
@@ -81,16 +82,8 @@ def new_game(config: GameConfig, seed: int) -> list[Event]:
     placed = [c.setup_building for c in CONSTRUCTION_SQUARES if c.setup_building is not None]
     for building in placed:
         bag[building] -= 1
-    tiles = [building for building, count in sorted(bag.items()) for _ in range(count)]
-    construction: list[str | None] = []
-    drawn: list[str] = []
-    for square in CONSTRUCTION_SQUARES:
-        if square.setup_building is not None:
-            construction.append(square.setup_building)
-        else:
-            tile = tiles.pop(rng.choice(range(len(tiles))))
-            drawn.append(tile)
-            construction.append(tile)
+    construction: list[str | None] = [c.setup_building for c in CONSTRUCTION_SQUARES]
+    drawn = draw_into(construction, bag, rng)
     events.append({"type": "construction_refilled", "construction": construction, "drawn": drawn,
                    "placed": placed})
     if config.might_is_right:

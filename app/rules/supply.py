@@ -3,7 +3,9 @@ buildings that refills the construction squares."""
 
 from __future__ import annotations
 
-from app.rules.catalog import ROADS_SUPPLY
+from collections.abc import Mapping
+
+from app.rules.catalog import CITY_HALL, ROADS_SUPPLY
 from app.rules.construction import road_pieces_on_board
 from app.rules.events import ConstructionRefilled
 from app.rules.model import GameState
@@ -15,15 +17,31 @@ def roads_in_supply(s: GameState) -> int:
     return ROADS_SUPPLY - road_pieces_on_board(s) - sum(p.roads for p in s.players)
 
 
-def refill_event(s: GameState, rng: Rng) -> ConstructionRefilled:
-    """Unbought buildings slide toward the cheapest squares; empty squares are refilled from the bag, each
-    draw at random and written into the event (`000` "End of Round")."""
-    remaining = [b for b in s.construction if b is not None]
-    bag = [building for building, count in sorted(s.bag.items()) for _ in range(count)]
+def draw_into(slots: list[str | None], bag: Mapping[str, int], rng: Rng) -> list[str]:
+    """Fill the empty squares of `slots` in order, each with a tile drawn at random from `bag`; return the draws.
+    The City Hall never takes a square: drawn, it stops the refill until it stands on the board (RULING G2)."""
+    tiles = [building for building, count in sorted(bag.items()) for _ in range(count)]
     drawn: list[str] = []
-    while len(remaining) + len(drawn) < len(s.construction) and bag:
-        tile = bag.pop(rng.choice(range(len(bag))))
+    for k, slot in enumerate(slots):
+        if slot is not None:
+            continue
+        if not tiles:
+            break
+        tile = tiles.pop(rng.choice(range(len(tiles))))
         drawn.append(tile)
-    slots: list[str | None] = [*remaining, *drawn]
-    slots += [None] * (len(s.construction) - len(slots))
+        if tile == CITY_HALL:
+            break
+        slots[k] = tile
+    return drawn
+
+
+def refill_event(s: GameState, rng: Rng, *, slide: bool = True) -> ConstructionRefilled:
+    """Unbought buildings slide toward the cheapest squares (unless `slide` is off: once the drawn City Hall
+    stands, the squares still empty are filled where they are); empty squares are refilled from the bag, each
+    draw at random and written into the event (`000` "End of Round")."""
+    slots: list[str | None] = list(s.construction)
+    if slide:
+        remaining = [b for b in s.construction if b is not None]
+        slots = [*remaining, *[None] * (len(s.construction) - len(remaining))]
+    drawn = draw_into(slots, s.bag, rng)
     return {"type": "construction_refilled", "construction": slots, "drawn": drawn}

@@ -24,6 +24,7 @@ from app.rules.catalog import (
     SQUARES,
     TRACK_STEPS,
 )
+from app.rules.city_hall import occupant
 from app.rules.construction import WATER_EDGES, askable_players, is_bridge, parcels_owned, permission_parcels
 from app.rules.events import EventType, private_to
 from app.rules.flow import awaiting
@@ -115,8 +116,10 @@ def _parcels(s: GameState) -> list[dict[str, Any]]:
             "river": parcel.river,
             "centre": index == s.centre,
             "reached": is_reached(index, points),
-            "price": parcel_price(s, index) if parcel.owner is None and not parcel.river else None,
-            "income": building_income(s, index) if parcel.content in BUILDINGS else None,
+            # The City Hall's parcel is never for sale, nor does it earn (RULING G2).
+            "price": parcel_price(s, index) if parcel.owner is None and not parcel.river and index != s.city_hall
+            else None,
+            "income": building_income(s, index) if parcel.content in BUILDINGS and parcel.owner is not None else None,
             "cowboys": _cowboy_seats(cowboys),
             "white_cowboy": _white(cowboys),
             "attacked_by": s.attacks.get(index),
@@ -235,10 +238,14 @@ def player_view(
 
 def _expansion_fields(s: GameState) -> dict[str, Any]:
     """The fields an expansion adds to the state document, present only when it is played (the API's "With
-    expansions"). The City Hall is not in this slice's bag yet, so it never stands."""
+    expansions"): the City Hall is null until it stands."""
     if not s.config.gold_and_guns:
         return {}
-    return {"townhouses_left": s.townhouses, "city_hall": None}
+    city_hall = None
+    if s.city_hall is not None:
+        x, y = parcel_xy(s.city_hall)
+        city_hall = {"x": x, "y": y, "occupant": occupant(s)}
+    return {"townhouses_left": s.townhouses, "city_hall": city_hall}
 
 
 # Event fields that only the acting seat may see, by event type (RULINGS V1, V2).

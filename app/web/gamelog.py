@@ -165,6 +165,10 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "building_placed": lambda d, e: f"{d.who(e['seat'])} builds the {building_name(e['building'])} on {at(e)}.",
     "house_placed": lambda d, e: f"{d.who(e['seat'])} places a house on {at(e)}.",
     "townhouse_placed": lambda d, e: f"{d.who(e['seat'])} turns the house on {at(e)} into a townhouse.",
+    "city_hall_placed": lambda d, e: f"{d.who(e['seat'])} places the City Hall on {at(e)}"
+    + (f" with {len(e['roads'])} road{'s' if len(e['roads']) > 1 else ''} from the supply" if e["roads"] else "")
+    + ".",
+    "city_hall_set_aside": lambda d, e: "The City Hall finds no free parcel and leaves the game.",
     "building_kept": lambda d, e: f"{d.who(e['seat'])} keeps the building in reserve.",
     "attack_cancelled": lambda d, e: f"The church protects {at(e)}: the attack is called off.",
     "building_defended": lambda d, e: f"{d.who(e['seat'])} defends the building on {at(e)}.",

@@ -182,6 +182,8 @@ class Labeller:
             return f"Put the house on {self.parcel(move)}"
         if kind == "place_townhouse":
             return f"Turn the house on {self.parcel(move)} into a townhouse"
+        if kind == "place_city_hall":
+            return f"Place the City Hall on {self.parcel(move)}"
         if kind == "place_building":
             return f"Build the {building_name(move['building'])} on {self.parcel(move)}"
         if kind == "keep_building":
@@ -333,7 +335,9 @@ def cells(doc: Doc, targets: dict[str, Target]) -> list[Cell]:
         if p["owner"] is not None:
             bits.append(f"owned by {labeller.who(p['owner'])}")
         content = p["content"]
-        if content in BUILDINGS:
+        if content in BUILDINGS and p["income"] is None:  # the City Hall earns nothing itself
+            bits.append(BUILDINGS[content].name)
+        elif content in BUILDINGS:
             bits.append(f"{BUILDINGS[content].name}, income ${p['income']}")
         elif content:
             bits.append(content)

@@ -8,6 +8,7 @@ from app.rules import GameState, player_view, redact_event
 from app.rules.board import is_connected, is_reached, road_points
 from app.rules.catalog import (
     BUILDINGS,
+    CITY_HALL,
     COWBOYS_PER_PLAYER,
     HOUSES_SUPPLY,
     PROPERTY_TILES,
@@ -32,10 +33,13 @@ def check_invariants(s: GameState) -> None:
         if parcel.content == "townhouse":  # RULING G6: only where all 8 neighbours were occupied or owned
             townhouses_on_board += 1
             assert is_hemmed_in(s.parcels, index), f"townhouse at {index} is not hemmed in"
-        if parcel.content in BUILDINGS:
+        if parcel.content == CITY_HALL:  # RULING G2: free-standing, never bought, never the white cowboy's
+            assert index == s.city_hall and parcel.owner is None, "the City Hall is owned or misplaced"
+            assert not any(c.white for c in s.parcel_cowboys.get(index, ())), "the white cowboy is on the City Hall"
+        elif parcel.content in BUILDINGS:
             assert parcel.owner is not None, "a building stands on an owner-free parcel"
-            if BUILDINGS[parcel.content].needs_road:
-                assert is_reached(index, points), f"{parcel.content} at {index} is not reached by a road"
+        if parcel.content in BUILDINGS and BUILDINGS[parcel.content].needs_road:
+            assert is_reached(index, points), f"{parcel.content} at {index} is not reached by a road"
     placed = [0] * len(s.players)
     for spot in (*s.squares.values(), *s.parcel_cowboys.values()):
         for cowboy in spot:

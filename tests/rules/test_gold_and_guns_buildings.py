@@ -74,15 +74,17 @@ def test_players_cannot_open_a_table_with_gold_and_guns_yet() -> None:
 
 
 def test_new_buildings_go_into_the_bag_only_with_the_expansion() -> None:
-    """R-GG-24: the new buildings go into the bag with the base buildings — station 1, school 2, general store 2,
-    blacksmith 2 (`001` "Components", "New Buildings"; the City Hall is not in this slice's bag)."""
-    new = {"station": 1, "school": 2, "general_store": 2, "blacksmith": 2}
+    """R-GG-24: the 8 new buildings go into the bag with the base buildings — station 1, city hall 1, school 2,
+    general store 2, blacksmith 2 (`001` "Components", "New Buildings"); a City Hall drawn at setup stands on the
+    board (RULING G2)."""
+    new = {"station": 1, "city_hall": 1, "school": 2, "general_store": 2, "blacksmith": 2}
     with_gg = replay(new_game(GameConfig.from_variants(3, {"expansions": GG}, preview=True), 5))
     base = replay(new_game(GameConfig.from_variants(3, {}), 5))
     in_box = lambda s: {b: n for b, n in s.bag.items()}  # noqa: E731
     on_squares = lambda s, b: sum(1 for c in s.construction if c == b)  # noqa: E731
     for building, count in new.items():
-        assert in_box(with_gg).get(building, 0) + on_squares(with_gg, building) == count
+        on_board = sum(1 for p in with_gg.parcels if p.content == building)
+        assert in_box(with_gg).get(building, 0) + on_squares(with_gg, building) + on_board == count
         assert building not in base.bag and on_squares(base, building) == 0
     assert sum(with_gg.bag.values()) == sum(base.bag.values()) + sum(new.values())
 

@@ -101,3 +101,27 @@ def test_the_page_and_the_mails_name_every_decision_alike() -> None:
     for decision in Decision:
         assert present.decision_text(decision) == awaited_phrase(decision) == DECISION_PHRASES[decision]
     assert present.decision_text(None) == "" and awaited_phrase(None) == "make a decision"
+
+
+def test_the_table_shows_the_city_hall_and_its_placement() -> None:
+    """R-GG-20: the drawn City Hall's placement is offered with a label, its event reads as a sentence, and the
+    board renders it standing and occupied — nobody's, with no price and no income (RULING G2)."""
+    from tests.rules.test_city_hall import drawn_at_refill
+    from tests.rules.test_gold_and_guns_buildings import gg_town
+
+    g = gg_town()
+    drawn_at_refill(g, passing_order=(0, 1, 2))
+    names = ["p0", "p1", "p2"]
+    game = SimpleNamespace(id=1, name="Test")
+    doc = player_view(g.state, 0, game_id=1, usernames=names)
+    moves = legal_moves(g.state, 0)
+    groups, _targets = present.choices(doc, moves)
+    labels = {c.label for group in groups for c in group.choices}
+    assert "Place the City Hall on parcel (3, 3)" in labels
+    board_html(game, doc, moves, _known_log(g.events, 0))
+    (placed, *_) = g.act({"type": "place_city_hall", "x": 3, "y": 3})
+    assert Describer(names).describe(placed) == "p0 places the City Hall on (3, 3)."
+    g.place_cowboys(xy=(3, 3), seats=[1])
+    doc = player_view(g.state, 0, game_id=1, usernames=names)
+    html = board_html(game, doc, legal_moves(g.state, 0), _known_log(g.events, 0))
+    assert "Parcel (3, 3); City Hall" in html and "$None" not in html
