@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from sqlalchemy import text
@@ -32,6 +32,9 @@ from app.rules import Event, GameState, private_to, to_act
 def status_of(state: GameState) -> Literal["active", "finished"]:
     """The status of a started game as its `games` row and summaries show it."""
     return "finished" if state.status == "finished" else "active"
+
+
+MOVE_WINDOW = timedelta(minutes=1)  # the window of the moves-per-minute cap
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,10 @@ class Outcome:
     by_clock: bool = False  # made for `actor` because its clock ran out: marked so in the log, counted as a timeout
     handover: tuple[int, int] | None = None  # (seat, user id): the seat changes hands
     mails: Sequence[Mail] = ()
+    # A move decided on the cached state without reading the head first: the statement itself checks the seat's
+    # moves-per-minute cap and records nothing beyond it. (Who sits where needs no check: a seat changes hands
+    # only with a `seat_replaced` event, which moves the head the statement already guards.)
+    move_cap: int | None = None  # the most moves `actor` may have made within MOVE_WINDOW before this one
 
     @property
     def new_seq(self) -> int:
@@ -79,6 +86,10 @@ _RECORD = text(
           AND (CAST(:expired_seat AS integer) IS NULL OR EXISTS (
                 SELECT FROM seats AS s
                 WHERE s.game_id = g.id AND s.seat = :expired_seat AND s.deadline <= CAST(:now AS timestamptz)))
+          AND (CAST(:move_cap AS integer) IS NULL OR (
+                SELECT count(DISTINCT e.created_at) FROM game_events AS e
+                WHERE e.game_id = g.id AND e.actor = :actor AND NOT e.timed_out
+                  AND e.created_at > now() - CAST(:window AS interval)) < :move_cap)
         RETURNING g.id, g.move_timeout_hours
     ),
     logged AS (
@@ -167,6 +178,8 @@ def _parameters(o: Outcome) -> dict[str, Any]:
         "recipients": [recipient for _, recipient, _, _ in outbox],
         "ats": [at for _, _, at, _ in outbox],
         "payloads": [json.dumps(payload) for _, _, _, payload in outbox],
+        "move_cap": o.move_cap,
+        "window": MOVE_WINDOW,
         "channel": CHANNEL,
         "notice": Change(o.game_id, o.new_seq, tuple(awaited), status, o.actor if o.private else None).to_json(),
     }

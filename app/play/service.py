@@ -15,7 +15,7 @@ import random
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Literal, overload
 
 from sqlalchemy import func, select, text
@@ -26,7 +26,7 @@ from app.play.accounts import Account
 from app.play.bus import Change
 from app.play.commands import Command, PlayerMove, ReplaceSeat, TimeOut
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, PlayError, TooMany
-from app.play.record import Mail, Outcome, record, status_of
+from app.play.record import MOVE_WINDOW, Mail, Outcome, record, status_of
 from app.rules import (
     ConfigError,
     Event,
@@ -56,7 +56,6 @@ MAX_SEED = 2**63 - 1
 # stretch, A New Beginning's shopping, fills a large basket (and takes a few items back) in well under 60 small
 # moves. Beyond it, one seat could flood the log, the mail worker and every watcher's page (RULING V4 spam).
 MOVES_PER_MINUTE = 60
-MOVE_WINDOW = timedelta(minutes=1)
 # How often one command is decided again because other writers got ahead of it; each retry means another write
 # succeeded, so only a crowd of simultaneous writers to one game gets this far (and then a 409 stale_seq).
 MAX_DECISIONS = 10
@@ -147,6 +146,7 @@ class GameService:
         self.cache = cache or StateCache()
         self.clock = clock
         self.moves_per_minute = moves_per_minute
+        self._tables: dict[int, _Table] = {}  # game -> its seed and who sits where, as last read (oldest first)
         self._deciders: dict[type[Any], Callable[[AsyncSession, Any], Awaitable[Outcome | None]]] = {
             PlayerMove: self._decide_move,
             TimeOut: self._decide_timeout,
@@ -298,6 +298,7 @@ class GameService:
             if head.status == "open":
                 raise _not_started()
             state = await self.cache.load(session, game_id, head.seq)
+        self._learn(game_id, account.id, head)
         seat = head.seat
         if seat is None or seat not in to_act(state):
             return MoveOptions(visible_seq(state, seat), seat, [])
@@ -335,6 +336,10 @@ class GameService:
         """
         decide = self._deciders[type(command)]
         async with self.db.autocommit() as session:
+            warm = self._decide_on_cache(command) if isinstance(command, PlayerMove) else None
+            if warm is not None and await record(session, warm):
+                self.cache.remember(warm.game_id, warm.after)
+                return Applied(warm.game_id, visible_seq(warm.after, warm.actor))
             for _ in range(MAX_DECISIONS):
                 outcome = await decide(session, command)
                 if outcome is None:
@@ -344,6 +349,40 @@ class GameService:
                     return Applied(outcome.game_id, visible_seq(outcome.after, outcome.actor))
         raise _stale(None)
 
+    def _decide_on_cache(self, command: PlayerMove) -> Outcome | None:
+        """The move decided on this process's cached state, without reading the head: the common case of a
+        player moving in a game this server has just shown them. The recording statement checks what the head
+        read would have (the head itself — a seat changes hands only with an event —, the moves-per-minute cap)
+        and records nothing otherwise; None whenever anything here is unknown or refused, and the move takes the
+        full path, which decides at the real head and words any refusal."""
+        table = self._tables.get(command.game_id)
+        state = self.cache.get(command.game_id)
+        if table is None or state is None or state.status != "active":
+            return None
+        seat = table.seats.get(command.user_id)
+        if seat is None or command.seq != visible_seq(state, seat):
+            return None
+        try:
+            events, after = _play(state, seat, command.move, table.seed)
+        except PlayError:
+            return None
+        return Outcome(
+            command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=seat,
+            move_cap=self.moves_per_minute,
+        )
+
+    def _learn(self, game_id: int, user_id: int, head: _Head) -> None:
+        """Keep what a head read told about a game that never changes (its seed) or changes only with a seat's
+        handover (who sits where), for `_decide_on_cache`."""
+        table = self._tables.pop(game_id, None) or _Table(head.seed, {})
+        if head.seat is None:
+            table.seats.pop(user_id, None)
+        else:
+            table.seats[user_id] = head.seat
+        self._tables[game_id] = table
+        while len(self._tables) > self.cache.capacity:
+            self._tables.pop(next(iter(self._tables)))
+
     async def _decide_move(self, session: AsyncSession, command: PlayerMove) -> Outcome:
         """A player's move, made against `command.seq` as the player counts the log. Events the player may not
         know of (other seats' private events) do not make it stale: it is decided at the real head.
@@ -352,6 +391,7 @@ class GameService:
         `game_not_active`, Invalid (an illegal or malformed move).
         """
         head = await _head(session, command.game_id, command.user_id)
+        self._learn(command.game_id, command.user_id, head)
         seat = head.seat
         if seat is None:
             raise NotAllowed("no_seat", "You do not have a seat in this game.")
@@ -497,6 +537,14 @@ async def _head(session: AsyncSession, game_id: int, user_id: int) -> _Head:
     if row is None:
         raise NotFound("game_not_found", f"There is no game {game_id}.")
     return _Head(row.status, row.seq, row.seed, row.seat, row.moves, max(1, int(row.wait or 1)))
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """What this process knows of a game's table from its head reads: the seed and the seats of users."""
+
+    seed: int
+    seats: dict[int, int]  # user id -> seat
 
 
 @dataclass(frozen=True, slots=True)

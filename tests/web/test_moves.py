@@ -153,29 +153,39 @@ async def test_a_bug_in_the_rules_core_is_a_500_with_a_log_line_and_changes_noth
     assert await _log(client, gid, awaited) == before
 
 
-async def test_a_move_is_three_statements_each_its_own_transaction(
+async def test_a_move_is_two_statements_on_a_warm_cache_and_three_on_a_cold_one(
     api: Api, client: httpx.AsyncClient, app: Any
 ) -> None:
-    """A move costs three statements: the sign-in lookup, one read of the game's head, one write that records
-    everything (app.play.record) — each in autocommit, so no BEGIN or COMMIT round trips and no lock held while
-    the rules core decides."""
-    game, awaited, _, _ = await _table(api)
+    """A move costs the sign-in lookup and one write that records everything (app.play.record) when this server
+    holds the game's state and the player's seat (it just listed the player's moves); without them, one read of
+    the game's head comes first. Each statement runs in autocommit, so no BEGIN or COMMIT round trips and no lock
+    held while the rules core decides."""
+    game, first, second, _ = await _table(api)
     gid = game["id"]
-    move = (await client.get(f"/api/v1/games/{gid}/moves", headers=awaited.headers)).json()["moves"][0]
     sent: list[tuple[str, bool]] = []
 
     def statement(conn: Any, cursor: Any, sql: str, *args: Any) -> None:
         sent.append((sql.split()[0].upper(), conn.connection.driver_connection.autocommit))
 
     engine = app.state.service.db.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", statement)
-    try:
-        body = {"seq": game["seq"], "move": move}
-        r = await client.post(f"/api/v1/games/{gid}/moves", json=body, headers=awaited.headers)
-    finally:
-        event.remove(engine, "before_cursor_execute", statement)
-    assert r.status_code == 200, r.text
-    assert sent == [("SELECT", True), ("SELECT", True), ("WITH", True)]
+    by_seat = {(await client.get(f"/api/v1/games/{gid}/moves", headers=p.headers)).json()["seat"]: p
+               for p in (first, second)}
+    for warm, expected in ((True, [("SELECT", True), ("WITH", True)]),
+                           (False, [("SELECT", True), ("SELECT", True), ("WITH", True)])):
+        summary = (await client.get(f"/api/v1/games/{gid}", headers=first.headers)).json()
+        awaited = by_seat[summary["to_act"][0]]
+        options = (await client.get(f"/api/v1/games/{gid}/moves", headers=awaited.headers)).json()
+        if not warm:
+            app.state.service._tables.clear()  # as on a server that never showed this player the game
+        sent.clear()
+        event.listen(engine, "before_cursor_execute", statement)
+        try:
+            body = {"seq": options["seq"], "move": options["moves"][0]}
+            r = await client.post(f"/api/v1/games/{gid}/moves", json=body, headers=awaited.headers)
+        finally:
+            event.remove(engine, "before_cursor_execute", statement)
+        assert r.status_code == 200, r.text
+        assert sent == expected, (warm, sent)
 
 
 async def test_events_after_n(api: Api, client: httpx.AsyncClient) -> None:
@@ -261,3 +271,24 @@ async def test_random_move_shapes_get_4xx_never_5xx(api: Api, client: httpx.Asyn
         assert set(r.json()["detail"]) == {"code", "message"}
     else:
         assert await _log(client, game["id"], awaited) == before
+
+
+async def test_a_player_whose_seat_was_handed_over_cannot_move_on_a_warm_cache(
+    api: Api, client: httpx.AsyncClient, app: Any
+) -> None:
+    """R-WEB-1: this server knew the awaited player's seat (it listed their moves); the admin then gives the seat
+    to another player. The old player's move is refused (403 `no_seat`) and changes nothing; the newcomer moves."""
+    game, awaited, _, newcomer = await _table(api)
+    gid = game["id"]
+    options = (await client.get(f"/api/v1/games/{gid}/moves", headers=awaited.headers)).json()
+    admin = await api.admin()
+    r = await client.post(f"/api/v1/games/{gid}/seats/{options['seat']}/replace",
+                          json={"username": newcomer.username}, headers=admin.headers)
+    assert r.status_code in (200, 204), r.text
+    before = await _log(client, gid, admin)
+    body = {"seq": options["seq"], "move": options["moves"][0]}
+    assert_error(await client.post(f"/api/v1/games/{gid}/moves", json=body, headers=awaited.headers), 403, "no_seat")
+    assert await _log(client, gid, admin) == before
+    fresh = (await client.get(f"/api/v1/games/{gid}/moves", headers=newcomer.headers)).json()
+    body = {"seq": fresh["seq"], "move": fresh["moves"][0]}
+    assert (await client.post(f"/api/v1/games/{gid}/moves", json=body, headers=newcomer.headers)).status_code == 200
