@@ -17,7 +17,6 @@ Time is passed in (`now`), so tests move it instead of sleeping.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -43,7 +42,7 @@ from app.notify.sender import Sender, SendFailed, build_email
 from app.rules import GameState, player_view, to_act
 from app.rules.decisions import Decision
 from app.rules.flow import awaiting
-from app.store.availability import OutageLog
+from app.store.availability import run_forever
 from app.store.db import Database
 from app.store.repository import StateCache
 from app.store.tables import Game, NotificationPreference, Outbox, Seat, User
@@ -145,18 +144,7 @@ class Notifier:
         return result
 
     async def run_forever(self, interval: float) -> None:
-        outage = OutageLog(log, "mail")
-        while True:
-            try:
-                await self.run_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                if not outage.failed(exc):
-                    log.exception("mail worker run failed")
-            else:
-                outage.succeeded()
-            await asyncio.sleep(interval)
+        await run_forever(self.run_once, interval, log, "mail")
 
     # --- 1. plan --------------------------------------------------------------------------------------------
 

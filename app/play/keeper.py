@@ -7,7 +7,6 @@ twice or move twice for one clock.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,7 +16,7 @@ from sqlalchemy import select
 from app.play import clocks
 from app.play.commands import TimeOut
 from app.play.service import GameService
-from app.store.availability import OutageLog, is_unavailable
+from app.store.availability import is_unavailable, run_forever
 from app.store.tables import Game, Seat
 
 log = logging.getLogger(__name__)
@@ -65,15 +64,4 @@ class ClockKeeper:
         return TickResult(reminders, timeouts)
 
     async def run_forever(self, interval: float) -> None:
-        outage = OutageLog(log, "move clocks")
-        while True:
-            try:
-                await self.tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                if not outage.failed(exc):
-                    log.exception("clock check failed")
-            else:
-                outage.succeeded()
-            await asyncio.sleep(interval)
+        await run_forever(self.tick, interval, log, "move clocks")

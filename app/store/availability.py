@@ -6,7 +6,9 @@ background jobs pause. Any other database error is a bug, reported in full.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 import psycopg
 from sqlalchemy.exc import DBAPIError
@@ -53,3 +55,20 @@ class OutageLog:
             self.down = False
             # A warning like the outage itself, so that both show with the server's default logging.
             self.logger.warning("database back; %s resumed", self.job)
+
+
+async def run_forever(run: Callable[[], Awaitable[object]], interval: float, logger: logging.Logger, job: str) -> None:
+    """Run `run` every `interval` seconds until cancelled: a database outage logged once each way (OutageLog),
+    any other failure with its traceback, and the job carries on either way."""
+    outage = OutageLog(logger, job)
+    while True:
+        try:
+            await run()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if not outage.failed(exc):
+                logger.exception("%s run failed", job)
+        else:
+            outage.succeeded()
+        await asyncio.sleep(interval)
