@@ -58,18 +58,24 @@ def clean_db(database_url: str) -> str:
     return database_url
 
 
+def settings_for(database_url: str, data_dir: Path, **overrides: Any) -> Settings:
+    """Settings of a test server on `database_url`: the test secret, the cheapest hashing, no migration at start,
+    nothing read from the environment's .env file."""
+    values: dict[str, Any] = {
+        "environment": "test",
+        "database_url": database_url,
+        "data_dir": data_dir,
+        "secret_key": TEST_SECRET,
+        "password_hashing": "cheapest",
+        "migrate_on_start": False,
+        **overrides,
+    }
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
 @pytest.fixture
 def settings(clean_db: str, tmp_path: Path) -> Settings:
-    return Settings(
-        environment="test",
-        database_url=clean_db,
-        data_dir=tmp_path,
-        secret_key=TEST_SECRET,
-        password_hashing="cheapest",
-        migrate_on_start=False,
-        sse_ping_seconds=1,
-        _env_file=None,  # type: ignore[call-arg]
-    )
+    return settings_for(clean_db, tmp_path, sse_ping_seconds=1)
 
 
 @pytest.fixture

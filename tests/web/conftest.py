@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import TEST_SECRET
+from conftest import settings_for
 
 from app.main import create_app
-from app.settings import Settings
 from app.store import migrate
 from app.store.db import start_embedded, to_sqlalchemy_url
 
@@ -38,16 +37,7 @@ def own_server(tmp_path: Path) -> Iterator[PostgresServer]:
 @contextlib.asynccontextmanager
 async def app_on(database_url: str, data_dir: Path) -> AsyncIterator[Any]:
     """A started app (no background jobs) on `database_url`."""
-    settings = Settings(
-        environment="test",
-        database_url=database_url,
-        data_dir=data_dir,
-        secret_key=TEST_SECRET,
-        password_hashing="cheapest",
-        migrate_on_start=False,
-        background_jobs=False,
-        _env_file=None,  # type: ignore[call-arg]
-    )
+    settings = settings_for(database_url, data_dir, background_jobs=False)
     application = create_app(settings)
     async with application.router.lifespan_context(application):
         yield application
