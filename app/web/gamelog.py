@@ -33,6 +33,25 @@ def at(e: Event) -> str:
     return f"({e['x']}, {e['y']})"
 
 
+def road_name(x1: int, y1: int, x2: int, y2: int) -> str:
+    """A road the way players name it: by the parcels it runs between, or along the board's edge beside one
+    (a road is an edge between grid points 0..8, RULING B3; parcels are numbered 1..8, column then row)."""
+    if y1 == y2:  # horizontal: between the parcel above and the one below
+        column = min(x1, x2) + 1
+        sides = [(column, y1) if y1 >= 1 else None, (column, y1 + 1) if y1 <= 7 else None]
+        edge = "top" if y1 == 0 else "bottom"
+    else:  # vertical: between the parcel on the left and the one on the right
+        row = min(y1, y2) + 1
+        sides = [(x1, row) if x1 >= 1 else None, (x1 + 1, row) if x1 <= 7 else None]
+        edge = "left" if x1 == 0 else "right"
+    a, b = sides
+    if a and b:
+        return f"between ({a[0]}, {a[1]}) and ({b[0]}, {b[1]})"
+    only = a or b
+    assert only is not None
+    return f"along the {edge} edge of ({only[0]}, {only[1]})"
+
+
 class Describer:
     """Sentences for events, with the players' names; `describe` never raises (unknown events get a plain
     fallback) so that a new event type never breaks the page."""
@@ -155,8 +174,8 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "building_purchase_declined": lambda d, e: f"{d.who(e['seat'])} does not buy the building of "
     f"{square_name(e.get('square'))}.",
     "construction_started": lambda d, e: f"{d.who(e['seat'])} builds from their reserve.",
-    "road_placed": lambda d, e: f"{d.who(e['seat'])} places a road from ({e['x1']}, {e['y1']}) to "
-    f"({e['x2']}, {e['y2']}).",
+    "road_placed": lambda d, e: f"{d.who(e['seat'])} places a {'bridge' if e.get('bridge') else 'road'} "
+    + road_name(e["x1"], e["y1"], e["x2"], e["y2"]) + ".",
     "permission_asked": lambda d, e: f"{d.who(e['seat'])} asks {d.who(e['asked'])} for permission to build a house "
     "on " + ", ".join(f"({x}, {y})" for x, y in e["parcels"]) + ".",
     "permission_answered": lambda d, e: f"{d.who(e['seat'])} {'allows' if e['granted'] else 'refuses'} a house on "

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.globals.update(
     colour=present.colour, colour_names=COLOUR_NAMES, CELL=present.CELL, MARGIN=present.MARGIN,
-    BOARD_PX=present.BOARD_PX, ICON=present.ICON,
+    BOARD_PX=present.BOARD_PX, ink=present.ink,
 )
 router = APIRouter(include_in_schema=False)
 LOG_LENGTH = 80
@@ -449,6 +449,7 @@ def table_context(
         "waiting_for": [by_seat[s]["username"] for s in doc["to_act"] if s in by_seat],
         "groups": groups,
         "cells": present.cells(doc, targets),
+        "marks": present.player_marks([p["username"] for p in doc["players"]]),
         "roads": built,
         "offered_roads": offered,
         "track": present.track(doc, targets),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from app.rules.catalog import (
     BANKER_VP_PRICES,
@@ -25,7 +25,7 @@ from app.rules.catalog import (
 from app.rules.decisions import Decision
 from app.rules.moves import MoveType
 from app.rules.phrases import DECISION_PHRASES
-from app.web.gamelog import building_name, card_name, square_name
+from app.web.gamelog import building_name, card_name, road_name, square_name
 
 Move = dict[str, Any]
 Doc = dict[str, Any]
@@ -34,10 +34,6 @@ COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef9a00", "#7b1fa2")
 CELL = 64
 MARGIN = 28
 BOARD_PX = 2 * MARGIN + 8 * CELL
-ICON = {
-    "ranch": "Ra", "mine": "Mi", "drugstore": "Dr", "bank": "Ba", "saloon": "Sa", "hotel": "Ho",
-    "church": "Ch", "prison": "Pr",
-}
 # Moves that say no (their buttons look so), and the move that asks for permission (its parcels are marked "?").
 REFUSING: tuple[MoveType, ...] = ("decline", "decline_parcel", "deny_remaining", "pass")
 ASKING: MoveType = "ask_permission"
@@ -57,6 +53,23 @@ def _s(n: int) -> str:
 
 def colour(seat: int | None) -> str:
     return COLOURS[seat % len(COLOURS)] if seat is not None else "#fff"
+
+
+# The letter drawn on a player's pieces is readable on their colour (orange takes dark ink).
+INK = ("#fff", "#fff", "#fff", "#000", "#fff")
+
+
+def ink(seat: int) -> str:
+    return INK[seat % len(INK)]
+
+
+def player_marks(names: Sequence[str]) -> list[str]:
+    """The letter on each player's pieces, so that no one needs to tell colours apart: the initial of the name,
+    or, when two players share an initial, the seat number for everyone (one rule the table can tell)."""
+    initials = [name[:1].upper() or "?" for name in names]
+    if len(set(initials)) < len(initials):
+        return [str(seat + 1) for seat in range(len(names))]
+    return initials
 
 
 def decision_text(kind: str | None) -> str:
@@ -173,9 +186,10 @@ class Labeller:
             return f"Buy the {building_name(row.get('building'))} for ${row.get('your_price')}"
         if kind == "place_road":
             edge = [move["x1"], move["y1"], move["x2"], move["y2"]]
+            where = road_name(move["x1"], move["y1"], move["x2"], move["y2"])
             if edge in self.doc["board"].get("water_edges", []):
-                return f"Bridge from ({move['x1']}, {move['y1']}) to ({move['x2']}, {move['y2']}) (takes 2 roads)"
-            return f"Road from ({move['x1']}, {move['y1']}) to ({move['x2']}, {move['y2']})"
+                return f"Bridge {where} (takes 2 roads)"
+            return f"Road {where}"
         if kind == "ask_permission":
             return f"Ask {self.who(move['seat'])} for permission to build a house on their parcels"
         if kind == "place_house":
@@ -309,7 +323,23 @@ def _spot_title(key: str) -> str:
         return f"Parcel ({x}, {y})"
     if key.startswith("s-"):
         return square_name(key[2:])
-    return "Road " + key[1:]
+    x1, y1, x2, y2 = (int(v) for v in key[1:].split("-"))
+    return "Road " + road_name(x1, y1, x2, y2)
+
+
+PIECE_NAMES: Final = {"house": "House", "townhouse": "Townhouse", "mountain": "Mountain"}
+
+
+def content_name(p: Mapping[str, Any]) -> str:
+    """What stands on a parcel, in words: "Bank, income $12", "House, centre of Carson City"."""
+    content = p["content"]
+    if not content:
+        return ""
+    if content in BUILDINGS:
+        name = BUILDINGS[content].name
+        return name if p["income"] is None else f"{name}, income ${p['income']}"  # the City Hall earns nothing
+    name = PIECE_NAMES.get(content, str(content))
+    return f"{name}, centre of Carson City" if p.get("centre") else name
 
 
 @dataclass
@@ -321,6 +351,7 @@ class Cell:
     parcel: dict[str, Any]
     title: str
     target: Target | None
+    content_name: str = ""  # the accessible name of what stands on the parcel
 
 
 def cells(doc: Doc, targets: dict[str, Target]) -> list[Cell]:
@@ -335,14 +366,9 @@ def cells(doc: Doc, targets: dict[str, Target]) -> list[Cell]:
         if p["owner"] is not None:
             bits.append(f"owned by {labeller.who(p['owner'])}")
         content = p["content"]
-        if content in BUILDINGS and p["income"] is None:  # the City Hall earns nothing itself
-            bits.append(BUILDINGS[content].name)
-        elif content in BUILDINGS:
-            bits.append(f"{BUILDINGS[content].name}, income ${p['income']}")
-        elif content:
-            bits.append(content)
-        if p.get("centre"):
-            bits.append("centre of Carson City")
+        name = content_name(p)
+        if name:
+            bits.append(name)
         if p["price"] is not None:
             bits.append(f"price ${p['price']}")
         cowboys = [labeller.who(s) for s in p["cowboys"]]
@@ -350,8 +376,11 @@ def cells(doc: Doc, targets: dict[str, Target]) -> list[Cell]:
             cowboys.append(f"{labeller.who(p['white_cowboy'])} (white cowboy)")
         if cowboys:
             bits.append("cowboys: " + ", ".join(cowboys))
+        piece, comma, rest = name.partition(",")  # "Bank, income $12" -> "Bank of ann, income $12"
+        if p["owner"] is not None and content:
+            piece += f" of {labeller.who(p['owner'])}"
         result.append(Cell(x, y, MARGIN + (x - 1) * CELL, MARGIN + (y - 1) * CELL, p, "; ".join(bits),
-                           targets.get(parcel_key(x, y))))
+                           targets.get(parcel_key(x, y)), piece + comma + rest))
     return result
 
 
@@ -367,6 +396,10 @@ class Road:
     @property
     def coords(self) -> tuple[int, int, int, int]:
         return (MARGIN + self.x1 * CELL, MARGIN + self.y1 * CELL, MARGIN + self.x2 * CELL, MARGIN + self.y2 * CELL)
+
+    @property
+    def name(self) -> str:
+        return ("Bridge " if self.bridge else "Road ") + road_name(self.x1, self.y1, self.x2, self.y2)
 
 
 def roads(doc: Doc, targets: dict[str, Target]) -> tuple[list[Road], list[Road]]:

@@ -302,8 +302,8 @@ def test_two_players_play_a_complete_game_by_clicking(browser: Browser, live: Li
         shots(ann, "14-complete-game-final-score")
         for page in pages:
             expect(page.locator("#score")).to_contain_text("Final score")
-            expect(page.locator("#score .winner")).to_have_count(1)
-        assert ann.locator("#score .winner th").inner_text() == ben.locator("#score .winner th").inner_text()
+            expect(page.locator("#score th.winner")).to_have_count(1)
+        assert ann.locator("#score th.winner").inner_text() == ben.locator("#score th.winner").inner_text()
         assert all(was_not_reloaded(p) for p in pages)
     finally:
         for ctx in (ctx_a, ctx_b, admin_ctx):
