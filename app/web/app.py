@@ -242,6 +242,9 @@ async def _error(
     return error_response(status, code, message, headers)
 
 
+CRASH_MESSAGE = "Something went wrong on our side; please try again."
+
+
 def error_headers(exc: PlayError, status: int) -> dict[str, str] | None:
     """The headers a refusal carries: the auth scheme with a 401, the wait with a 429."""
     if isinstance(exc, TooMany):
@@ -250,10 +253,10 @@ def error_headers(exc: PlayError, status: int) -> dict[str, str] | None:
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    async def on_play_error(request: Request, exc: Exception) -> JSONResponse:
+    async def on_play_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, PlayError)
         status = next((s for kind, s in STATUS_OF.items() if isinstance(exc, kind)), 400)
-        return error_response(status, exc.code, exc.message, error_headers(exc, status))
+        return await _error(request, status, exc.code, exc.message, error_headers(exc, status))
 
     async def on_validation(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
@@ -278,9 +281,11 @@ def install_error_handlers(app: FastAPI) -> None:
             raise exc  # a bug, not an outage: scrubbed, logged and answered 500 further out
         return await _error(request, 503, *DATABASE_UNAVAILABLE, {"Retry-After": "30"})
 
-    async def on_crash(request: Request, exc: Exception) -> JSONResponse:
+    async def on_crash(request: Request, exc: Exception) -> Response:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return error_response(500, "internal_error", "Something went wrong on our side; please try again.")
+        if _wants_page(request):  # the page without the account: a crash may have come from its lookup
+            return pages.render(request, "pages/error.html", None, status=500, message=CRASH_MESSAGE)
+        return error_response(500, "internal_error", CRASH_MESSAGE)
 
     app.add_exception_handler(PlayError, on_play_error)
     app.add_exception_handler(RequestValidationError, on_validation)

@@ -29,6 +29,12 @@ def card_name(card: str | None) -> str:
     return row.name if row else str(card)
 
 
+def count(n: int, thing: str, plural: str | None = None) -> str:
+    """"1 road", "3 roads", "no roads": a number with its noun, as a sentence needs it."""
+    many = plural or thing + "s"
+    return f"no {many}" if n == 0 else f"{n} {thing if n == 1 else many}"
+
+
 def at(e: Event) -> str:
     return f"({e['x']}, {e['y']})"
 
@@ -126,10 +132,6 @@ def _shopping(d: Describer, e: Event) -> str:
     return "The baskets are revealed — " + "; ".join(parts) + "."
 
 
-def _gains(d: Describer, e: Event, what: str) -> str:
-    return ", ".join(f"{d.who(g['seat'])} {g['count']} {what}" for g in e["gains"])
-
-
 _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "game_started": lambda d, e: f"The game starts with {e['players']} players.",
     "tiles_dealt": lambda d, e: "The duel tiles are dealt.",
@@ -146,8 +148,10 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "personality_chosen": lambda d, e: f"{d.who(e['seat'])} chooses the {card_name(e['card'])} ({e['side']})"
     + (f" and receives ${e['money']}" if e.get("money") else "") + ".",
     "card_option_chosen": lambda d, e: f"{d.who(e['seat'])} chooses: {str(e['option']).replace(':', ' ')}.",
-    "cowboys_hired": lambda d, e: f"{d.who(e['seat'])} hires {e['count']} cowboys for ${e['price']}.",
-    "revolvers_bought": lambda d, e: f"{d.who(e['seat'])} buys {e['count']} revolvers for ${e['price']}.",
+    "cowboys_hired": lambda d, e: f"{d.who(e['seat'])} hires {count(e['count'], 'cowboy')}"
+    + (f" for ${e['price']}" if e["count"] else "") + ".",
+    "revolvers_bought": lambda d, e: f"{d.who(e['seat'])} buys {count(e['count'], 'revolver')}"
+    + (f" for ${e['price']}" if e["count"] else "") + ".",
     "building_taken": lambda d, e: f"{d.who(e['seat'])} takes the {building_name(e['building'])} for ${e['price']}.",
     "card_decision_declined": lambda d, e: f"{d.who(e['seat'])} declines the card's offer.",
     "placement_order_set": lambda d, e: "Placement order: " + ", ".join(d.who(s) for s in e["order"]) + ".",
@@ -157,16 +161,17 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "wages_paid": lambda d, e: "Wages: " + (", ".join(f"{d.who(p['seat'])} ${p['amount']}" for p in e["payments"])
                                             or "nobody") + ".",
     "roads_handed_out": lambda d, e: "Road square: " + ", ".join(
-        f"{d.who(g['seat'])} {g['roads']} road" for g in e["gains"]) + ".",
+        f"{d.who(g['seat'])} {count(g['roads'], 'road')}" for g in e["gains"]) + ".",
     "duel_fought": _duel,
     "chip_taken": lambda d, e: f"{d.who(e['seat'])} takes the 3-revolvers chip.",
-    "roads_gained": lambda d, e: f"{d.who(e['seat'])} receives {e['count']} roads.",
+    "roads_gained": lambda d, e: f"{d.who(e['seat'])} receives {count(e['count'], 'road')}.",
     "money_gained": lambda d, e: f"{d.who(e['seat'])} receives ${e['amount']}"
     + (f" from {square_name(e['square'])}" if e.get("square") else "")
     + (f" (dice {'+'.join(map(str, e['dice']))})" if e.get("dice") else "") + ".",
     "vp_gained": lambda d, e: f"{d.who(e['seat'])} scores {e['amount']} VP"
     + (f" from {square_name(e['square'])}" if e.get("square") else "") + ".",
-    "vp_bought": lambda d, e: f"{d.who(e['seat'])} buys {e['count']} VP for ${e['count'] * e['price']}.",
+    "vp_bought": lambda d, e: f"{d.who(e['seat'])} buys {e['count']} VP for ${e['count'] * e['price']}."
+    if e["count"] else f"{d.who(e['seat'])} buys no VP.",
     "action_declined": lambda d, e: f"{d.who(e['seat'])} does not use {square_name(e.get('square'))}.",
     "parcel_bought": lambda d, e: f"{d.who(e['seat'])} buys parcel {at(e)} for ${e['price']}.",
     "parcel_purchase_declined": lambda d, e: f"{d.who(e['seat'])} leaves parcel {at(e)}.",
@@ -196,7 +201,8 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "banker_vp_bought": lambda d, e: f"{d.who(e['seat'])} buys {e['vp']} VP for ${e['price']} with the Banker.",
     "money_given_up": lambda d, e: f"{d.who(e['seat'])} gives up ${e['amount']} over the cash limit"
     + (f" for {e['vp']} VP" if e.get("vp") else "") + ".",
-    "cowboys_received": lambda d, e: "New cowboys: " + _gains(d, e, "") + ".",
+    "cowboys_received": lambda d, e: "New cowboys: " + ", ".join(
+        f"{d.who(g['seat'])} {count(g['count'], 'cowboy')}" for g in e["gains"]) + ".",
     "round_ended": lambda d, e: f"Round {e['round']} ends.",
     "game_finished": lambda d, e: f"The game is over: {d.who(e['winner'])} wins.",
     "duel_order_chosen": lambda d, e: f"{d.who(e['seat'])} has the duel on {at(e)} fought next.",

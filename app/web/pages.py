@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -231,13 +233,25 @@ async def _lobby_row(service: GameService, account: Account, g: GameSummary, wit
     return row
 
 
-def _deadlines(g: GameSummary) -> list[tuple[str, str]]:
-    """Per-seat move deadlines of a timed game (the seats' move clocks), when the summary carries them."""
+def time_left(when: datetime, now: datetime) -> str:
+    """A deadline as the time left, the way a player reads it at a glance: "1 d 23 h", "5 h 10 min", "overdue"."""
+    minutes = int((when - now).total_seconds() // 60)
+    if minutes < 0:
+        return "overdue"
+    days, hours, mins = minutes // 1440, minutes // 60 % 24, minutes % 60
+    if days:
+        return f"{days} d {hours} h"
+    return f"{hours} h {mins} min" if hours else f"{mins} min"
+
+
+def _deadlines(g: GameSummary) -> list[tuple[str, str, str]]:
+    """Per-seat move deadlines of a timed game (the seats' move clocks): who, the time left, the exact time."""
+    now = datetime.now(UTC)
     shown = []
     for seat in g.seats:
         when = getattr(seat, "deadline", None)
-        if when is not None and hasattr(when, "strftime"):
-            shown.append((seat.username, when.strftime("%Y-%m-%d %H:%M UTC")))
+        if isinstance(when, datetime):
+            shown.append((seat.username, time_left(when, now), when.strftime("%Y-%m-%d %H:%M UTC")))
     return shown
 
 
@@ -428,16 +442,38 @@ async def _table_context(service: GameService, account: Account, summary: GameSu
     return table_context(summary, doc, moves, [(e.seq, e.data) for e in events], _deadlines(summary))
 
 
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    seq: int
+    text: str
+    heading: bool = False  # a round's heading, placed where its personalities are chosen
+
+
+def game_log(describer: Describer, events: list[tuple[int, dict[str, Any]]], round_now: int) -> list[LogLine]:
+    """The log's sentences, newest first, with a heading where each round starts. A round starts where a step
+    hands over to the personalities; the last start shown is the current round's, so the starts in view count
+    back from it."""
+    starts = [seq for seq, e in events if e.get("type") == "step_completed" and e.get("next") == "personalities"]
+    first_round = round_now - len(starts) + 1
+    lines: list[LogLine] = []
+    for seq, e in events:
+        if (text := describer.describe(e)) is not None:
+            lines.append(LogLine(seq, text))
+        if seq in starts:
+            lines.append(LogLine(seq, f"Round {first_round + starts.index(seq)}", heading=True))
+    return lines[::-1]
+
+
 def table_context(
     game: Any, doc: dict[str, Any], moves: list[dict[str, Any]], events: list[tuple[int, dict[str, Any]]],
-    deadlines: list[tuple[str, str]] | None = None,
+    deadlines: list[tuple[str, str, str]] | None = None,
 ) -> dict[str, Any]:
     """What the table's templates need: the viewer's state document, their legal moves as choices and board
     targets, and the log (`events`: (seq, event) already redacted for the viewer, oldest first)."""
     groups, targets = present.choices(doc, moves)
     built, offered = present.roads(doc, targets)
     describer = Describer([p["username"] for p in doc["players"]])
-    log = [(seq, text) for seq, e in reversed(events) if (text := describer.describe(e)) is not None]
+    log = game_log(describer, events, doc.get("round") or 0)
     viewer = doc.get("viewer")
     by_seat = {p["seat"]: p for p in doc["players"]}
     return {
@@ -446,7 +482,7 @@ def table_context(
         "me": by_seat.get(viewer) if viewer is not None else None,
         "my_turn": viewer is not None and viewer in doc["to_act"],
         "decision": present.decision_text(doc.get("awaiting")),
-        "waiting_for": [by_seat[s]["username"] for s in doc["to_act"] if s in by_seat],
+        "waiting_text": present.waiting_text(doc),
         "groups": groups,
         "cells": present.cells(doc, targets),
         "marks": present.player_marks([p["username"] for p in doc["players"]]),

@@ -6,6 +6,7 @@ decides nothing about the rules.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -75,6 +76,25 @@ def player_marks(names: Sequence[str]) -> list[str]:
 def decision_text(kind: str | None) -> str:
     """What the awaited decision asks, in the words the mails and the rules' refusals use too."""
     return "" if kind is None else DECISION_PHRASES[Decision(kind)]
+
+
+def waiting_text(doc: Doc) -> str:
+    """"Waiting for ann to …", said to everyone else: the decision's phrase turned to the third person, and a
+    permission request names whose request it is (the phrase itself speaks to the one who answers)."""
+    kind = doc.get("awaiting")
+    names = [p["username"] for p in doc["players"]]
+    waiting = [names[s] for s in doc["to_act"] if 0 <= s < len(names)]
+    if kind is None or not waiting:
+        return ""
+    work = doc.get("construction_work") or {}
+    if kind == Decision.PERMISSION and work.get("seat") is not None:
+        phrase = f"answer {names[work['seat']]}'s request to build a house on their parcels"
+    else:
+        phrase = THIRD_PERSON.sub(lambda m: {"your": "their", "you": "they"}[m.group(0)], decision_text(kind))
+    return f"Waiting for {', '.join(waiting)} to {phrase}."
+
+
+THIRD_PERSON = re.compile(r"\byour\b|\byou\b")
 
 
 def encode(move: Move) -> str:

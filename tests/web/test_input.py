@@ -135,3 +135,12 @@ async def test_an_error_page_knows_who_is_signed_in(api: Api, client: httpx.Asyn
     page = await client.get("/no/such/page", headers={"Accept": "text/html"})
     assert page.status_code == 404 and "There is nothing at this address." in page.text
     assert "Signed in as" in page.text and "<strong>admin</strong>" in page.text
+
+
+async def test_a_browser_asking_for_a_game_that_does_not_exist_gets_a_page(api: Api, client: httpx.AsyncClient) -> None:
+    """Errors as pages (issue "The table players would switch for", item 8): a well-formed id that names no game
+    answers a browser with an HTML page, 404, that still knows who is signed in."""
+    await _page_client(client, api)
+    page = await client.get("/games/424242", headers={"Accept": "text/html"})
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert "<strong>admin</strong>" in page.text and "<html" in page.text

@@ -1,0 +1,40 @@
+"""The table's status line said to the players who are not awaited (issue "The table players would switch for",
+item 6): in the third person, and a permission request names whose request it is."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from app.rules.decisions import Decision
+from app.web.pages import time_left
+from app.web.present import waiting_text
+
+
+def _doc(kind: Decision, to_act: list[int], **more: Any) -> dict[str, Any]:
+    return {"awaiting": kind.value, "to_act": to_act,
+            "players": [{"username": name} for name in ("ann", "bob", "cy")], **more}
+
+
+def test_others_are_told_whose_request_is_being_answered() -> None:
+    doc = _doc(Decision.PERMISSION, [0], construction_work={"seat": 1})
+    assert waiting_text(doc) == "Waiting for ann to answer bob's request to build a house on their parcels."
+
+
+def test_phrases_speaking_to_the_player_are_turned_to_the_third_person() -> None:
+    assert waiting_text(_doc(Decision.CASH_LIMIT, [1, 2])) == (
+        "Waiting for bob, cy to give up the money above their cash limit.")
+    assert waiting_text(_doc(Decision.FINAL_ROADS, [2])) == "Waiting for cy to place their remaining roads, or stop."
+    assert waiting_text(_doc(Decision.PLACEMENT, [0])) == "Waiting for ann to place a cowboy or pass."
+    for kind in Decision:  # no decision, said to others, still speaks to "you"
+        text = waiting_text(_doc(kind, [0], construction_work={"seat": 1}))
+        assert " you " not in text and " your " not in text, text
+
+
+def test_deadlines_read_as_time_left() -> None:
+    """Deadlines as time left, "1 d 23 h" (issue "The table players would switch for", item 6)."""
+    now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    assert time_left(now + timedelta(days=1, hours=23, minutes=59), now) == "1 d 23 h"
+    assert time_left(now + timedelta(hours=5, minutes=10, seconds=30), now) == "5 h 10 min"
+    assert time_left(now + timedelta(minutes=7), now) == "7 min"
+    assert time_left(now - timedelta(seconds=1), now) == "overdue"
