@@ -25,7 +25,7 @@ from app.play.commands import PlayerMove
 from app.play.errors import Conflict, NotAllowed, PlayError, TooMany
 from app.play.service import GameService, GameSummary
 from app.rules.config import SIDES
-from app.web import csrf, present
+from app.web import csrf, guide, present
 from app.web.deps import (
     AccountsDep,
     OptionalAccount,
@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.globals.update(
     colour=present.colour, colour_names=COLOUR_NAMES, CELL=present.CELL, MARGIN=present.MARGIN,
-    BOARD_PX=present.BOARD_PX, ink=present.ink,
+    BOARD_PX=present.BOARD_PX, ink=present.ink, variant_help=guide.VARIANT_HELP,
 )
 router = APIRouter(include_in_schema=False)
 LOG_LENGTH = 80
@@ -87,6 +87,12 @@ def _csrf_failed(request: Request, account: Account | None, exc: PlayError) -> H
 
 
 # --- accounts -----------------------------------------------------------------------------------------------
+
+
+@router.get("/rules")
+async def rules(request: Request, account: OptionalAccount) -> Response:
+    """The rules in our words, open to everyone (signed in or not): the same texts as the table's help."""
+    return render(request, "pages/rules.html", account, **guide.rules_context())
 
 
 @router.get("/signup")
@@ -486,6 +492,7 @@ def table_context(
         "groups": groups,
         "cells": present.cells(doc, targets),
         "marks": present.player_marks([p["username"] for p in doc["players"]]),
+        "legend": guide.building_legend(doc["variants"].get("expansions") or []),
         "roads": built,
         "offered_roads": offered,
         "track": present.track(doc, targets),

@@ -27,6 +27,7 @@ from app.rules.decisions import Decision
 from app.rules.moves import MoveType
 from app.rules.phrases import DECISION_PHRASES
 from app.web.gamelog import building_name, card_name, road_name, square_name
+from app.web.guide import SQUARE_HELP, STEP_NAMES, building_help
 
 Move = dict[str, Any]
 Doc = dict[str, Any]
@@ -40,11 +41,6 @@ REFUSING: tuple[MoveType, ...] = ("decline", "decline_parcel", "deny_remaining",
 ASKING: MoveType = "ask_permission"
 # How a parcel is claimed, by the decision that claims it (a parcel pick needs no words).
 CLAIMED_AS: Mapping[str, str] = {Decision.START_PARCEL: " as a starting parcel", Decision.SETTLER: " with the Settler"}
-STEP_NAMES = {
-    "parcel_purchase": "Parcel purchase",
-    "build_from_reserve": "Building from reserve",
-    "estate_income": "Estate income",
-}
 HINT_SQUARES = ("parcel_income", "cowboy_income", "parcels_vp", "cowboy_vp", "estate_vp")
 
 
@@ -389,6 +385,8 @@ def cells(doc: Doc, targets: dict[str, Target]) -> list[Cell]:
         name = content_name(p)
         if name:
             bits.append(name)
+        if content in BUILDINGS:
+            bits.append(building_help(content))
         if p["price"] is not None:
             bits.append(f"price ${p['price']}")
         cowboys = [labeller.who(s) for s in p["cowboys"]]
@@ -444,6 +442,7 @@ class TrackItem:
     current: bool
     target: Target | None
     hints: list[tuple[str, int]]
+    help: str = ""  # what the square does (and its building, on a construction square)
 
 
 def track(doc: Doc, targets: dict[str, Target]) -> list[TrackItem]:
@@ -456,9 +455,12 @@ def track(doc: Doc, targets: dict[str, Target]) -> list[TrackItem]:
         name = SQUARES[step].name if step in SQUARES else STEP_NAMES.get(step, step)
         built = construction.get(step, {})
         hints = [(p["username"], p["hints"][step]) for p in doc["players"]] if step in HINT_SQUARES else []
+        explained = SQUARE_HELP.get(step, "")
+        if built.get("building"):
+            explained += f" The {building_name(built['building'])}: {building_help(built['building'])}"
         items.append(TrackItem(
             step, name, square, built.get("building"), built.get("price"), doc.get("step") == step,
-            targets.get(f"s-{step}"), hints,
+            targets.get(f"s-{step}"), hints, explained,
         ))
     return items
 

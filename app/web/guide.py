@@ -1,0 +1,176 @@
+"""Help on everything at the table, in our own words from the rule documents (`000` "Actions", "Buildings",
+"Variants"; `001` "New Buildings"; RULINGS B6-B16, V1-V4, G2-G6): what each action square, building and variant
+does and what it costs. The table shows these on hover, focus and tap; the rules page (`/rules`) reads them too,
+so a player meets one wording everywhere.
+
+The numbers come from the catalog, never typed twice: a correction to a price changes the help with it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from app.rules.catalog import (
+    AMMUNITION_FIREPOWER,
+    BLACKSMITH_PER_RANCH,
+    BLACKSMITH_PER_ROUND,
+    BUILDINGS,
+    BUY_VP_SQUARES,
+    CONSTRUCTION_SQUARES,
+    COWBOY_INCOME_PER_FIREPOWER,
+    GENERAL_STORE_PER_OTHER_HOUSE,
+    GENERAL_STORE_PER_OWN_HOUSE,
+    PARCEL_INCOME_PER_PARCEL,
+    PERSONALITIES,
+    SQUARES,
+    THREE_ROADS,
+    TRACK_STEPS,
+    WAGE_PER_COWBOY,
+)
+
+# The track's steps that are not squares (where the cowboys on parcels and buildings are resolved).
+STEP_NAMES: Final = {
+    "parcel_purchase": "Parcel purchase",
+    "build_from_reserve": "Building from reserve",
+    "estate_income": "Estate income",
+}
+
+DUEL = ("One cowboy per player; if several players put a cowboy here they duel (die + firepower), and the winner "
+        "acts.")
+
+SQUARE_HELP: Final[dict[str, str]] = {
+    "wages": f"Any number of cowboys of every player, and nobody duels here. Each cowboy earns ${WAGE_PER_COWBOY}.",
+    "ammunition": f"The 3-revolvers chip: +{AMMUNITION_FIREPOWER} firepower for the rest of the round. {DUEL}",
+    "three_roads": f"Take {THREE_ROADS} roads from the supply into your reserve (fewer if the supply runs short). "
+                   f"{DUEL}",
+    "road": "Any number of cowboys of every player, and nobody duels here. One road per cowboy.",
+    "parcel_purchase": "Cowboys on owner-free parcels are resolved now: a lone cowboy may buy its parcel; several "
+                       "players on one parcel duel first. A parcel costs $1 plus $1 for each building, house or "
+                       "mountain on it and around it.",
+    **{
+        c.square: f"The winner may buy the building on this square for ${c.price} (the yellow Chinese Worker pays "
+                  f"half, rounded up), then build it at once or keep it for later. {DUEL}"
+        for c in CONSTRUCTION_SQUARES
+    },
+    "build_from_reserve": "After the construction squares, everyone holding bought buildings may build them, in "
+                          "placement order, one at a time.",
+    "parcel_income": f"${PARCEL_INCOME_PER_PARCEL} for each parcel you own. {DUEL}",
+    "cowboy_income": f"${COWBOY_INCOME_PER_FIREPOWER} for each point of your firepower. {DUEL}",
+    "gambling_income": f"Roll two dice and receive their sum in dollars. {DUEL}",
+    "estate_income": "Every building pays its owner. Cowboys on buildings are resolved first: an attacker who wins "
+                     "(or meets no defender) takes half the building's income; a church protects its owner's "
+                     "buildings around it.",
+    "parcels_vp": f"1 victory point for every 2 parcels you own. {DUEL}",
+    "cowboy_vp": f"1 victory point for every 2 points of firepower. {DUEL}",
+    "estate_vp": f"1 victory point for each building on your parcels (houses and mountains do not count). {DUEL}",
+    **{
+        b.square: f"Buy as many victory points as you can pay for, ${b.price} each. The round counter closes the "
+                  f"cheapest open square at the end of each round. {DUEL}"
+        for b in BUY_VP_SQUARES
+    },
+}
+
+HOUSE_VALUES = ("A neighbour counts as a house for your building if it is a house on your parcel or on an owner-free "
+                "one, or your ranch or church (1 each), or your hotel (2).")
+
+BUILDING_HELP: Final[dict[str, str]] = {
+    "ranch": "Earns $1 for each empty parcel around it (no building, house or mountain, whoever owns it), at "
+             "least $1; counts as a house for your buildings around it. No road or house needed. Gives 1 revolver "
+             "when built.",
+    "mine": "Earns $3 for each mountain around it that is owner-free or yours. No road or house needed. "
+            "Gives 1 revolver when built.",
+    "drugstore": "Earns $3 for each house value around it, plus $3 for each ranch you own anywhere. Needs a road; "
+                 "built with a house.",
+    "bank": "Earns $3 for each house value around it, plus $3 for each mine you own anywhere. Needs a road; built "
+            "with a house.",
+    "saloon": "Earns $5 for each house value around it. Needs a road; built with a house.",
+    "hotel": "Earns $6, and counts as 2 houses for your buildings around it. Needs a road; built with a house.",
+    "church": "Earns nothing, counts as a house for your buildings around it, and your buildings around it cannot be "
+              "attacked. It cannot be attacked itself. Needs a road; built with a house.",
+    "prison": "Earns nothing; gives 2 revolvers when built. It cannot be attacked. Needs a road; built with a house.",
+    "station": "Stands beside a road that crosses the whole board in a straight line. At the end of the game: "
+               "1 victory point for every 2 house symbols in the whole city. Counts as 2 houses for your buildings "
+               "around it.",
+    "city_hall": "Nobody buys it: when drawn it is placed at once on an owner-free parcel. One cowboy may occupy it "
+                 "(others duel for it) and stays there across rounds; the occupant's drugstores, banks, saloons, "
+                 "general stores and blacksmiths earn one level more.",
+    "school": "Earns nothing; counts as a house for the buildings around it. Needs a road; built with 3 houses.",
+    "general_store": f"Earns ${GENERAL_STORE_PER_OWN_HOUSE} for each of your house values around it and "
+                     f"${GENERAL_STORE_PER_OTHER_HOUSE} for each of anyone else's. Needs a road; built with a house.",
+    "blacksmith": f"Earns ${BLACKSMITH_PER_ROUND} × the round number, plus ${BLACKSMITH_PER_RANCH} for each ranch you "
+                  f"own. Needs a road; built with a house.",
+}
+
+
+def building_help(kind: str) -> str:
+    """What a building does, with its printed maximum income when it has one."""
+    row = BUILDINGS[kind]
+    text = BUILDING_HELP[kind]
+    return f"{text} At most ${row.income_cap}." if row.income_cap is not None else text
+
+
+PIECE_HELP: Final[dict[str, str]] = {
+    "house": "A house: counts for the buildings around it (see each building). 20 in the supply.",
+    "townhouse": "A townhouse: a house turned over when all 8 parcels around it are taken; counts as 2 houses.",
+    "mountain": "A mountain: mines earn from it; it makes the parcels around it dearer.",
+}
+
+VARIANT_HELP: Final[dict[str, str]] = {
+    "yellow": "Every personality card shows its yellow side, as in the base game.",
+    "red": "Every personality card shows its red side: other powers, other cash limits.",
+    "random": "Each card's side is drawn at random when the game starts.",
+    "vote": "Before the first round every player votes, secretly, on the side of each card; the majority decides, "
+            "a tie is drawn at random.",
+    "might_is_right": "Duels are fought with duel tiles (0 to 5) instead of a die: each duellist plays one in "
+                      "secret, then they are revealed together. An empty hand draws 3 used tiles at random.",
+    "river": "The board with the river: 6 mountains, river parcels nobody owns, bridges that take 2 roads, 3 VP "
+             "for items next to a bridge, a bonus for mines by the water, and a last road phase after round 4.",
+    "new_beginning": "Everyone starts with $50 and 1 cowboy and no parcels, and shops in secret before round 1: "
+                     "cowboys, revolvers, roads, victory points, parcel picks, a marksman, or money for VP.",
+}
+
+# The rules page's outline of a round and of the game's end, in play order (`000` "Course of a Round";
+# RULINGS B7, B8, B16, B17).
+ROUND_OUTLINE: Final = (
+    ("Personalities", "In turn order each player takes one personality card for the round. Its side (yellow or "
+     "red) gives a power and sets the player's cash limit; the card's number sets the order of placement."),
+    ("Placement", "In placement order, each player puts one cowboy at a time on an action square, an owner-free "
+     "parcel (to buy it) or a building (to attack another player's, or defend one's own), or passes for the rest "
+     "of the round. Passing early helps: ties in duels go to whoever passed first."),
+    ("Duels", "Where two or more players' cowboys meet, they duel: each rolls a die and adds their firepower "
+     "(cowboys in reserve + revolvers + the round's bonuses). The highest wins; losers' cowboys go back to their "
+     "owners. The Sheriff's white cowboy never duels and nobody may join it."),
+    ("Actions", "The squares are resolved in the order of the track, from Wages to the victory point squares; "
+     "each winner may use their square or decline it."),
+    ("End of the round", "The red Banker may buy victory points; every player above their cash limit gives up "
+     "the excess and scores 1 VP for each $10 given up; new cowboys arrive (after rounds 1 to 3); the unbought "
+     "buildings slide to the cheaper squares and the empty ones are refilled from the bag."),
+    ("End of the game", "After the fourth round: 2 VP for each building, house and mountain on one's own parcels, "
+     "and 1 VP for every $6. Most VP wins; a tie goes to the tied player who passed first in round 4."),
+)
+
+VARIANT_NAMES: Final = {
+    "yellow": "Yellow sides", "red": "Red sides", "random": "Random sides", "vote": "Sides by vote",
+    "might_is_right": "Might Is Right", "river": "The River", "new_beginning": "A New Beginning",
+}
+
+
+def rules_context() -> dict[str, Any]:
+    """What the rules page shows: the round, then every square, building, personality and variant."""
+    return {
+        "outline": ROUND_OUTLINE,
+        "squares": [(SQUARES[step].name if step in SQUARES else STEP_NAMES[step], SQUARE_HELP[step])
+                    for step in TRACK_STEPS],
+        "house_values": HOUSE_VALUES,
+        "buildings": [{"type": b.type, "name": b.name, "count": b.count, "expansion": b.expansion,
+                       "help": building_help(b.type)} for b in BUILDINGS.values()],
+        "pieces": list(PIECE_HELP.items()),
+        "personalities": list(PERSONALITIES.values()),
+        "variants": [(VARIANT_NAMES[key], text) for key, text in VARIANT_HELP.items()],
+    }
+
+
+def building_legend(expansions: list[str]) -> list[tuple[str, str, str]]:
+    """(type, name, help) of every building of a game with these expansions, for the table's legend."""
+    return [(b.type, b.name, building_help(b.type)) for b in BUILDINGS.values()
+            if b.expansion is None or b.expansion in expansions]
