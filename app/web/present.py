@@ -17,6 +17,7 @@ from app.rules.catalog import (
     BUY_VP_PRICE,
     CAPTAIN_COWBOY_PRICES,
     CAPTAIN_REVOLVER_PRICES,
+    CASH_LIMIT_MONEY_PER_VP,
     CHINESE_WORKER_RED_PRICE,
     PERSONALITIES,
     SHOP,
@@ -128,6 +129,7 @@ class Labeller:
         self.names = [p["username"] for p in doc["players"]]
         self.parcels = {(p["x"], p["y"]): p for p in doc["board"]["parcels"]}
         self.construction = {c["square"]: c for c in doc["construction"]}
+        self.squares = {q["square"]: q for q in doc.get("squares", [])}
 
     def who(self, seat: int | None) -> str:
         return self.names[seat] if seat is not None and 0 <= seat < len(self.names) else "nobody"
@@ -136,20 +138,40 @@ class Labeller:
         return f"parcel ({move['x']}, {move['y']})"
 
     def spot(self, move: Move) -> str:
-        """A placement target in words, with what standing there means."""
-        if "square" in move:
-            square = move["square"]
-            building = self.construction.get(square, {}).get("building")
-            return square_name(str(square)) + (f" ({building_name(building)})" if building else "")
-        p = self.parcels.get((move["x"], move["y"]), {})
+        """A placement target in words, with what standing there means: the price or the gain, and the duel
+        with whoever already stands there (a preview, issue "The table players would switch for", item 3)."""
         viewer = self.doc.get("viewer")
+        if "square" in move:
+            square = str(move["square"])
+            building = self.construction.get(square, {}).get("building")
+            where = square_name(square) + (f" ({building_name(building)})" if building else "")
+            row = self.squares.get(square, {})
+            gain = self.gain_now(square)
+            return where + (f", {gain} now" if gain else "") + self.duel_with(row.get("cowboys", []), square)
+        p = self.parcels.get((move["x"], move["y"]), {})
         where = self.parcel(move)
+        duel = self.duel_with(p.get("cowboys", []))
         if p.get("owner") is None:
-            return f"{where} (price ${p.get('price')})"
+            return f"{where} (price ${p.get('price')}){duel}"
         building = building_name(p.get("content"))
         if p.get("owner") == viewer:
-            return f"{where}: defend your {building}"
-        return f"{where}: attack {self.who(p.get('owner'))}'s {building}"
+            return f"{where}: defend your {building}{duel}"
+        return f"{where}: attack {self.who(p.get('owner'))}'s {building}{duel}"
+
+    def gain_now(self, square: str) -> str:
+        """What an income or VP square would give the viewer if they won it now ("$6", "2 VP")."""
+        me = next((p for p in self.doc["players"] if p["seat"] == self.doc.get("viewer")), None)
+        if me is None or square not in me.get("hints", {}):
+            return ""
+        n = me["hints"][square]
+        return f"${n}" if square.endswith("income") else f"{n} VP"
+
+    def duel_with(self, seats: list[int], square: str | None = None) -> str:
+        """", a duel with bert": who the viewer would duel by standing here (nobody duels on Wages and Road)."""
+        if square is not None and SQUARES[square].many:
+            return ""
+        others = sorted({s for s in seats if s != self.doc.get("viewer")})
+        return f", a duel with {' and '.join(self.who(s) for s in others)}" if others else ""
 
     def label(self, move: Move) -> str:
         kind: MoveType = move["type"]  # typed: mypy refuses a comparison with a name not in the vocabulary
@@ -231,7 +253,8 @@ class Labeller:
             vp = move["vp"]
             return "Buy no VP" if vp == 0 else f"Buy {vp} VP for ${BANKER_VP_PRICES[vp]}"
         if kind == "give_up_money":
-            return f"Give up ${move['amount']}"
+            vp = move["amount"] // CASH_LIMIT_MONEY_PER_VP
+            return f"Give up ${move['amount']}" + (f" for {vp} VP" if vp else "")
         if kind == "vote_side":
             return f"{card_name(move['card'])}: {move['side']}"
         if kind == "play_tile":

@@ -8,7 +8,7 @@ from typing import Any
 
 from app.rules.decisions import Decision
 from app.web.pages import time_left
-from app.web.present import waiting_text
+from app.web.present import Labeller, waiting_text
 
 
 def _doc(kind: Decision, to_act: list[int], **more: Any) -> dict[str, Any]:
@@ -38,3 +38,26 @@ def test_deadlines_read_as_time_left() -> None:
     assert time_left(now + timedelta(hours=5, minutes=10, seconds=30), now) == "5 h 10 min"
     assert time_left(now + timedelta(minutes=7), now) == "7 min"
     assert time_left(now - timedelta(seconds=1), now) == "overdue"
+
+
+def test_an_offered_placement_says_what_it_gives_and_whom_it_duels() -> None:
+    """Previews (issue "The table players would switch for", item 3): a square says what it would pay the viewer
+    now and names the duel a cowboy there would start; Wages never duels (RULING B7)."""
+    doc = {
+        "viewer": 0, "awaiting": "placement", "to_act": [0],
+        "players": [{"seat": 0, "username": "ann", "hints": {"parcel_income": 6, "cowboy_vp": 2}},
+                    {"seat": 1, "username": "bob", "hints": {"parcel_income": 4, "cowboy_vp": 1}}],
+        "board": {"parcels": [{"x": 3, "y": 4, "owner": None, "price": 5, "cowboys": [1], "content": None}]},
+        "construction": [],
+        "squares": [{"square": "parcel_income", "cowboys": [1]}, {"square": "cowboy_vp", "cowboys": []},
+                    {"square": "wages", "cowboys": [1]}],
+    }
+    labels = Labeller(doc)
+    assert labels.label({"type": "place_cowboy", "square": "parcel_income"}) == (
+        "Place a cowboy on Parcel income, $6 now, a duel with bob")
+    assert labels.label({"type": "place_cowboy", "square": "cowboy_vp"}) == (
+        "Place a cowboy on Cowboy victory points, 2 VP now")
+    assert labels.label({"type": "place_cowboy", "square": "wages"}) == "Place a cowboy on Wages"
+    assert labels.label({"type": "place_cowboy", "x": 3, "y": 4}) == (
+        "Place a cowboy on parcel (3, 4) (price $5), a duel with bob")
+    assert labels.label({"type": "give_up_money", "amount": 23}) == "Give up $23 for 2 VP"
