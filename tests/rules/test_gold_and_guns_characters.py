@@ -92,7 +92,8 @@ def test_cards_with_a_side_not_played_yet_are_refused_by_name() -> None:
 
 
 def test_without_a_choice_seven_playable_cards_are_drawn_and_recorded() -> None:
-    """R-GG-1 (RULING G1): without `characters`, 7 cards are drawn at random from the cards the core plays, and the
+    """R-GG-1 (RULING G1, decision D46): without `characters`, 7 cards are drawn at random from the cards the core
+    plays, and the
     draw is written into `game_started`; the state keeps them in card-number order; the sides cover exactly them."""
     drawn = set()
     for seed in range(12):
@@ -243,8 +244,8 @@ def governor_building(river: bool = False) -> tuple[Game, int]:
 
 
 def test_governor_yellow_scores_a_vp_for_each_road_reaching_a_new_parcel() -> None:
-    """R-GG-13 (`001` "The Governor (13)", RULINGS G12, B3): +1 VP for a road that reaches a parcel no road reached;
-    none for a road between two points already on the network."""
+    """R-GG-13 (`001` "The Governor (13)", RULINGS G12, B3, decision D45): +1 VP for a road that reaches a parcel no
+    road reached; none for a road between two points already on the network."""
     g, governor = governor_building()
     vp = g.state.players[governor].vp
     (road,) = g.act({"type": "place_road", "x1": 4, "y1": 3, "x2": 5, "y2": 3})  # reaches (6, 3) and (6, 4)
@@ -333,19 +334,19 @@ def gunsmith_duel(winner_is_gunsmith: bool) -> tuple[Game, int, int, dict[str, o
 def test_gunsmith_yellow_scores_two_vp_for_each_duel_won() -> None:
     """R-GG-7 (`001` "The Gunsmith (10)"): 2 VP for each duel won this round, written into the duel's event; a duel
     lost gives nothing."""
-    g, gunsmith, gained, duel = gunsmith_duel(winner_is_gunsmith=True)
+    _, gunsmith, gained, duel = gunsmith_duel(winner_is_gunsmith=True)
     assert duel["winner"] == gunsmith and duel["winner_vp"] == 2 and gained == 2
-    g, gunsmith, gained, duel = gunsmith_duel(winner_is_gunsmith=False)
+    _, gunsmith, gained, duel = gunsmith_duel(winner_is_gunsmith=False)
     assert duel["winner"] != gunsmith and "winner_vp" not in duel and gained == 0
 
 
 # --- R-GG-10: the red Singer ------------------------------------------------------------------------------------
 
 
-def singer_table() -> tuple[Game, int]:
+def singer_table(cards: tuple[str, str, str] = ("singer", "banker", "chinese_worker")) -> tuple[Game, int]:
     g = Game(3, expansions=GG, characters=with_card(11), sides="red", unfinished_cards=True)
     g.claim_starts([(x, 1) for x in range(1, 9)])
-    g.choose(["singer", "banker", "chinese_worker"])
+    g.choose(cards)
     singer = g.state.holder("singer")
     assert singer is not None and g.state.singer_cowboy
     return g, singer
@@ -372,6 +373,18 @@ def test_singer_red_places_one_cowboy_from_the_general_reserve_on_gambling_incom
     moves = g.moves()
     assert {"type": "place_singer_cowboy"} not in moves
     assert {"type": "place_cowboy", "square": "gambling_income"} not in moves
+
+
+def test_the_red_sheriff_may_join_the_singers_cowboy_which_never_duels() -> None:
+    """R-GG-10 (decision D43): the red Sheriff, who may not start a duel (D13), may still go where only the Singer's
+    cowboy stands, since it never duels; the white cowboy's rule (B6) keeps it off an occupied square."""
+    g, singer = singer_table(("singer", "sheriff", "banker"))
+    sheriff = g.state.holder("sheriff")
+    assert g.to_act == (sheriff,)
+    g.with_state(squares={"gambling_income": (SINGER_COWBOYS[singer],)})
+    assert {"type": "place_cowboy", "square": "gambling_income"} in g.moves()
+    g.with_state(squares={"gambling_income": (SINGER_COWBOYS[singer], COWBOYS[singer, False])})
+    assert {"type": "place_cowboy", "square": "gambling_income"} not in g.moves()
 
 
 def test_singer_cowboy_never_duels_and_wins_the_product_of_two_dice() -> None:
@@ -465,9 +478,11 @@ def test_clock_defaults_for_the_new_decisions() -> None:
     g = prospector_table()
     seat = first_chooser_takes(g, "prospector")
     assert default_move(g.state, seat) == {"type": "decline"}
-    g, _governor, _ = tax("money", money=[5, 5, 5], revolvers=[1, 1, 1])
     g = table(with_card(13), sides="red")
     governor = first_chooser_takes(g, "governor")
     assert default_move(g.state, governor) in ({"type": "collect_tax", "tax": t} for t in ("revolvers", "money"))
     g, singer = singer_table()
-    assert default_move(g.state, g.to_act[0]) == {"type": "pass"}
+    while g.to_act != (singer,):
+        g.act({"type": "pass"})
+    assert {"type": "place_singer_cowboy"} in g.moves()
+    assert default_move(g.state, singer) == {"type": "pass"}
