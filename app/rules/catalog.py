@@ -210,6 +210,13 @@ class Side:
     roads: int = 0
     firepower: int = 0
     decision: Decision | None = None
+    # Gold & Guns (`001` "New Characters", "The Indian"): what a side does, as data read by the rule it changes.
+    parcels_by_dice: int = 0  # owner-free parcels received at once, each by dice (Indian)
+    flips_without_mine: bool = False  # turned to red for good when no mine is left (Prospector)
+    road_vp: int = 0  # VP per road piece placed that reaches a new parcel (Governor, RULING G12)
+    duel_vp: int = 0  # VP per duel won this round (Gunsmith)
+    parcel_price_cap: int | None = None  # every parcel's price, while the card is in the game (Indian, G10)
+    lucky_cowboy: bool = False  # one cowboy from the general reserve on Gambling income (Singer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,9 +276,67 @@ PERSONALITIES: Final[dict[str, Personality]] = {
             Side(20, "3 extra firepower this round.", firepower=3),
             Side(30, "2 extra firepower this round.", firepower=2),
         ),
+        # Gold & Guns (`001` "New Characters", "The Indian"; RULINGS G1, G10-G12).
+        Personality(
+            "indian", 8, "Indian",
+            Side(20, "Receive 2 owner-free parcels at once, each found by dice.", parcels_by_dice=2),
+            Side(30, "Every parcel costs at most $3, for the whole game.", parcel_price_cap=3),
+        ),
+        Personality(
+            "prospector", 9, "Prospector",
+            Side(20, "Pay $10 and build a mine (from the construction squares, else the bag) on an owner-free "
+                     "parcel, which becomes yours; with no mine left this card turns to its red side for good.",
+                 decision=Decision.PROSPECTOR, flips_without_mine=True),
+            Side(20, "Receive two dynamite chips (as available)."),
+        ),
+        Personality(
+            "gunsmith", 10, "Gunsmith",
+            Side(30, "2 VP for each duel you win this round.", duel_vp=2),
+            Side(20, "Roll again once in each duel, and receive one dynamite chip."),
+        ),
+        Personality(
+            "singer", 11, "Singer",
+            Side(15, "Two \"no duel\" chips for this round."),
+            Side(40, "Once, place a cowboy from the general reserve on Gambling income: it never duels and wins "
+                     "the product of two dice.", lucky_cowboy=True),
+        ),
+        Personality(
+            "auctioneer", 12, "Auctioneer",
+            Side(30, "Auction two owner-free parcels; the winner pays half to the bank, half to you."),
+            Side(20, "Auction the 3-guns chip; the winner pays you."),
+        ),
+        Personality(
+            "governor", 13, "Governor",
+            Side(50, "Receive 1 road at once; 1 VP for each road you place that reaches a new parcel (2 for "
+                     "such a bridge).", roads=1, road_vp=1),
+            Side(50, "Tax the others at once: $1 per revolver chip, or $1 per full or started $10.",
+                 decision=Decision.GOVERNOR_RED),
+        ),
+        Personality(
+            "doctor", 14, "Doctor / Undertaker",
+            Side(60, "Doctor: a defeated cowboy may be moved for $3 to an uncontested square; you heal yours free."),
+            Side(90, "Undertaker: $2 or 1 VP for each defeated cowboy; $2 per outlaw defeated this round."),
+        ),
     )
 }
-BASE_CARDS: Final = tuple(PERSONALITIES)
+BASE_CARDS: Final = tuple(card for card, p in PERSONALITIES.items() if p.number <= 7)
+CARD_BY_NUMBER: Final = {p.number: p.card for p in PERSONALITIES.values()}
+CHARACTERS_IN_PLAY: Final = 7  # `001` "New Characters": 7 of the 14 cards (RULING G1)
+
+# The sides whose rules the core does not play yet. A card is playable only when both its sides are: sides can
+# be red, random or voted, so a card with one silent side would be played without its rule. The random draw of
+# a game's cards never takes these cards, and naming one in `characters` is refused (GameConfig); tests reach
+# the sides already written with `unfinished_cards=True`. Each entry goes when its rule is written.
+UNFINISHED_SIDES: Final = frozenset({
+    ("prospector", "red"),  # dynamite
+    ("gunsmith", "red"),  # re-roll and dynamite
+    ("singer", "yellow"),  # "no duel" chips
+    ("auctioneer", "yellow"), ("auctioneer", "red"),  # auctions
+    ("doctor", "yellow"), ("doctor", "red"),  # repositioning, the Undertaker, and the holder's choice of side
+})
+PLAYABLE_CARDS: Final = tuple(
+    card for card in PERSONALITIES if (card, "yellow") not in UNFINISHED_SIDES and (card, "red") not in UNFINISHED_SIDES
+)
 
 # Prices of the personalities' choices (`000` "Personalities").
 CAPTAIN_COWBOY_PRICES: Final = {0: 0, 1: 1, 2: 4, 3: 9}
@@ -281,6 +346,8 @@ GROCER_MONEY: Final = 8
 SETTLER_RED_MONEY: Final = 8
 CHINESE_WORKER_RED_PRICE: Final = 5
 SHERIFF_RED_VP_PER_LOST_DUEL: Final = 3
+PROSPECTOR_PRICE: Final = 10  # `001` "The Prospector (9)"
+GOVERNOR_TAX_MONEY_STEP: Final = 10  # $1 per full or started $10 (RULING G12)
 
 
 # --- Variants (`000` "Variants"; RULINGS V1-V9) -----------------------------------------------------------------

@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from app.rules.catalog import CARD_BY_NUMBER, CHARACTERS_IN_PLAY, UNFINISHED_SIDES
 from app.rules.errors import ConfigError
 
 SIDES = ("yellow", "red", "random", "vote")
 KNOWN_EXPANSIONS = ("gold_and_guns", "outlaws", "big_box")
-# Gold & Guns' buildings and townhouses are played; its characters, dynamite, chips and auctions are not yet, so
-# no player may open a table with it.
+# Gold & Guns' buildings, townhouses and the characters of `catalog.PLAYABLE_CARDS` are played; its other
+# characters, dynamite, chips and auctions are not yet, so no player may open a table with it.
 PREVIEW_EXPANSIONS = ("gold_and_guns",)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -31,13 +32,18 @@ class GameConfig:
     river: bool = False
     new_beginning: bool = False
     expansions: tuple[str, ...] = ()
+    # Gold & Guns: the numbers of the 7 cards the admin chose (RULING G1); None: drawn at random at setup.
+    characters: tuple[int, ...] | None = None
 
     @classmethod
     def from_variants(
-        cls, players: int, variants: dict[str, Any] | None = None, *, preview: bool = False
+        cls, players: int, variants: dict[str, Any] | None = None, *, preview: bool = False,
+        unfinished_cards: bool = False,
     ) -> GameConfig:
         """Validate the admin's settings; raise ConfigError naming the first setting that cannot be played.
-        With `preview`, the expansions in PREVIEW_EXPANSIONS are accepted (never for a player's request)."""
+        With `preview`, the expansions in PREVIEW_EXPANSIONS are accepted (never for a player's request); with
+        `unfinished_cards` (tests of the sides already written, and the replay of a log), `characters` may name
+        cards one of whose sides the core does not play yet (`catalog.UNFINISHED_SIDES`)."""
         variants = dict(variants or {})
         for key in variants:
             if key not in _KNOWN_KEYS:
@@ -55,8 +61,7 @@ class GameConfig:
             raise ConfigError("expansions", f"'expansions' must be a list drawn from {', '.join(KNOWN_EXPANSIONS)}.")
         if any(e not in PREVIEW_EXPANSIONS for e in expansions) or (expansions and not preview):
             raise ConfigError("expansions", "The expansions are not playable yet.")
-        if variants.get("characters") is not None:
-            raise ConfigError("characters", "Choosing the characters needs an expansion, which is not playable yet.")
+        characters = _characters(variants.get("characters"), "gold_and_guns" in expansions, unfinished_cards)
         return cls(
             players=players,
             sides=sides,
@@ -64,6 +69,7 @@ class GameConfig:
             river=variants.get("river", False),
             new_beginning=variants.get("new_beginning", False),
             expansions=tuple(expansions),
+            characters=characters,
         )
 
     @property
@@ -71,15 +77,44 @@ class GameConfig:
         return "gold_and_guns" in self.expansions
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The settings as the API writes them; `characters` only when the admin chose them."""
+        settings: dict[str, Any] = {
             "sides": self.sides,
             "might_is_right": self.might_is_right,
             "river": self.river,
             "new_beginning": self.new_beginning,
             "expansions": list(self.expansions),
         }
+        if self.characters is not None:
+            settings["characters"] = list(self.characters)
+        return settings
 
     @classmethod
     def from_json(cls, players: int, data: dict[str, Any]) -> GameConfig:
-        """The configuration stored in a game's log: written by the core itself, so a preview is accepted."""
-        return cls.from_variants(players, data, preview=True)
+        """The configuration stored in a game's log: written by the core itself, so a preview (and a card not
+        finished yet) is accepted."""
+        return cls.from_variants(players, data, preview=True, unfinished_cards=True)
+
+
+def _characters(value: object, gold_and_guns: bool, unfinished_cards: bool) -> tuple[int, ...] | None:
+    """The admin's 7 distinct card numbers of 1-14 (RULING G1), refused without Gold & Guns, and refused while
+    one of the cards has a side the core does not play yet (`catalog.UNFINISHED_SIDES`)."""
+    if value is None:
+        return None
+    if not gold_and_guns:
+        raise ConfigError("characters", "Choosing the characters needs the Gold & Guns expansion.")
+    if (
+        not isinstance(value, list)
+        or len(value) != CHARACTERS_IN_PLAY
+        or any(type(n) is not int or n not in CARD_BY_NUMBER for n in value)
+        or len(set(value)) != len(value)
+    ):
+        raise ConfigError(
+            "characters", f"'characters' must list {CHARACTERS_IN_PLAY} different card numbers from 1 to 14."
+        )
+    unfinished = sorted(n for n in value if any((CARD_BY_NUMBER[n], side) in UNFINISHED_SIDES
+                                                for side in ("yellow", "red")))
+    if unfinished and not unfinished_cards:
+        names = ", ".join(f"{CARD_BY_NUMBER[n]} ({n})" for n in unfinished)
+        raise ConfigError("characters", f"These cards cannot be played yet: {names}.")
+    return tuple(sorted(value))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 from app.rules.board import parcel_index
 from app.rules.catalog import (
     BANKER_VP_PRICES,
+    BRIDGE_ROADS,
     BUILDINGS,
     BUY_VP_PRICE,
     CAPTAIN_COWBOY_PRICES,
@@ -22,9 +23,11 @@ from app.rules.catalog import (
     CONSTRUCTION_INDEX,
     GROCER_MONEY,
     PERSONALITIES,
+    PROSPECTOR_PRICE,
     SETTLER_RED_MONEY,
     SHOP,
 )
+from app.rules.characters import MINE_REVOLVERS, on_choosing, road_vp, tax_payments
 from app.rules.city_hall import city_hall_sites
 from app.rules.construction import houses_to_place, is_bridge, needs_house, permission_parcels
 from app.rules.decisions import Decision
@@ -36,6 +39,7 @@ from app.rules.events import (
     ClaimReason,
     CowboyPlaced,
     Event,
+    MineProspected,
     PersonalityChosen,
     RoadPlaced,
 )
@@ -60,6 +64,7 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         CardOption,
         ChoosePersonality,
         ClaimParcel,
+        CollectTax,
         Decline,
         DeclineParcel,
         DenyRemaining,
@@ -76,9 +81,11 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         PlaceCowboy,
         PlaceHouse,
         PlaceRoad,
+        PlaceSingerCowboy,
         PlaceTownhouse,
         PlaceWhiteCowboy,
         PlayTile,
+        ProspectMine,
         ResolveDuel,
         ShopAdd,
         ShopDone,
@@ -188,7 +195,7 @@ def _choose_personality(s: GameState, seat: int, move: ChoosePersonality, rng: R
         event["money"] = side.money
     if side.roads:
         event["roads"] = min(side.roads, roads_in_supply(s))  # a gain beyond the supply is lost (RULING B3)
-    return [event]
+    return [event, *on_choosing(s, seat, card, side, rng)]
 
 
 @move_handler("grocer_choice")
@@ -303,8 +310,13 @@ def _buy_building(s: GameState, seat: int, move: BuyBuilding, rng: Rng, kind: De
 def _place_road(s: GameState, seat: int, move: PlaceRoad, rng: Rng, kind: Decision) -> list[Event]:
     event: RoadPlaced = {"type": "road_placed", "seat": seat, "x1": move["x1"], "y1": move["y1"], "x2": move["x2"],
                          "y2": move["y2"]}
-    if is_bridge(s, (move["x1"], move["y1"], move["x2"], move["y2"])):
+    road = (move["x1"], move["y1"], move["x2"], move["y2"])
+    bridge = is_bridge(s, road)
+    if bridge:
         event["bridge"] = True
+    vp = road_vp(s, seat, road, BRIDGE_ROADS if bridge else 1)  # the yellow Governor (RULING G12)
+    if vp:
+        event["vp"] = vp
     return [event]
 
 
@@ -370,6 +382,31 @@ def _buy_vp(s: GameState, seat: int, move: BuyVp, rng: Rng, kind: Decision) -> l
         return [{"type": "action_declined", "seat": seat, "square": square}]
     return [{"type": "vp_bought", "seat": seat, "square": square, "count": move["count"],
              "price": BUY_VP_PRICE[square]}]
+
+
+# --- Gold & Guns characters ------------------------------------------------------------------------------------
+
+
+@move_handler("prospect_mine")
+def _prospect_mine(s: GameState, seat: int, move: ProspectMine, rng: Rng, kind: Decision) -> list[Event]:
+    """The yellow Prospector's mine; taken from a square, the others slide and one is drawn, as for the red
+    Chinese Worker (decision D14)."""
+    event: MineProspected = {"type": "mine_prospected", "seat": seat, "x": move["x"], "y": move["y"],
+                             "price": PROSPECTOR_PRICE, "revolvers": MINE_REVOLVERS}
+    if "square" not in move:
+        return [event]
+    event["square"] = move["square"]
+    return [event, refill_event(evolve(s, event), rng)]
+
+
+@move_handler("collect_tax")
+def _collect_tax(s: GameState, seat: int, move: CollectTax, rng: Rng, kind: Decision) -> list[Event]:
+    return [{"type": "tax_collected", "seat": seat, "tax": move["tax"], "payments": tax_payments(s, seat, move["tax"])}]
+
+
+@move_handler("place_singer_cowboy")
+def _place_singer_cowboy(s: GameState, seat: int, move: PlaceSingerCowboy, rng: Rng, kind: Decision) -> list[Event]:
+    return [{"type": "cowboy_placed", "seat": seat, "white": False, "square": "gambling_income", "singer": True}]
 
 
 # --- end of round ---------------------------------------------------------------------------------------------

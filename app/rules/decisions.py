@@ -27,6 +27,8 @@ class Decision(StrEnum):
     CAPTAIN = "captain"
     CAPTAIN_RED = "captain_red"
     CHINESE_WORKER_RED = "chinese_worker_red"
+    PROSPECTOR = "prospector"
+    GOVERNOR_RED = "governor_red"
     # placement and the action track
     PLACEMENT = "placement"
     DUEL_TILE = "duel_tile"

@@ -17,10 +17,11 @@ from app.rules.rng import Rng
 
 
 def duelling_seats(cowboys: Iterable[Cowboy]) -> list[int]:
-    """The distinct players with a cowboy on a spot, in the order they arrived."""
+    """The distinct players with a cowboy on a spot, in the order they arrived; the red Singer's cowboy never
+    duels (`001` "The Singer (11)")."""
     seats: list[int] = []
     for c in cowboys:
-        if c.seat not in seats:
+        if c.seat not in seats and not c.singer:
             seats.append(c.seat)
     return seats
 
@@ -84,4 +85,14 @@ def fight(s: GameState, target: DuelTarget, seats: list[int], rng: Rng) -> DuelF
     square = target.get("square")
     if square in CONSTRUCTION_INDEX:  # name the prize, for the log ("the duel for the $8 saloon")
         event["building"] = s.construction[CONSTRUCTION_INDEX[square]]
+    vp = duel_won_vp(s, winner)
+    if vp:
+        event["winner_vp"] = vp
     return event
+
+
+def duel_won_vp(s: GameState, winner: int) -> int:
+    """What winning a duel gives its winner at once: the yellow Gunsmith's 2 VP for every duel won this round
+    (`001` "The Gunsmith (10)"). A duel against an outlaw counts as well: its event is to carry this too."""
+    side = s.side(winner)
+    return side.duel_vp if side is not None else 0

@@ -35,6 +35,8 @@ EventType = Literal[
     "banker_vp_bought", "money_given_up", "cowboys_received", "round_ended", "final_roads_finished",
     "game_finished",
     "seat_replaced",
+    # Gold & Guns characters
+    "indian_parcels_taken", "card_flipped", "mine_prospected", "tax_collected", "singer_gambled",
 ]
 EVENT_TYPES: Final[frozenset[EventType]] = frozenset(get_args(EventType))
 ClaimReason = Literal["start", "settler", "pick"]  # a starting parcel, the Settler's parcel, a parcel pick
@@ -126,6 +128,7 @@ class GameStarted(TypedDict):
     players: int
     config: dict[str, Any]
     sides: dict[str, str]
+    characters: NotRequired[list[str]]  # Gold & Guns: the 7 cards of the game, by number (RULING G1)
 
 
 class TurnOrderDrawn(TypedDict):
@@ -312,6 +315,7 @@ class CowboyPlaced(TypedDict):
     square: NotRequired[str]
     x: NotRequired[int]
     y: NotRequired[int]
+    singer: NotRequired[bool]  # Gold & Guns: the red Singer's cowboy from the general reserve
 
 
 class PlayerPassed(TypedDict):
@@ -372,6 +376,7 @@ class DuelFought(TypedDict):
     duelists: list[Duelist]
     winner: int
     building: NotRequired[str | None]
+    winner_vp: NotRequired[int]  # Gold & Guns: what the duel won gives its winner (the yellow Gunsmith)
 
 
 class TilesDrawn(TypedDict):
@@ -492,6 +497,7 @@ class RoadPlaced(TypedDict):
     x2: int
     y2: int
     bridge: NotRequired[bool]
+    vp: NotRequired[int]  # Gold & Guns: the yellow Governor's VP for a road that reaches a new parcel
 
 
 class PermissionAsked(TypedDict):
@@ -659,6 +665,65 @@ class GameFinished(TypedDict):
     winner: int
 
 
+# --- Gold & Guns characters -----------------------------------------------------------------------------------
+
+
+class TaxPayment(TypedDict):
+    """What one player paid the red Governor."""
+
+    seat: int
+    amount: int
+
+
+class IndianParcelsTaken(TypedDict):
+    """The yellow Indian received owner-free parcels found by dice (every roll, re-rolls included)."""
+
+    type: Literal["indian_parcels_taken"]
+    seat: int
+    parcels: list[XY]
+    dice: list[list[int]]
+
+
+class CardFlipped(TypedDict):
+    """A card turned to its other side for the rest of the game (the Prospector with no mine left)."""
+
+    type: Literal["card_flipped"]
+    seat: int
+    card: str
+    side: str
+
+
+class MineProspected(TypedDict):
+    """The yellow Prospector paid for a mine (from a construction square, or the bag without `square`) and built
+    it on an owner-free parcel, which became theirs."""
+
+    type: Literal["mine_prospected"]
+    seat: int
+    x: int
+    y: int
+    price: int
+    revolvers: int
+    square: NotRequired[str]
+
+
+class TaxCollected(TypedDict):
+    """The red Governor taxed the other players' revolvers or money."""
+
+    type: Literal["tax_collected"]
+    seat: int
+    tax: str
+    payments: list[TaxPayment]
+
+
+class SingerGambled(TypedDict):
+    """The red Singer's cowboy on Gambling income won the product of two dice."""
+
+    type: Literal["singer_gambled"]
+    seat: int
+    dice: list[int]
+    amount: int
+
+
 # --- the table ------------------------------------------------------------------------------------------------
 
 
@@ -684,6 +749,7 @@ Event = (
     | BuildingDefended
     | AttackWon | EstateIncomePaid | BankerVpBought | MoneyGivenUp | CowboysReceived | RoundEnded
     | FinalRoadsFinished | GameFinished | SeatReplaced
+    | IndianParcelsTaken | CardFlipped | MineProspected | TaxCollected | SingerGambled
 )
 
 # Events that nobody but their own `seat` may know of at all, not even that they happened: A New Beginning's

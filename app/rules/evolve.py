@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from app.rules.board import PARCELS, SIDES, parcel_index
 from app.rules.catalog import (
+    BASE_CARDS,
     BRIDGE_ROADS,
     BUILDINGS,
     CITY_HALL,
@@ -44,6 +45,7 @@ from app.rules.events import (
     BuildingPurchaseDeclined,
     BuildingTaken,
     CardDecisionDeclined,
+    CardFlipped,
     CardOptionChosen,
     CentrePlaced,
     ChipTaken,
@@ -64,6 +66,8 @@ from app.rules.events import (
     GameFinished,
     GameStarted,
     HousePlaced,
+    IndianParcelsTaken,
+    MineProspected,
     MoneyGained,
     MoneyGivenUp,
     MountainsPlaced,
@@ -89,7 +93,9 @@ from app.rules.events import (
     ShoppingRevealed,
     SidesDecided,
     SideVoted,
+    SingerGambled,
     StepCompleted,
+    TaxCollected,
     TilesDealt,
     TilesDrawn,
     TownhousePlaced,
@@ -101,6 +107,7 @@ from app.rules.events import (
 )
 from app.rules.model import (
     COWBOYS,
+    SINGER_COWBOYS,
     Construction,
     GameState,
     Parcel,
@@ -248,6 +255,7 @@ def _game_started(s: GameState, e: GameStarted) -> GameState:
     return replace(
         s, players=players, parcels=tuple(water if i in river else land for i in PARCELS), bag=bag,
         sides=dict(e["sides"]), construction=(None,) * len(CONSTRUCTION_INDEX),
+        cards=tuple(e["characters"]) if "characters" in e else BASE_CARDS,
     )
 
 
@@ -340,7 +348,8 @@ def _card_decision_declined(s: GameState, e: CardDecisionDeclined) -> GameState:
 def _placement_order_set(s: GameState, e: PlacementOrderSet) -> GameState:
     order = tuple(e["order"])
     white = s.holder("sheriff", "yellow") is not None
-    return replace(s, placement_order=order, turn=order[0], white_cowboy=white)
+    singer = any((side := s.side(seat)) is not None and side.lucky_cowboy for seat in order)
+    return replace(s, placement_order=order, turn=order[0], white_cowboy=white, singer_cowboy=singer)
 
 
 # --- placement ------------------------------------------------------------------------------------------------
@@ -349,13 +358,17 @@ def _placement_order_set(s: GameState, e: PlacementOrderSet) -> GameState:
 @handles("cowboy_placed")
 def _cowboy_placed(s: GameState, e: CowboyPlaced) -> GameState:
     seat = e["seat"]
-    cowboy = COWBOYS[seat, e.get("white", False)]
     changes: dict[str, Any] = {"turn": _next_turn(s, seat)}  # placing changes nobody's "passed"
-    # The white cowboy is not part of the personal reserve (RULING B6).
-    if cowboy.white:
-        changes["white_cowboy"] = False
+    # The white cowboy and the red Singer's are not part of the personal reserve (RULING B6, `001` "Singer").
+    if "singer" in e:
+        cowboy = SINGER_COWBOYS[seat]
+        changes["singer_cowboy"] = False
     else:
-        changes["players"] = _with_player(s.players, seat, cowboys=s.players[seat].cowboys - 1)
+        cowboy = COWBOYS[seat, e.get("white", False)]
+        if cowboy.white:
+            changes["white_cowboy"] = False
+        else:
+            changes["players"] = _with_player(s.players, seat, cowboys=s.players[seat].cowboys - 1)
     if "square" in e:
         squares = dict(s.squares)
         squares[e["square"]] = (*squares.get(e["square"], ()), cowboy)
@@ -414,6 +427,8 @@ def _duel_fought(s: GameState, e: DuelFought) -> GameState:
     for seat in losers:
         vp = SHERIFF_RED_VP_PER_LOST_DUEL if s.holds(seat, "sheriff", "red") else 0
         s = _gain(s, seat, cowboys=1, vp=vp)
+    if "winner_vp" in e:
+        s = _gain(s, e["winner"], vp=e["winner_vp"])
     return s
 
 
@@ -493,7 +508,7 @@ def _construction_started(s: GameState, e: ConstructionStarted) -> GameState:
 def _road_placed(s: GameState, e: RoadPlaced) -> GameState:
     road = (e["x1"], e["y1"], e["x2"], e["y2"])
     pieces = BRIDGE_ROADS if e.get("bridge") else 1
-    return replace(_gain(s, e["seat"], roads=-pieces), roads=s.roads | {road})
+    return replace(_gain(s, e["seat"], roads=-pieces, vp=e.get("vp", 0)), roads=s.roads | {road})
 
 
 @handles("permission_asked")
@@ -645,6 +660,7 @@ def _round_ended(s: GameState, e: RoundEnded) -> GameState:
         squares={},
         parcel_cowboys=stays,
         white_cowboy=False,
+        singer_cowboy=False,
         chip_holder=None,
         reserve_done=frozenset(),
     )
@@ -742,6 +758,55 @@ def _parcel_pick_forfeited(s: GameState, e: ParcelPickForfeited) -> GameState:
 @handles("final_roads_finished")
 def _final_roads_finished(s: GameState, e: FinalRoadsFinished) -> GameState:
     return replace(s, final_roads_done=s.final_roads_done | {e["seat"]})
+
+
+# --- Gold & Guns characters ------------------------------------------------------------------------------------
+
+
+@handles("indian_parcels_taken")
+def _indian_parcels_taken(s: GameState, e: IndianParcelsTaken) -> GameState:
+    for spot in e["parcels"]:
+        s = _set_parcel(s, _idx(spot), owner=e["seat"])
+    return s
+
+
+@handles("card_flipped")
+def _card_flipped(s: GameState, e: CardFlipped) -> GameState:
+    """The card shows its other side for the rest of the game; its holder is asked what that side asks, if
+    anything."""
+    s = replace(s, sides={**s.sides, e["card"]: e["side"]})
+    side = PERSONALITIES[e["card"]].side(e["side"])
+    return replace(s, card_decision=e["seat"] if side.decision else None)
+
+
+@handles("mine_prospected")
+def _mine_prospected(s: GameState, e: MineProspected) -> GameState:
+    """The mine leaves its square (or the bag) for an owner-free parcel, which becomes the Prospector's."""
+    if "square" in e:
+        construction = list(s.construction)
+        construction[CONSTRUCTION_INDEX[e["square"]]] = None
+        s = replace(s, construction=tuple(construction))
+    else:
+        s = replace(s, bag={**s.bag, "mine": s.bag["mine"] - 1})
+    s = _set_parcel(s, _idx(e), owner=e["seat"], content="mine")
+    s = _gain(s, e["seat"], money=-e["price"], revolvers=e["revolvers"])
+    return replace(s, card_decision=None)
+
+
+@handles("tax_collected")
+def _tax_collected(s: GameState, e: TaxCollected) -> GameState:
+    for pay in e["payments"]:
+        s = _gain(s, pay["seat"], money=-pay["amount"])
+    s = _gain(s, e["seat"], money=sum(pay["amount"] for pay in e["payments"]))
+    return replace(s, card_decision=None)
+
+
+@handles("singer_gambled")
+def _singer_gambled(s: GameState, e: SingerGambled) -> GameState:
+    """The Singer's cowboy has acted; the other cowboys on Gambling income are resolved after it."""
+    squares = dict(s.squares)
+    squares["gambling_income"] = tuple(c for c in squares["gambling_income"] if not c.singer)
+    return replace(_gain(s, e["seat"], money=e["amount"]), squares=squares)
 
 
 @handles("seat_replaced")

@@ -30,6 +30,7 @@ from app.rules.catalog import (
     THREE_ROADS,
     WAGE_PER_COWBOY,
 )
+from app.rules.characters import singer_cowboy_on, singer_gambles
 from app.rules.city_hall import city_hall_sites, cowboys_away, first_player
 from app.rules.construction import buildable_roads
 from app.rules.decisions import Decision
@@ -126,14 +127,14 @@ def _vote(s: GameState) -> Step:
     """The per-card vote on sides: secret and simultaneous; majority wins, a tie is drawn (RULING V1)."""
     if s.config.sides != "vote" or s.sides:
         return None
-    missing = tuple(p.seat for p in s.players if len(s.votes.get(p.seat, {})) < len(PERSONALITIES))
+    missing = tuple(p.seat for p in s.players if len(s.votes.get(p.seat, {})) < len(s.cards))
     if missing:
         return Awaiting(Decision.VOTE, missing)
 
     def count(rng: Rng) -> list[Event]:
         sides: dict[str, str] = {}
         drawn: list[str] = []
-        for card in PERSONALITIES:
+        for card in s.cards:
             red = sum(1 for votes in s.votes.values() if votes[card] == "red")
             yellow = len(s.votes) - red
             if red == yellow:
@@ -249,6 +250,15 @@ def _money_square(amount: Callable[[GameState, int], int]) -> Callable[[GameStat
         return _events({"type": "money_gained", "seat": seat, "square": square, "amount": amount(s, seat)})
 
     return perform
+
+
+def _gambling_income(s: GameState) -> Step:
+    """The red Singer's cowboy acts first and never duels; the other cowboys are then resolved among themselves
+    as if it were absent (`001` "The Singer (11)", RULING G9 by analogy, decision D43)."""
+    singer = singer_cowboy_on(s, "gambling_income")
+    if singer is not None:
+        return lambda rng: [singer_gambles(singer, rng)]
+    return _single_square("gambling_income", _gambling)(s)
 
 
 def _gambling(s: GameState, square: str, seat: int) -> Step:
@@ -419,7 +429,7 @@ STEPS: dict[str, Callable[[GameState], Step]] = {
     "build_from_reserve": _build_from_reserve,
     "parcel_income": _single_square("parcel_income", _money_square(parcel_income)),
     "cowboy_income": _single_square("cowboy_income", _money_square(cowboy_income)),
-    "gambling_income": _single_square("gambling_income", _gambling),
+    "gambling_income": _gambling_income,
     "estate_income": _estate_income,
     "parcels_vp": _single_square("parcels_vp", _vp_square(parcels_vp)),
     "cowboy_vp": _single_square("cowboy_vp", _vp_square(cowboy_vp)),

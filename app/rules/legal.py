@@ -23,12 +23,13 @@ from app.rules.catalog import (
     CONSTRUCTION_SQUARES,
     COWBOYS_PER_PLAYER,
     INCOME_BUILDINGS,
-    PERSONALITIES,
     PROPERTY_TILES,
+    PROSPECTOR_PRICE,
     SHOP,
     SHOP_EXCLUSIVE,
     SQUARES,
 )
+from app.rules.characters import may_place_singer_cowboy, mine_sources, prospect_sites
 from app.rules.city_hall import city_hall_sites, cowboys_away
 from app.rules.construction import (
     askable_players,
@@ -51,7 +52,7 @@ from app.rules.supply import roads_in_supply
 from app.rules.townhouses import townhouse_targets
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
-    from app.rules.moves import ClaimParcel, Move, PlaceCowboy
+    from app.rules.moves import ClaimParcel, Move, PlaceCowboy, ProspectMine
 
 _XY: tuple[XY, ...] = tuple({"x": x, "y": y} for x, y in map(parcel_xy, range(64)))
 # Placement and claim moves are listed often; these shared rows are never handed out (legal_moves returns copies).
@@ -77,7 +78,7 @@ def _start_parcel(s: GameState, seat: int) -> list[Move]:
 
 def _personality(s: GameState, seat: int) -> list[Move]:
     taken = {p.personality for p in s.players}
-    return [{"type": "choose_personality", "card": card} for card in PERSONALITIES if card not in taken]
+    return [{"type": "choose_personality", "card": card} for card in s.cards if card not in taken]
 
 
 def _settler(s: GameState, seat: int) -> list[Move]:
@@ -120,6 +121,27 @@ def _chinese_worker_red(s: GameState, seat: int) -> list[Move]:
     return moves
 
 
+def _prospector(s: GameState, seat: int) -> list[Move]:
+    """The yellow Prospector: pay $10 for a mine (a construction square's, else the bag's) and build it on an
+    owner-free parcel, or decline (decision D44); without $10 or a property tile, only decline."""
+    moves: list[Move] = [{"type": "decline"}]
+    if s.players[seat].money < PROSPECTOR_PRICE or not has_property_tile(s, seat):
+        return moves
+    for square in mine_sources(s):
+        for index in prospect_sites(s):
+            x, y = parcel_xy(index)
+            move: ProspectMine = {"type": "prospect_mine", "x": x, "y": y}
+            if square is not None:
+                move["square"] = square
+            moves.append(move)
+    return moves
+
+
+def _governor_red(s: GameState, seat: int) -> list[Move]:
+    """The red Governor taxes revolvers or money (`001` "The Governor (13)", variant)."""
+    return [{"type": "collect_tax", "tax": "revolvers"}, {"type": "collect_tax", "tax": "money"}]
+
+
 def open_squares(s: GameState) -> tuple[str, ...]:
     """Squares a cowboy may go to this round: construction squares holding a building, buy-VP squares not yet
     blocked by the round counter (RULING B15), and all the others."""
@@ -138,14 +160,21 @@ def _open_squares(round_: int, construction: tuple[str | None, ...]) -> tuple[st
 def _may_join(cowboys: tuple[Cowboy, ...], seat: int, many: bool, red_sheriff: bool) -> bool:
     """RULING B7: one cowboy per player except on Wages and Road, which take anyone, even beside the white
     cowboy, because nobody duels there (B6); elsewhere nobody joins the white cowboy (B6); the red Sheriff
-    starts no duel (`000` "Sheriff", red side). One plain pass over the spot: placement asks this of every
-    occupied spot at every decision."""
+    starts no duel (`000` "Sheriff", red side). The red Singer's cowboy never duels, so the others join as if it
+    were absent, but its player has a cowboy there (decision D43). One plain pass over the spot: placement asks
+    this of every occupied spot at every decision."""
     if many:
         return True
+    rivals = False
     for c in cowboys:
-        if c.white or c.seat == seat:
+        if c.seat == seat:
             return False
-    return not cowboys or not red_sheriff
+        if c.singer:
+            continue
+        if c.white:
+            return False
+        rivals = True
+    return not rivals or not red_sheriff
 
 
 def _placement(s: GameState, seat: int) -> list[Move]:
@@ -177,6 +206,8 @@ def _placement(s: GameState, seat: int) -> list[Move]:
                 continue  # the red Sheriff may not attack
             if _may_join(spots.get(index, ()), seat, False, red_sheriff and not defending):
                 moves.append(_PLACE_ON_PARCEL[index])
+    if may_place_singer_cowboy(s, seat):
+        moves.append({"type": "place_singer_cowboy"})
     if s.white_cowboy and s.holds(seat, "sheriff", "yellow"):
         for square in squares:
             if not s.squares.get(square):
@@ -276,7 +307,7 @@ def _vote(s: GameState, seat: int) -> list[Move]:
     voted = s.votes.get(seat, {})
     return [
         {"type": "vote_side", "card": card, "side": side}
-        for card in PERSONALITIES
+        for card in s.cards
         if card not in voted
         for side in ("yellow", "red")
     ]
@@ -345,6 +376,8 @@ MOVES_BY_KIND: dict[Decision, Callable[[GameState, int], list[Move]]] = {
     Decision.SETTLER_RED: _money_or_vp,
     Decision.GROCER_RED: _money_or_vp,
     Decision.CAPTAIN_RED: _captain_red,
+    Decision.PROSPECTOR: _prospector,
+    Decision.GOVERNOR_RED: _governor_red,
     Decision.PLACEMENT: _placement,
     Decision.CHOOSE_DUEL: _choose_duel,
     Decision.BUY_PARCEL: _buy_parcel,

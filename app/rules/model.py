@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Final, TypeVar
 
 from app.rules.board import Edge
-from app.rules.catalog import HOUSES_SUPPLY, PERSONALITIES, TOWNHOUSES_SUPPLY, Side
+from app.rules.catalog import BASE_CARDS, HOUSES_SUPPLY, PERSONALITIES, TOWNHOUSES_SUPPLY, Side
 from app.rules.config import MAX_PLAYERS, GameConfig
 
 
@@ -29,10 +29,12 @@ class Parcel:
 class Cowboy:
     seat: int
     white: bool = False  # the Sheriff's white cowboy (RULING B6)
+    singer: bool = False  # the red Singer's cowboy from the general reserve: it never duels (`001` "Singer")
 
 
 # Cowboys are values: one of each colour per seat serves every placement.
 COWBOYS: Final = {(seat, white): Cowboy(seat, white) for seat in range(MAX_PLAYERS) for white in (False, True)}
+SINGER_COWBOYS: Final = {seat: Cowboy(seat, singer=True) for seat in range(MAX_PLAYERS)}
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,7 @@ class GameState:
     city_hall: int | None = None
     city_hall_drawn: bool = False
     sides: Mapping[str, str] = field(default_factory=dict)  # card -> "yellow" | "red"
+    cards: tuple[str, ...] = BASE_CARDS  # the personality cards of this game, by number (RULING G1)
     initial_order: tuple[int, ...] = ()
     draft_claims: int = 0  # starting parcels placed so far
     choosing_order: tuple[int, ...] = ()
@@ -107,6 +110,7 @@ class GameState:
     squares: Mapping[str, tuple[Cowboy, ...]] = field(default_factory=dict)
     parcel_cowboys: Mapping[int, tuple[Cowboy, ...]] = field(default_factory=dict)
     white_cowboy: bool = False  # the Sheriff's white cowboy is still to be placed this round
+    singer_cowboy: bool = False  # the red Singer's cowboy from the general reserve is still to be placed
     chip_holder: int | None = None  # the 3-guns chip (RULING B14)
     card_decision: int | None = None  # seat asked for their personality's decision right now
     work: Construction | None = None

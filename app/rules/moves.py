@@ -22,6 +22,7 @@ MoveType = Literal[
     "place_building", "place_house", "place_townhouse", "place_city_hall", "keep_building", "buy_vp", "banker_vp",
     "give_up_money",
     "vote_side", "play_tile", "shop_add", "shop_remove", "shop_done", "finish_roads",
+    "prospect_mine", "collect_tax", "place_singer_cowboy",
 ]
 MOVE_TYPES: Final[frozenset[MoveType]] = frozenset(get_args(MoveType))
 
@@ -53,7 +54,9 @@ class ChoosePersonality(TypedDict):
     """Choose a personality card still available."""
 
     type: Literal["choose_personality"]
-    card: Annotated[str, Field(description="sheriff, banker, grocer, chinese_worker, settler, captain or mercenary")]
+    card: Annotated[str, Field(description="sheriff, banker, grocer, chinese_worker, settler, captain, mercenary; "
+                                           "with Gold & Guns also indian, prospector, gunsmith, singer, "
+                                           "auctioneer, governor, doctor (the cards of the game)")]
 
 
 @with_config(_EXACT)
@@ -302,12 +305,37 @@ class FinishRoads(TypedDict):
     type: Literal["finish_roads"]
 
 
+@with_config(_EXACT)
+class ProspectMine(_OnParcel):
+    """Gold & Guns, the yellow Prospector: pay $10 for the mine of a construction square (or, with none there,
+    one from the bag: leave `square` out) and build it on an owner-free parcel, which becomes yours."""
+
+    type: Literal["prospect_mine"]
+    square: NotRequired[str]
+
+
+@with_config(_EXACT)
+class CollectTax(TypedDict):
+    """Gold & Guns, the red Governor: $1 per revolver chip, or $1 per full or started $10, of each other player."""
+
+    type: Literal["collect_tax"]
+    tax: Literal["revolvers", "money"]
+
+
+@with_config(_EXACT)
+class PlaceSingerCowboy(TypedDict):
+    """Gold & Guns, the red Singer: place a cowboy from the general reserve on Gambling income, once a round."""
+
+    type: Literal["place_singer_cowboy"]
+
+
 Move: TypeAlias = (
     ClaimParcel | ChoosePersonality | GrocerChoice | CardOption | HireCowboys | BuyRevolvers | TakeBuilding
     | Decline | PlaceCowboy | PlaceWhiteCowboy | Pass | ResolveDuel | BuyParcel | DeclineParcel | BuyBuilding
     | PlaceRoad | AskPermission | AnswerPermission | DenyRemaining | PlaceBuilding | PlaceHouse | PlaceTownhouse
     | PlaceCityHall | KeepBuilding
     | BuyVp | BankerVp | GiveUpMoney | VoteSide | PlayTile | ShopAdd | ShopRemove | ShopDone | FinishRoads
+    | ProspectMine | CollectTax | PlaceSingerCowboy
 )
 MOVE_SHAPES: Final[tuple[type[Any], ...]] = get_args(Move)
 MOVE_ADAPTER: Final[TypeAdapter[Move]] = TypeAdapter(Annotated[Move, Field(discriminator="type")])

@@ -7,19 +7,23 @@ from __future__ import annotations
 
 from app.rules.board import parcel_index
 from app.rules.catalog import (
+    BASE_CARDS,
+    CARD_BY_NUMBER,
+    CHARACTERS_IN_PLAY,
     CONSTRUCTION_SQUARES,
     DUEL_TILE_VALUES,
     MIGHT_MONEY_BEFORE_TILES,
     MIGHT_TWO_PLAYER_MONEY,
     MOUNTAINS,
     PERSONALITIES,
+    PLAYABLE_CARDS,
     RIVER_MOUNTAINS,
     RIVER_PARCELS,
     bag_contents,
 )
 from app.rules.config import GameConfig
 from app.rules.decide import advance
-from app.rules.events import SCHEMA_VERSION, XY, Event, TilesDealt
+from app.rules.events import SCHEMA_VERSION, XY, Event, GameStarted, TilesDealt
 from app.rules.evolve import replay
 from app.rules.rng import Rng
 from app.rules.supply import draw_into
@@ -36,12 +40,24 @@ def _roll_parcel(rng: Rng, taken: set[int], rolls: list[list[int]]) -> int:
             return index
 
 
-def _sides(config: GameConfig, rng: Rng) -> dict[str, str]:
+def _cards(config: GameConfig, rng: Rng) -> tuple[str, ...]:
+    """The game's 7 cards, by number: the base cards, or with Gold & Guns the admin's choice or 7 drawn at random
+    from the cards the core plays (RULING G1, `catalog.PLAYABLE_CARDS`)."""
+    if not config.gold_and_guns:
+        return BASE_CARDS
+    numbers = config.characters
+    if numbers is None:
+        pool = sorted(PERSONALITIES[card].number for card in PLAYABLE_CARDS)
+        numbers = tuple(rng.shuffled(pool)[:CHARACTERS_IN_PLAY])
+    return tuple(CARD_BY_NUMBER[n] for n in sorted(numbers))
+
+
+def _sides(config: GameConfig, cards: tuple[str, ...], rng: Rng) -> dict[str, str]:
     if config.sides == "vote":
         return {}  # decided by the players' vote before the starting parcels (RULING V1)
     if config.sides == "random":
-        return {card: rng.choice(("yellow", "red")) for card in PERSONALITIES}
-    return {card: config.sides for card in PERSONALITIES}
+        return {card: rng.choice(("yellow", "red")) for card in cards}
+    return {card: config.sides for card in cards}
 
 
 def _deal_tiles(config: GameConfig, rng: Rng) -> TilesDealt:
@@ -60,11 +76,12 @@ def _deal_tiles(config: GameConfig, rng: Rng) -> TilesDealt:
 
 def new_game(config: GameConfig, seed: int) -> list[Event]:
     rng = Rng(seed, 0)
-    events: list[Event] = [
-        {"type": "game_started", "schema": SCHEMA_VERSION, "players": config.players, "config": config.to_json(),
-         "sides": _sides(config, rng)},
-        {"type": "turn_order_drawn", "order": rng.shuffled(range(config.players))},
-    ]
+    cards = _cards(config, rng)
+    started: GameStarted = {"type": "game_started", "schema": SCHEMA_VERSION, "players": config.players,
+                            "config": config.to_json(), "sides": _sides(config, cards, rng)}
+    if config.gold_and_guns:
+        started["characters"] = list(cards)
+    events: list[Event] = [started, {"type": "turn_order_drawn", "order": rng.shuffled(range(config.players))}]
     river = {parcel_index(x, y) for x, y in RIVER_PARCELS} if config.river else set()
     rolls: list[list[int]] = []
     centre = _roll_parcel(rng, river, rolls)  # river parcels stay free (`000` "The River")

@@ -52,7 +52,8 @@ def phase(s: GameState) -> str:
 
 
 def _cowboy_seats(cowboys: Sequence[Cowboy]) -> list[int]:
-    return [c.seat for c in cowboys if not c.white]
+    """The players' own cowboys on a spot (the white cowboy and the red Singer's are shown apart)."""
+    return [c.seat for c in cowboys if not c.white and not c.singer]
 
 
 def _white(cowboys: Sequence[Cowboy]) -> int | None:
@@ -214,7 +215,7 @@ def player_view(
                 "cash_limit": card.side(s.sides.get(card.card, "yellow")).cash_limit,
                 "taken_by": taken.get(card.card),
             }
-            for card in PERSONALITIES.values()
+            for card in map(PERSONALITIES.__getitem__, s.cards)
         ],
         "turn_order": {
             "initial": list(s.initial_order),
@@ -245,7 +246,14 @@ def _expansion_fields(s: GameState) -> dict[str, Any]:
     if s.city_hall is not None:
         x, y = parcel_xy(s.city_hall)
         city_hall = {"x": x, "y": y, "occupant": occupant(s)}
-    return {"townhouses_left": s.townhouses, "city_hall": city_hall}
+    singer = next((c.seat for c in s.squares.get("gambling_income", ()) if c.singer), None)
+    return {
+        "townhouses_left": s.townhouses,
+        "city_hall": city_hall,
+        # The red Singer's cowboy from the general reserve, on Gambling income (`001` "The Singer (11)").
+        "singer_cowboy": {"seat": singer, "square": "gambling_income"} if singer is not None else None,
+        "singer_cowboy_available": s.singer_cowboy,
+    }
 
 
 # Event fields that only the acting seat may see, by event type (RULINGS V1, V2).

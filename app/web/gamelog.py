@@ -101,8 +101,9 @@ def _duel(d: Describer, e: Event) -> str:
     prize = d.target(e["target"])
     if e.get("building"):
         prize = f"the ${CONSTRUCTION_PRICE[e['target']['square']]} {building_name(e['building'])}"
+    vp = f" and scores {e['winner_vp']} VP with the Gunsmith" if e.get("winner_vp") else ""
     return (f"{d.who(winner)} won the duel for {prize}: {strength(won)} against {against} "
-            f"({what} + firepower).")
+            f"({what} + firepower){vp}.")
 
 
 def _payments(d: Describer, e: Event) -> str:
@@ -155,7 +156,8 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "building_taken": lambda d, e: f"{d.who(e['seat'])} takes the {building_name(e['building'])} for ${e['price']}.",
     "card_decision_declined": lambda d, e: f"{d.who(e['seat'])} declines the card's offer.",
     "placement_order_set": lambda d, e: "Placement order: " + ", ".join(d.who(s) for s in e["order"]) + ".",
-    "cowboy_placed": lambda d, e: f"{d.who(e['seat'])} places {'the white' if e.get('white') else 'a'} cowboy on "
+    "cowboy_placed": lambda d, e: f"{d.who(e['seat'])} places "
+    + ("the white cowboy" if e.get("white") else "the Singer's cowboy" if e.get("singer") else "a cowboy") + " on "
     + (f"{square_name(e['square'])}" if "square" in e else f"parcel {at(e)}") + ".",
     "player_passed": lambda d, e: f"{d.who(e['seat'])} passes.",
     "wages_paid": lambda d, e: "Wages: " + (", ".join(f"{d.who(p['seat'])} ${p['amount']}" for p in e["payments"])
@@ -180,7 +182,8 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     f"{square_name(e.get('square'))}.",
     "construction_started": lambda d, e: f"{d.who(e['seat'])} builds from their reserve.",
     "road_placed": lambda d, e: f"{d.who(e['seat'])} places a {'bridge' if e.get('bridge') else 'road'} "
-    + road_name(e["x1"], e["y1"], e["x2"], e["y2"]) + ".",
+    + road_name(e["x1"], e["y1"], e["x2"], e["y2"])
+    + (f" and scores {e['vp']} VP with the Governor" if e.get("vp") else "") + ".",
     "permission_asked": lambda d, e: f"{d.who(e['seat'])} asks {d.who(e['asked'])} for permission to build a house "
     "on " + ", ".join(f"({x}, {y})" for x, y in e["parcels"]) + ".",
     "permission_answered": lambda d, e: f"{d.who(e['seat'])} {'allows' if e['granted'] else 'refuses'} a house on "
@@ -219,6 +222,16 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "shopping_revealed": _shopping,
     "parcel_pick_forfeited": lambda d, e: f"{d.who(e['seat'])} forfeits a parcel pick.",
     "final_roads_finished": lambda d, e: f"{d.who(e['seat'])} places no more roads.",
+    "indian_parcels_taken": lambda d, e: f"{d.who(e['seat'])} receives with the Indian "
+    + (", ".join(f"parcel {at(p)}" for p in e["parcels"]) or "no parcel")
+    + f" (dice: {', '.join(f'{w}-{b}' for w, b in e['dice']) or 'none'}).",
+    "card_flipped": lambda d, e: f"The {card_name(e['card'])} turns to its {e['side']} side for the rest of the game.",
+    "mine_prospected": lambda d, e: f"{d.who(e['seat'])} pays ${e['price']} with the Prospector and builds a mine on "
+    f"{at(e)}" + (f" (from the {square_name(e['square'])} square)" if e.get("square") else " (from the bag)") + ".",
+    "tax_collected": lambda d, e: f"{d.who(e['seat'])} taxes {e['tax']} with the Governor: "
+    + (", ".join(f"{d.who(p['seat'])} pays ${p['amount']}" for p in e["payments"]) or "nobody pays") + ".",
+    "singer_gambled": lambda d, e: f"The Singer's cowboy wins ${e['amount']} for {d.who(e['seat'])} "
+    f"({e['dice'][0]} × {e['dice'][1]}).",
     "seat_replaced": lambda d, e: f"{e['username']} takes over {e['previous']}'s seat "
     f"({COLOUR_NAMES[e['seat'] % len(COLOUR_NAMES)]}).",
 }

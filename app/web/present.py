@@ -236,6 +236,13 @@ class Labeller:
             return f"Turn the house on {self.parcel(move)} into a townhouse"
         if kind == "place_city_hall":
             return f"Place the City Hall on {self.parcel(move)}"
+        if kind == "prospect_mine":
+            source = f"the mine of {square_name(move['square'])}" if "square" in move else "a mine from the bag"
+            return f"Pay $10 for {source} and build it on {self.parcel(move)}"
+        if kind == "collect_tax":
+            return "Tax revolver chips ($1 each)" if move["tax"] == "revolvers" else "Tax money ($1 per started $10)"
+        if kind == "place_singer_cowboy":
+            return "Place the Singer's cowboy (from the general reserve) on Gambling income"
         if kind == "place_building":
             return f"Build the {building_name(move['building'])} on {self.parcel(move)}"
         if kind == "keep_building":

@@ -40,10 +40,14 @@ def check_invariants(s: GameState) -> None:
             assert parcel.owner is not None, "a building stands on an owner-free parcel"
         if parcel.content in BUILDINGS and BUILDINGS[parcel.content].needs_road:
             assert is_reached(index, points), f"{parcel.content} at {index} is not reached by a road"
+    # R-GG-10: the red Singer's cowboy stands only on Gambling income; R-GG-1: a game has 7 cards, sides for them.
+    assert not any(c.singer for cowboys in s.parcel_cowboys.values() for c in cowboys)
+    assert all(not c.singer for square, cowboys in s.squares.items() if square != "gambling_income" for c in cowboys)
+    assert len(s.cards) == len(set(s.cards)) == 7 and (not s.sides or set(s.sides) == set(s.cards))
     placed = [0] * len(s.players)
     for spot in (*s.squares.values(), *s.parcel_cowboys.values()):
         for cowboy in spot:
-            if not cowboy.white:
+            if not cowboy.white and not cowboy.singer:  # those two come from the general reserve
                 placed[cowboy.seat] += 1
     for p in s.players:
         assert p.money >= 0, f"seat {p.seat} has ${p.money}"

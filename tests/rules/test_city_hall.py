@@ -21,6 +21,7 @@ from tests.rules.scenarios import at, run_step
 from tests.rules.test_gold_and_guns_buildings import RING, gg_town, of_type
 
 GG = {"expansions": ["gold_and_guns"]}
+BASE_NUMBERS = list(range(1, 8))  # the cards `Game` plays with Gold & Guns unless told otherwise
 BLOCK = [(x, y) for x in (3, 4, 5) for y in (3, 4, 5)]  # what the centre's four roads reach
 
 
@@ -65,7 +66,7 @@ def test_drawn_at_setup_the_first_player_of_the_drawn_turn_order_places_it() -> 
     """R-GG-20, R-GG-24 (decision D36): drawn at setup, before any round, the City Hall is placed by the first
     player of the turn order just drawn, before the starting parcels; the other draws follow it."""
     for seed in range(200):
-        events = new_game(GameConfig.from_variants(3, GG, preview=True), seed)
+        events = new_game(GameConfig.from_variants(3, {**GG, "characters": BASE_NUMBERS}, preview=True), seed)
         if "city_hall" in next(e for e in events if e["type"] == "construction_refilled")["drawn"]:
             break
     else:

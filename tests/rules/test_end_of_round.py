@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.rules.catalog import CONSTRUCTION_INDEX, PERSONALITIES
+from app.rules.catalog import BASE_CARDS, CONSTRUCTION_INDEX
 from app.rules.legal import legal_moves
 from tests.rules.builders import Game, events_of
 from tests.rules.scenarios import CARDS, ready, run_step, seat_of
@@ -226,4 +226,4 @@ def test_cards_white_cowboy_and_chip_return() -> None:
     assert all(p.personality is None for p in g.state.players)
     assert not g.state.squares and not g.state.parcel_cowboys
     assert g.awaiting == "personality"
-    assert {m["card"] for m in g.moves()} == set(PERSONALITIES)
+    assert {m["card"] for m in g.moves()} == set(BASE_CARDS)

@@ -39,7 +39,7 @@ def _play_checked(players: int, variants: dict[str, object] | str, seed: int, ch
                   probe: int) -> None:
     if isinstance(variants, str):
         variants = {"sides": variants}
-    config = GameConfig.from_variants(players, variants, preview=True)
+    config = GameConfig.from_variants(players, variants, preview=True, unfinished_cards=True)
     events = new_game(config, seed)
     state = replay(events)
     decisions = 0
@@ -102,11 +102,38 @@ def test_random_games_with_gold_and_guns_buildings_keep_invariants(players: int,
         _play_checked(players, variants, chooser.randrange(10**15, 10**16), chooser, probe=2)
 
 
+# The Gold & Guns characters: the cards drawn at random (the playable ones), and each side written so far in a
+# chosen set — the yellow Prospector and Gunsmith, the red Singer — beside the Indian and the Governor.
+CHARACTER_CASES = [
+    {"expansions": ["gold_and_guns"], "sides": "random"},
+    {"expansions": ["gold_and_guns"], "characters": [1, 3, 5, 8, 9, 10, 13]},
+    {"expansions": ["gold_and_guns"], "characters": [2, 4, 6, 8, 11, 13, 7], "sides": "red"},
+    {"expansions": ["gold_and_guns"], "characters": [1, 2, 5, 8, 9, 10, 13], "river": True},
+    {"expansions": ["gold_and_guns"], "characters": [1, 3, 6, 8, 11, 13, 7], "sides": "red",
+     "might_is_right": True},
+    {"expansions": ["gold_and_guns"], "characters": [1, 4, 5, 8, 9, 10, 13], "new_beginning": True},
+    {"expansions": ["gold_and_guns"], "sides": "vote"},
+]
+
+
+@pytest.mark.parametrize("variants", CHARACTER_CASES, ids=lambda v: "+".join(
+    f"{k}={v[k]}" for k in sorted(v) if k != "expansions"))
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_random_games_with_gold_and_guns_characters_keep_invariants(players: int, variants: dict[str, object]) -> None:
+    """R-GG-1, R-GG-4, R-GG-7, R-GG-10, R-GG-13, R-GG-14, R-GG-17, R-GG-18 in whole games with every base variant:
+    the invariants after every decision, replay equality and no secret in another's view."""
+    chooser = random.Random(f"chars-{players}-{sorted(variants)}-{variants.get('characters')}")
+    for _ in range(2):
+        _play_checked(players, variants, chooser.randrange(10**15, 10**16), chooser, probe=2)
+
+
 def test_every_listed_move_decides_cleanly() -> None:
     """R-WEB-1: at every decision of a few whole games, every single listed move is accepted by `decide`."""
     chooser = random.Random("all-moves")
     for players, variants in ((2, {"sides": "random"}), (4, {"sides": "random"}), (3, ALL_VARIANTS),
-                              (4, {**ALL_VARIANTS, "expansions": ["gold_and_guns"]})):
+                              (4, {**ALL_VARIANTS, "expansions": ["gold_and_guns"]}),
+                              (3, {"expansions": ["gold_and_guns"], "characters": [1, 2, 8, 9, 10, 11, 13],
+                                   "sides": "random"})):
         seed = chooser.randrange(10**15, 10**16)
         _play_checked(players, variants, seed, chooser, probe=10_000)
 
