@@ -16,8 +16,8 @@ from app.rules.errors import ConfigError
 SIDES = ("yellow", "red", "random", "vote")
 KNOWN_EXPANSIONS = ("gold_and_guns", "outlaws", "big_box")
 # Gold & Guns' buildings and townhouses are played; its characters, dynamite, chips and auctions are not yet, so
-# no player may open a table with it.
-PREVIEW_EXPANSIONS = ("gold_and_guns",)
+# no player may open a table with it. The Outlaws are played whole but not yet shown by the pages.
+PREVIEW_EXPANSIONS = ("gold_and_guns", "outlaws")
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 _KNOWN_KEYS = ("sides", "might_is_right", "river", "new_beginning", "expansions", "characters")
@@ -69,6 +69,10 @@ class GameConfig:
     @property
     def gold_and_guns(self) -> bool:
         return "gold_and_guns" in self.expansions
+
+    @property
+    def outlaws(self) -> bool:
+        return "outlaws" in self.expansions
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -22,6 +22,7 @@ MoveType = Literal[
     "place_building", "place_house", "place_townhouse", "place_city_hall", "keep_building", "buy_vp", "banker_vp",
     "give_up_money",
     "vote_side", "play_tile", "shop_add", "shop_remove", "shop_done", "finish_roads",
+    "move_outlaw", "outlaw_reward",
 ]
 MOVE_TYPES: Final[frozenset[MoveType]] = frozenset(get_args(MoveType))
 
@@ -302,12 +303,28 @@ class FinishRoads(TypedDict):
     type: Literal["finish_roads"]
 
 
+@with_config(_EXACT)
+class MoveOutlaw(_OnParcel):
+    """The Outlaws: the first player picks the outlaw on this parcel to move next."""
+
+    type: Literal["move_outlaw"]
+
+
+@with_config(_EXACT)
+class OutlawReward(TypedDict):
+    """The Outlaws: the winner of a fight takes the outlaw tile's VP, or half the income of its building."""
+
+    type: Literal["outlaw_reward"]
+    reward: Literal["vp", "income"]
+
+
 Move: TypeAlias = (
     ClaimParcel | ChoosePersonality | GrocerChoice | CardOption | HireCowboys | BuyRevolvers | TakeBuilding
     | Decline | PlaceCowboy | PlaceWhiteCowboy | Pass | ResolveDuel | BuyParcel | DeclineParcel | BuyBuilding
     | PlaceRoad | AskPermission | AnswerPermission | DenyRemaining | PlaceBuilding | PlaceHouse | PlaceTownhouse
     | PlaceCityHall | KeepBuilding
     | BuyVp | BankerVp | GiveUpMoney | VoteSide | PlayTile | ShopAdd | ShopRemove | ShopDone | FinishRoads
+    | MoveOutlaw | OutlawReward
 )
 MOVE_SHAPES: Final[tuple[type[Any], ...]] = get_args(Move)
 MOVE_ADAPTER: Final[TypeAdapter[Move]] = TypeAdapter(Annotated[Move, Field(discriminator="type")])
