@@ -556,3 +556,25 @@ def test_outlaw_vp_are_a_score_part_of_their_own() -> None:
     base = Game(3)
     base_scores, _ = final_scores(replace(base.state, passing_order=(0, 1, 2)))
     assert "outlaws" not in base_scores[0]
+
+
+def test_the_red_sheriff_fights_outlaws_only_on_his_own_buildings_and_scores_for_a_lost_fight() -> None:
+    """Decision D45 with `000` red Sheriff ("not allowed to ... engage in a duel (except to defend your own
+    building)"; "for every lost duel you receive 3 victory points"): a fight is a duel (`001`)."""
+    g = town(sides="red")
+    seat = g.state.holder("sheriff", "red")
+    assert seat is not None
+    other = (seat + 1) % 3
+    g.with_state(turn=seat)
+    g.set_player(seat, cowboys=3)
+    g.put(2, 2, owner=seat, content="hotel")
+    g.put(6, 2, owner=other, content="hotel")
+    for x, y in ((2, 2), (6, 2), (3, 5)):
+        outlaw(g, x, y, strength=13)
+    offered = {(m["x"], m["y"]) for m in g.moves(seat) if m["type"] == "place_cowboy" and "x" in m}
+    assert (2, 2) in offered and (6, 2) not in offered and (3, 5) not in offered
+    fighter(g, seat, 0)
+    g.place_cowboys(xy=(2, 2), seats=[seat])
+    vp = g.state.players[seat].vp
+    events, state = run_step(g, "estate_income")
+    assert events_of(events, "outlaw_fought")[0]["winner"] is None and state.players[seat].vp == vp + 3
