@@ -189,7 +189,7 @@ def _parcel_picks(s: GameState) -> Step:
 
 def _outlaws(s: GameState) -> Step:
     """The Outlaws at the start of rounds 2-4, before the personalities (RULING G4): those on a prison go to jail
-    (decision D42), the new ones arrive, then every outlaw moves, in the order the first player picks when two or
+    (decision D49), the new ones arrive, then every outlaw moves, in the order the first player picks when two or
     more would move."""
     if arrival_due(s):
         jail = jailed(s)
@@ -349,7 +349,7 @@ def _build_from_reserve(s: GameState) -> Step:
 
 def _estate_income(s: GameState) -> Step:
     """The outlaw fights first, each followed by its winner's reward, in parcel order (`001` "How to Fight an
-    Outlaw?", decision D44); then the City Hall's duel (RULING G2, decision D38), then the attacks (B9), then the
+    Outlaw?", decision D51); then the City Hall's duel (RULING G2, decision D38), then the attacks (B9), then the
     incomes (B13)."""
     if s.outlaw_beaten is not None:
         return Awaiting(Decision.OUTLAW_REWARD, (reward_winner(s),))

@@ -209,7 +209,7 @@ def is_attackable(s: GameState, index: int) -> bool:
 def estate_payments(s: GameState) -> list[EstatePayment]:
     """The estate income of every building (RULING B13): a building with an outlaw keeps half, rounded down
     (RULING G4); a successful attacker takes half rounded down; the Grocer's doubling applies only to buildings
-    that were not attacked (`000` "Grocer"), to what they earn (decision D48)."""
+    that were not attacked (`000` "Grocer"), to what they earn (decision D55)."""
     payments: list[EstatePayment] = []
     for index, parcel in enumerate(s.parcels):
         if parcel.owner is None or parcel.content not in BUILDINGS:

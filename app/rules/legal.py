@@ -173,7 +173,7 @@ def _placement(s: GameState, seat: int) -> list[Move]:
         if s.city_hall is not None and _may_join(spots.get(s.city_hall, ()), seat, False, red_sheriff):
             moves.append(_PLACE_ON_PARCEL[s.city_hall])
         # Buildings: to attack or defend; parcels with an outlaw: to fight it, which is a duel (`001` "How to
-        # Fight an Outlaw?", decision D45: the red Sheriff only on his own building).
+        # Fight an Outlaw?", decision D52: the red Sheriff only on his own building).
         for index in (*about_parcels(s, attackable_buildings), *about_parcels(s, fightable)):
             defending = s.parcels[index].owner == seat and s.parcels[index].content in BUILDINGS
             if red_sheriff and not defending:
@@ -212,7 +212,7 @@ def _outlaw_order(s: GameState, seat: int) -> list[Move]:
 
 
 def _outlaw_reward(s: GameState, seat: int) -> list[Move]:
-    """The tile's VP, or half the building's income where that means something (`001`, decision D47)."""
+    """The tile's VP, or half the building's income where that means something (`001`, decision D54)."""
     return [{"type": "outlaw_reward", "reward": reward} for reward in rewards(s)]
 
 

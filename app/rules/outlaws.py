@@ -1,10 +1,10 @@
-"""The Outlaws (`001` "Outlaws"; RULING G4; decisions D40-D49): where they arrive, where they move, what they do to
+"""The Outlaws (`001` "Outlaws"; RULING G4; decisions D47-D56): where they arrive, where they move, what they do to
 the parcel they stand on, how they are fought and what beating or jailing one gives.
 
 An outlaw is a mark on its parcel (`Parcel.outlaw`), so every rule that reads the parcels sees it: a parcel with
 an outlaw is no free land to buy, claim or build on (`construction`, `city_hall`, `townhouses`), nor a building
 to attack (`income.attackable_buildings`, `duels`). Every outlaw has the strength of the tile on the board, the
-one of the latest arrival (decision D41).
+one of the latest arrival (decision D48).
 
 Hooks for the Gold & Guns characters that count outlaws: `outlaw_fought` names the winner (None when the outlaw
 won) and every loser (the Gunsmith's duels won, the Doctor's defeated cowboys); `outlaws_removed` counts the
@@ -60,7 +60,7 @@ def next_to_prison(parcels: tuple[Parcel, ...], index: int) -> bool:
 
 def current_income(s: GameState, index: int) -> int:
     """What an outlaw looks at: the building's estate income as it stands now, before attacks and outlaws
-    (decision D43); nothing for a parcel without an owned building."""
+    (decision D50); nothing for a parcel without an owned building."""
     parcel = s.parcels[index]
     if parcel.owner is None or parcel.content not in BUILDINGS:
         return 0
@@ -77,7 +77,7 @@ def arrival_due(s: GameState) -> bool:
 
 def jailed(s: GameState) -> list[OutlawJailed]:
     """Outlaws that start the round on a prison: each goes to jail, its VP to the prison's owner (`001` "Churches
-    and Prisons"). Checked as the round starts, before the new outlaws arrive (decision D42)."""
+    and Prisons"). Checked as the round starts, before the new outlaws arrive (decision D49)."""
     events: list[OutlawJailed] = []
     for index in about_parcels(s, outlaw_parcels):
         parcel = s.parcels[index]
@@ -88,7 +88,7 @@ def jailed(s: GameState) -> list[OutlawJailed]:
 
 def may_arrive(parcels: tuple[Parcel, ...], index: int) -> bool:
     """An outlaw may not arrive on another outlaw or next to a prison; anything else the dice name will do
-    (decision D40)."""
+    (decision D47)."""
     return not parcels[index].outlaw and not next_to_prison(parcels, index)
 
 
@@ -155,7 +155,7 @@ def move_outlaw(s: GameState, index: int, rng: Rng, chosen_by: int | None = None
 
 def fightable(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
     """The parcels where a cowboy may go to fight an outlaw (`001` "How to Fight an Outlaw?"): any land parcel or
-    building with an outlaw, except the City Hall, whose cowboys contend for the City Hall (decision D45)."""
+    building with an outlaw, except the City Hall, whose cowboys contend for the City Hall (decision D52)."""
     return tuple(
         i for i, parcel in enumerate(parcels) if parcel.outlaw and not parcel.river and parcel.content != CITY_HALL
     )
@@ -163,7 +163,7 @@ def fightable(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
 
 def fight_spots(s: GameState) -> dict[int, list[int]]:
     """Who stands on each outlaw's parcel, in parcel order: they fight the outlaw instead of buying the parcel
-    or attacking the building (decision D46)."""
+    or attacking the building (decision D53)."""
     return {
         index: duelling_seats(cowboys)
         for index, cowboys in sorted(s.parcel_cowboys.items())
@@ -192,7 +192,7 @@ Reward = Literal["vp", "income"]
 
 def rewards(s: GameState) -> tuple[Reward, ...]:
     """What the winner may take: the tile's VP, or half the income of another player's building that earns
-    something (decision D47; on one's own building or on land only the VP means anything)."""
+    something (decision D54; on one's own building or on land only the VP means anything)."""
     assert s.outlaw_beaten is not None
     parcel = s.parcels[s.outlaw_beaten]
     if parcel.owner not in (None, reward_winner(s)) and current_income(s, s.outlaw_beaten) > 0:

@@ -1,4 +1,4 @@
-"""The Outlaws (`001` "Outlaws"; RULING G4; decisions D40-D49): R-OUT-1 .. R-OUT-6.
+"""The Outlaws (`001` "Outlaws"; RULING G4; decisions D47-D56): R-OUT-1 .. R-OUT-6.
 
 Boards are emptied and shaped by hand; the incomes used are the plain ones of `000` "Buildings": a hotel earns $6,
 a saloon $5 per house value around it (owner-free houses count for everyone, RULING B13). Moves and steps go
@@ -39,7 +39,7 @@ def town(players: int = 3, **variants: object) -> Game:
 
 
 def outlaw(g: Game, x: int, y: int, strength: int = 10) -> None:
-    """An outlaw on (x, y) (after `put`, which lays a fresh parcel), every outlaw of `strength` (decision D41)."""
+    """An outlaw on (x, y) (after `put`, which lays a fresh parcel), every outlaw of `strength` (decision D48)."""
     parcels = list(g.state.parcels)
     parcels[parcel_index(x, y)] = replace(parcels[parcel_index(x, y)], outlaw=True)
     g.with_state(parcels=tuple(parcels), outlaw_strength=strength)
@@ -108,7 +108,7 @@ def test_outlaws_arrive_at_the_start_of_round_two_before_the_personalities(seed:
 
 def test_arrivals_are_rolled_again_onto_an_outlaw_or_next_to_a_prison() -> None:
     """R-OUT-1 (`001`: "Throw the dice again if the indicated location is already occupied by another outlaw;
-    there is an adjacent prison building"), decision D40: a prison itself or a mountain may be named."""
+    there is an adjacent prison building"), decision D47: a prison itself or a mountain may be named."""
     g = town()
     g.put(3, 3, owner=1, content="prison")
     g.put(6, 6, owner=2, content="prison")
@@ -126,11 +126,11 @@ def test_arrivals_are_rolled_again_onto_an_outlaw_or_next_to_a_prison() -> None:
         rerolled += len(event["dice"]) - len(spots)
         landed |= set(spots)
     assert rerolled > 0
-    assert parcel_index(5, 3) in landed  # a mountain is no reason to roll again (D40)
+    assert parcel_index(5, 3) in landed  # a mountain is no reason to roll again (D47)
 
 
 def test_a_prison_itself_may_be_named_when_no_other_prison_is_next_to_it() -> None:
-    """Decision D40: only a prison *next to* the parcel refuses it; an outlaw can arrive on a prison."""
+    """Decision D47: only a prison *next to* the parcel refuses it; an outlaw can arrive on a prison."""
     g = town()
     g.put(4, 4, owner=1, content="prison")
     g.with_state(round=2)
@@ -141,7 +141,7 @@ def test_a_prison_itself_may_be_named_when_no_other_prison_is_next_to_it() -> No
 
 
 def test_the_supply_of_nine_meeples_always_covers_the_arrivals() -> None:
-    """R-OUT-1, decision D40: 9 meeples (`001` "Components"), at most 3 in each of rounds 2-4; arrivals never
+    """R-OUT-1, decision D47: 9 meeples (`001` "Components"), at most 3 in each of rounds 2-4; arrivals never
     exceed what the supply holds."""
     assert OUTLAW_MEEPLES == 9 and max(OUTLAW_COUNT.values()) * 3 == OUTLAW_MEEPLES
     g = town()
@@ -154,7 +154,7 @@ def test_the_supply_of_nine_meeples_always_covers_the_arrivals() -> None:
 
 
 def test_every_outlaw_takes_the_strength_of_the_tile_on_the_board() -> None:
-    """Decision D41 (`001`: "The total strength of an outlaw is indicated on the outlaw tile placed on the game
+    """Decision D48 (`001`: "The total strength of an outlaw is indicated on the outlaw tile placed on the game
     board at the start of the round"): an outlaw from round 2 has round 3's strength once round 3's tile is down."""
     g = town()
     g.with_state(round=2, outlaw_round=2)
@@ -171,7 +171,7 @@ def test_every_outlaw_takes_the_strength_of_the_tile_on_the_board() -> None:
 
 
 def test_an_outlaw_starting_a_round_on_a_prison_is_jailed_before_the_new_ones_arrive() -> None:
-    """R-OUT-6 (`001` "Churches and Prisons"), decision D42: at the start of round 3 the outlaw on a prison goes
+    """R-OUT-6 (`001` "Churches and Prisons"), decision D49: at the start of round 3 the outlaw on a prison goes
     back to the supply and the prison's owner takes the VP of the tile on the board (strength 11 -> 5, RULING G4),
     before round 3's outlaws arrive."""
     g = town()
@@ -233,7 +233,7 @@ def test_an_outlaw_ignores_buildings_next_to_a_prison_or_holding_another_outlaw(
 
 
 def test_an_outlaw_stays_on_the_best_building_or_where_nothing_around_earns() -> None:
-    """R-OUT-2, decision D43: on the saloon ($10) beside the hotel ($6) it stays; beside a church only
+    """R-OUT-2, decision D50: on the saloon ($10) beside the hotel ($6) it stays; beside a church only
     ($0) it stays."""
     g = town()
     saloon_row(g)
@@ -261,7 +261,7 @@ def test_a_tie_is_drawn_at_random_and_recorded() -> None:
 
 def test_the_first_player_orders_the_moves_when_two_outlaws_would_move() -> None:
     """R-OUT-2 (`001`: "The player who is currently first in turn order decides in which order the outlaws
-    move"), RULING G4, decision D43: two outlaws want the saloon; the one picked first takes it, the other then
+    move"), RULING G4, decision D50: two outlaws want the saloon; the one picked first takes it, the other then
     goes to its best free building."""
     for first, expected in (((5, 3), [((5, 3), (4, 3)), ((3, 3), (2, 3))]),
                             ((3, 3), [((3, 3), (4, 3)), ((5, 3), (6, 3))])):
@@ -312,7 +312,7 @@ def test_a_house_under_an_outlaw_does_not_become_a_townhouse() -> None:
 
 
 def test_an_outlaw_never_stops_a_road() -> None:
-    """Decision D49: a road lies on an edge (RULING B3), not on a parcel."""
+    """Decision D56: a road lies on an edge (RULING B3), not on a parcel."""
     g = town()
     g.set_player(0, roads=2)
     before = buildable_roads(g.state, 0)
@@ -339,7 +339,7 @@ def test_a_building_with_an_outlaw_earns_half_and_its_neighbours_are_not_affecte
 
 
 def test_the_grocer_doubles_what_a_building_with_an_outlaw_earns() -> None:
-    """Decision D48: the halving first ($6 -> $3), then the yellow Grocer's doubling ($6)."""
+    """Decision D55: the halving first ($6 -> $3), then the yellow Grocer's doubling ($6)."""
     g = town()
     g.put(2, 3, owner=0, content="hotel")
     g.set_player(0, personality="grocer", card_option="double:hotel")
@@ -369,7 +369,7 @@ def test_the_views_show_the_outlaws_and_no_price_under_them() -> None:
 
 def test_cowboys_may_go_to_any_parcel_with_an_outlaw_to_fight_it() -> None:
     """R-OUT-4 (`001`: "It is possible to put a cowboy on a parcel of land or a building which has an outlaw on
-    it"), decision D45: another player's land, a church-protected building, one's own church; never the white
+    it"), decision D52: another player's land, a church-protected building, one's own church; never the white
     cowboy, never the river."""
     g = town()
     seat = g.state.holder("sheriff", "yellow")
@@ -421,7 +421,7 @@ def test_a_lone_cowboy_weaker_than_the_outlaw_loses_and_goes_home() -> None:
 def test_the_best_player_beats_the_outlaw_and_the_others_lose_the_duel() -> None:
     """R-OUT-4: the players there duel as usual; the best one (firepower 20) reaches the outlaw's 13 and wins;
     the other goes back to the reserve; the beaten outlaw leaves the board (`001`: "returned to the general
-    reserve"). On land, only the VP can be taken (decision D47): at once."""
+    reserve"). On land, only the VP can be taken (decision D54): at once."""
     g = town()
     outlaw(g, 3, 3, strength=13)
     fighter(g, 0, 20)
@@ -435,7 +435,7 @@ def test_the_best_player_beats_the_outlaw_and_the_others_lose_the_duel() -> None
     assert reward == {"type": "outlaw_reward_taken", "x": 3, "y": 3, "seat": 0, "reward": "vp", "vp": 6}
     assert not state.parcels[parcel_index(3, 3)].outlaw and state.players[1].cowboys == 1
     assert state.players[0].vp == vp + 6 and state.players[0].cowboys == 0  # the winner's cowboy left the board
-    assert state.parcels[parcel_index(3, 3)].owner is None  # nothing was bought (decision D46)
+    assert state.parcels[parcel_index(3, 3)].owner is None  # nothing was bought (decision D53)
 
 
 def test_when_nobody_reaches_the_outlaw_every_cowboy_loses() -> None:
@@ -466,7 +466,7 @@ def test_strength_equal_to_the_outlaws_wins(revolvers: int, wins: bool) -> None:
 
 
 def test_a_cowboy_on_an_outlaws_parcel_does_not_buy_it() -> None:
-    """Decision D46: at the parcel purchase the cowboy on an owner-free parcel with an outlaw is not offered the
+    """Decision D53: at the parcel purchase the cowboy on an owner-free parcel with an outlaw is not offered the
     parcel (R-OUT-3); it fights at the estate income."""
     g = town()
     outlaw(g, 3, 3, strength=8)
@@ -480,7 +480,7 @@ def test_a_cowboy_on_an_outlaws_parcel_does_not_buy_it() -> None:
 
 
 def test_outlaw_fights_come_before_the_attacks_and_the_incomes() -> None:
-    """R-OUT-4 (`001`: "resolved before the income phase of the buildings"), decision D44: in parcel order."""
+    """R-OUT-4 (`001`: "resolved before the income phase of the buildings"), decision D51: in parcel order."""
     g = town()
     g.put(6, 6, owner=1, content="hotel")
     outlaw(g, 5, 5, strength=13)
@@ -525,7 +525,7 @@ def test_the_winner_may_take_the_tiles_vp() -> None:
 
 def test_the_winner_may_take_half_the_buildings_income_instead() -> None:
     """R-OUT-5 (`001`: "the cowboy can remain in the building he has liberated.. and take half of its income"),
-    decision D47: $3 of the hotel's $6, as an attacker takes it."""
+    decision D54: $3 of the hotel's $6, as an attacker takes it."""
     g = town()
     beaten_on_hotel(g)
     vp = g.state.players[0].vp
@@ -536,7 +536,7 @@ def test_the_winner_may_take_half_the_buildings_income_instead() -> None:
 
 
 def test_on_ones_own_building_the_vp_are_taken_at_once() -> None:
-    """Decision D47 (and D1): half of one's own income is no choice."""
+    """Decision D54 (and D1): half of one's own income is no choice."""
     g = town()
     g.put(3, 3, owner=0, content="hotel")
     outlaw(g, 3, 3, strength=12)
@@ -559,7 +559,7 @@ def test_outlaw_vp_are_a_score_part_of_their_own() -> None:
 
 
 def test_the_red_sheriff_fights_outlaws_only_on_his_own_buildings_and_scores_for_a_lost_fight() -> None:
-    """Decision D45 with `000` red Sheriff ("not allowed to ... engage in a duel (except to defend your own
+    """Decision D52 with `000` red Sheriff ("not allowed to ... engage in a duel (except to defend your own
     building)"; "for every lost duel you receive 3 victory points"): a fight is a duel (`001`)."""
     g = town(sides="red")
     seat = g.state.holder("sheriff", "red")
