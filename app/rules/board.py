@@ -7,7 +7,10 @@ smaller point first. Everything here is precomputed once, so that rules ask ques
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
+
+from app.rules.rng import Rng
 
 SIZE: Final = 8
 PARCELS: Final = tuple(range(SIZE * SIZE))
@@ -26,6 +29,22 @@ def parcel_xy(index: int) -> tuple[int, int]:
 
 def is_on_board(x: int, y: int) -> bool:
     return 1 <= x <= SIZE and 1 <= y <= SIZE
+
+
+# The parcels two dice can address: the inner 6 x 6 (RULING B1).
+INNER: Final = tuple(parcel_index(x, y) for y in range(2, SIZE) for x in range(2, SIZE))
+
+
+def roll_parcel(rng: Rng, refused: Callable[[int], bool], rolls: list[list[int]]) -> int:
+    """Two dice address the inner 6 x 6: white die d -> column d + 1, black die d -> row d + 1; a refused result
+    is rolled again (RULING B1). Every roll, kept or not, is appended to `rolls` as [white, black]; the caller
+    makes sure some inner parcel is not refused."""
+    while True:
+        white, black = rng.die(), rng.die()
+        rolls.append([white, black])
+        index = parcel_index(white + 1, black + 1)
+        if not refused(index):
+            return index
 
 
 def _neighbours(index: int) -> tuple[int, ...]:

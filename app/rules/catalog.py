@@ -104,6 +104,16 @@ CITY_HALL_LEVEL: Final = {"drugstore": 3, "bank": 3, "saloon": 5, "general_store
 OWNER_FREE_HOUSE_VALUES: Final = frozenset({*HOUSE_PIECES, CITY_HALL})
 
 
+# --- The Outlaws (`001` "Outlaws", RULING G4) ---------------------------------------------------------------------
+OUTLAW_MEEPLES: Final = 9  # `001` "Components": at most 3 arrive in each of rounds 2-4, so the supply never runs out
+OUTLAW_ROUNDS: Final = (2, 3, 4)  # they arrive at the start of these rounds
+OUTLAW_STRENGTH_BONUS: Final = 7  # strength = black die + 7 (8-13)
+OUTLAW_COUNT: Final = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}  # white die -> how many arrive
+# The VP printed on each outlaw tile, by strength: strength // 2 (RULING G4, a house ruling kept in this table).
+OUTLAW_VP: Final = {strength: strength // 2 for strength in range(8, 14)}
+OUTLAW_INCOME_DIVISOR: Final = 2  # a building with an outlaw keeps half its income, rounded down
+
+
 # Buildings whose income can be doubled by the Grocer: those that earn something (`000` "Grocer").
 INCOME_BUILDINGS: Final = ("ranch", "mine", "drugstore", "bank", "saloon", "hotel")
 

@@ -42,14 +42,18 @@ def on_choosing(s: GameState, seat: int, card: str, side: Side, rng: Rng) -> lis
 
 
 def _owner_free_empty_land(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
+    """Owner-free land without content and without an outlaw (RULINGS G4, G10): where the Indian's parcels and the
+    Prospector's mine may go."""
     return tuple(
-        i for i, parcel in enumerate(parcels) if parcel.owner is None and parcel.content is None and not parcel.river
+        i
+        for i, parcel in enumerate(parcels)
+        if parcel.owner is None and parcel.content is None and not parcel.river and not parcel.outlaw
     )
 
 
 def _dice_land(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
     """Parcels the Indian's dice may give: on the inner 6 x 6 the dice address (RULING B1), owner-free, land, and
-    without content (RULING G10). Outlaws do not exist yet; a parcel with an outlaw is to be left out here too."""
+    without content and without an outlaw (RULING G10)."""
     return tuple(i for i in _owner_free_empty_land(parcels) if i in INNER)
 
 

@@ -66,7 +66,8 @@ def city_hall_sites(s: GameState) -> dict[int, tuple[Edge, ...]]:
     """Where the drawn City Hall may go, each with the roads from the general supply it needs: the owner-free empty
     land parcels that as few new roads as possible reach — none when one already is (RULING G2). The roads are
     the first shortest way in grid order (decision D36); nowhere, when the supply cannot reach any parcel."""
-    free = [i for i, p in enumerate(s.parcels) if p.owner is None and p.content is None and not p.river]
+    free = [i for i, p in enumerate(s.parcels) if p.owner is None and p.content is None and not p.river
+            and not p.outlaw]  # nothing is built under an outlaw (RULING G4)
     distance, came_by = _road_distances(s)
     reach = {i: min((distance[c], c) for c in CORNERS[i] if c in distance) for i in free
              if any(c in distance for c in CORNERS[i])}

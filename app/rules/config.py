@@ -17,8 +17,9 @@ from app.rules.errors import ConfigError
 SIDES = ("yellow", "red", "random", "vote")
 KNOWN_EXPANSIONS = ("gold_and_guns", "outlaws", "big_box")
 # Gold & Guns' buildings, townhouses and the characters of `catalog.PLAYABLE_CARDS` are played; its other
-# characters, dynamite, chips and auctions are not yet, so no player may open a table with it.
-PREVIEW_EXPANSIONS = ("gold_and_guns",)
+# characters, dynamite, chips and auctions are not yet, so no player may open a table with it. The Outlaws are
+# played whole but not yet shown by the pages.
+PREVIEW_EXPANSIONS = ("gold_and_guns", "outlaws")
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 _KNOWN_KEYS = ("sides", "might_is_right", "river", "new_beginning", "expansions", "characters")
@@ -75,6 +76,10 @@ class GameConfig:
     @property
     def gold_and_guns(self) -> bool:
         return "gold_and_guns" in self.expansions
+
+    @property
+    def outlaws(self) -> bool:
+        return "outlaws" in self.expansions
 
     def to_json(self) -> dict[str, Any]:
         """The settings as the API writes them; `characters` only when the admin chose them."""

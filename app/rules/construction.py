@@ -22,11 +22,12 @@ def parcels_owned(s: GameState, seat: int) -> int:
 
 def owner_free_land(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
     """Owner-free parcels off the river, mountain or centre included: where a cowboy may go to buy, and what a
-    player may claim (RULING B19); never the City Hall's, which nobody may buy (RULING G2)."""
+    player may claim (RULING B19); never the City Hall's, which nobody may buy (RULING G2), nor one with an
+    outlaw (RULING G4)."""
     return tuple(
         i
         for i, parcel in enumerate(parcels)
-        if parcel.owner is None and not parcel.river and parcel.content != CITY_HALL
+        if parcel.owner is None and not parcel.river and parcel.content != CITY_HALL and not parcel.outlaw
     )
 
 
@@ -45,10 +46,11 @@ def houses_to_place(s: GameState, building: str) -> int:
 
 
 def _free_land(parcels: tuple[Parcel, ...]) -> dict[int | None, list[int]]:
-    """Empty parcels off the river (where a building or a house may stand), by owner, in parcel order."""
+    """Empty parcels off the river without an outlaw (where a building or a house may stand, RULING G4), by
+    owner, in parcel order."""
     land: dict[int | None, list[int]] = {}
     for i, parcel in enumerate(parcels):
-        if parcel.content is None and not parcel.river:
+        if parcel.content is None and not parcel.river and not parcel.outlaw:
             land.setdefault(parcel.owner, []).append(i)
     return land
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from app.rules.board import parcel_index
+from app.rules.board import parcel_index, parcel_xy
 from app.rules.catalog import (
     BANKER_VP_PRICES,
     BRIDGE_ROADS,
@@ -48,6 +48,7 @@ from app.rules.explain import explain_illegal
 from app.rules.flow import Awaiting, awaiting, finish_step, next_step
 from app.rules.legal import is_legal, legal_moves_view
 from app.rules.model import GameState
+from app.rules.outlaws import move_outlaw, outlaw_vp
 from app.rules.prices import building_price, parcel_price
 from app.rules.rng import Rng
 from app.rules.supply import refill_event, roads_in_supply
@@ -74,7 +75,9 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         HireCowboys,
         KeepBuilding,
         Move,
+        MoveOutlaw,
         MoveType,
+        OutlawReward,
         Pass,
         PlaceBuilding,
         PlaceCityHall,
@@ -284,6 +287,19 @@ def _resolve_duel(s: GameState, seat: int, move: ResolveDuel, rng: Rng, kind: De
     if s.config.might_is_right:
         return [chosen]  # the duellists choose their tiles first
     return [chosen, fight(s, {"x": move["x"], "y": move["y"]}, seats, rng)]
+
+
+@move_handler("move_outlaw")
+def _move_outlaw(s: GameState, seat: int, move: MoveOutlaw, rng: Rng, kind: Decision) -> list[Event]:
+    return [move_outlaw(s, parcel_index(move["x"], move["y"]), rng, chosen_by=seat)]
+
+
+@move_handler("outlaw_reward")
+def _outlaw_reward(s: GameState, seat: int, move: OutlawReward, rng: Rng, kind: Decision) -> list[Event]:
+    assert s.outlaw_beaten is not None
+    x, y = parcel_xy(s.outlaw_beaten)
+    vp = outlaw_vp(s) if move["reward"] == "vp" else 0
+    return [{"type": "outlaw_reward_taken", "x": x, "y": y, "seat": seat, "reward": move["reward"], "vp": vp}]
 
 
 @move_handler("buy_parcel")

@@ -18,6 +18,8 @@ class Decision(StrEnum):
     PARCEL_PICK = "parcel_pick"
     # Gold & Guns: the City Hall drawn from the bag, at setup or at a refill
     PLACE_CITY_HALL = "place_city_hall"
+    # the Outlaws: the first player orders their moves when several would move
+    OUTLAW_ORDER = "outlaw_order"
     # personalities: the choice, then the decision printed on some cards
     PERSONALITY = "personality"
     SETTLER = "settler"
@@ -38,6 +40,7 @@ class Decision(StrEnum):
     CONSTRUCT = "construct"
     PERMISSION = "permission"
     BUY_VP = "buy_vp"
+    OUTLAW_REWARD = "outlaw_reward"
     # end of round and game
     BANKER_VP = "banker_vp"
     CASH_LIMIT = "cash_limit"

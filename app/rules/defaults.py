@@ -38,6 +38,7 @@ _AMOUNTS = ("count", "amount", "vp", "tile")
 _PREFERRED: tuple[Move, ...] = (
     {"type": "grocer_choice", "option": "money_now"},
     {"type": "card_option", "option": "money"},
+    {"type": "outlaw_reward", "reward": "vp"},  # it takes nothing from anyone
 )
 
 

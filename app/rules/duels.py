@@ -37,7 +37,7 @@ def purchase_spots(s: GameState) -> dict[int, list[int]]:
         s.memo["purchase_spots"] = {
             index: duelling_seats(cowboys)
             for index, cowboys in sorted(s.parcel_cowboys.items())
-            if cowboys and s.parcels[index].content not in BUILDINGS
+            if cowboys and s.parcels[index].content not in BUILDINGS and not s.parcels[index].outlaw
         }
     spots: dict[int, list[int]] = s.memo["purchase_spots"]
     return spots
@@ -45,11 +45,12 @@ def purchase_spots(s: GameState) -> dict[int, list[int]]:
 
 def attack_spots(s: GameState) -> dict[int, list[int]]:
     """Who stands on each building: its owner to defend it, the others to attack it (the City Hall is nobody's:
-    its cowboys contend for it, `city_hall_contenders`)."""
+    its cowboys contend for it, `city_hall_contenders`; the cowboys on an outlaw's parcel fight the outlaw,
+    `outlaws.fight_spots`)."""
     return {
         index: duelling_seats(cowboys)
         for index, cowboys in sorted(s.parcel_cowboys.items())
-        if cowboys and s.parcels[index].content in BUILDINGS and index != s.city_hall
+        if cowboys and s.parcels[index].content in BUILDINGS and index != s.city_hall and not s.parcels[index].outlaw
     }
 
 
@@ -65,23 +66,34 @@ def purchase_singles(s: GameState, seat: int) -> list[int]:
     return [index for index, seats in purchase_spots(s).items() if seats == [seat]]
 
 
-def fight(s: GameState, target: DuelTarget, seats: list[int], rng: Rng) -> DuelFought:
-    duelists: list[Duelist] = []
+def duelists(s: GameState, seats: list[int], rng: Rng) -> list[Duelist]:
+    """Each duellist's die (or tile), firepower and strength at the moment of the duel (RULING B8)."""
+    sides: list[Duelist] = []
     for seat in seats:
         power = firepower(s, seat)
         if s.config.might_is_right:  # the tile replaces the die (`000` "Might Is Right")
             tile = s.duel_tiles[seat]
-            duelists.append({"seat": seat, "tile": tile, "firepower": power, "strength": tile + power})
+            sides.append({"seat": seat, "tile": tile, "firepower": power, "strength": tile + power})
             continue
         rolls = [rng.die(), rng.die()] if s.players[seat].marksman else [rng.die()]
         roll = max(rolls)  # the marksman keeps the higher die (`000` "Rules adjusted to yucata")
         duelist: Duelist = {"seat": seat, "roll": roll, "firepower": power, "strength": roll + power}
         if len(rolls) > 1:
             duelist["rolls"] = rolls
-        duelists.append(duelist)
-    best = max(d["strength"] for d in duelists)
-    winner = earliest_passer(s, [d["seat"] for d in duelists if d["strength"] == best])
-    event: DuelFought = {"type": "duel_fought", "target": target.copy(), "duelists": duelists, "winner": winner}
+        sides.append(duelist)
+    return sides
+
+
+def strongest(s: GameState, sides: list[Duelist]) -> tuple[int, int]:
+    """The best duellist's seat and strength; a tie goes to the tied player who passed earliest (RULING B8)."""
+    best = max(d["strength"] for d in sides)
+    return earliest_passer(s, [d["seat"] for d in sides if d["strength"] == best]), best
+
+
+def fight(s: GameState, target: DuelTarget, seats: list[int], rng: Rng) -> DuelFought:
+    sides = duelists(s, seats, rng)
+    winner, _ = strongest(s, sides)
+    event: DuelFought = {"type": "duel_fought", "target": target.copy(), "duelists": sides, "winner": winner}
     square = target.get("square")
     if square in CONSTRUCTION_INDEX:  # name the prize, for the log ("the duel for the $8 saloon")
         event["building"] = s.construction[CONSTRUCTION_INDEX[square]]

@@ -37,6 +37,7 @@ EventType = Literal[
     "seat_replaced",
     # Gold & Guns characters
     "indian_parcels_taken", "card_flipped", "mine_prospected", "tax_collected", "singer_gambled",
+    "outlaw_jailed", "outlaws_arrived", "outlaw_moved", "outlaws_settled", "outlaw_fought", "outlaw_reward_taken",
 ]
 EVENT_TYPES: Final[frozenset[EventType]] = frozenset(get_args(EventType))
 ClaimReason = Literal["start", "settler", "pick"]  # a starting parcel, the Settler's parcel, a parcel pick
@@ -115,6 +116,7 @@ class EstatePayment(TypedDict):
     owner_gets: int
     attacker: int | None
     attacker_gets: int
+    outlaw: NotRequired[bool]  # the Outlaws: an outlaw stands on it, so `income` is half the tile's (RULING G4)
 
 
 # --- setup ----------------------------------------------------------------------------------------------------
@@ -722,6 +724,75 @@ class SingerGambled(TypedDict):
     seat: int
     dice: list[int]
     amount: int
+# --- the Outlaws (`001` "Outlaws", RULING G4) --------------------------------------------------------------------
+
+
+class OutlawJailed(TypedDict):
+    """An outlaw started a round on a prison: it went back to the supply and the prison's owner (`seat`) took the
+    VP of the outlaw tile."""
+
+    type: Literal["outlaw_jailed"]
+    x: int
+    y: int
+    seat: int
+    vp: int
+
+
+class OutlawsArrived(TypedDict):
+    """Outlaws arrived at the start of a round: the black die gives the strength (+7), the white die how many;
+    each took two dice (`dice`, every roll as [white, black], re-rolls included) to find its parcel."""
+
+    type: Literal["outlaws_arrived"]
+    round: int
+    black: int
+    white: int
+    strength: int
+    parcels: list[XY]
+    dice: list[list[int]]
+
+
+class OutlawMoved(TypedDict):
+    """An outlaw stepped from (x, y) to the neighbouring building with the highest income; `tied` lists the
+    buildings a random draw chose among, `seat` the first player when they picked this outlaw to move next."""
+
+    type: Literal["outlaw_moved"]
+    x: int
+    y: int
+    to: XY
+    tied: NotRequired[list[XY]]
+    seat: NotRequired[int]
+
+
+class OutlawsSettled(TypedDict):
+    """Every outlaw has moved (or stayed): the round goes on to the personalities."""
+
+    type: Literal["outlaws_settled"]
+
+
+class OutlawFought(TypedDict):
+    """The cowboys on an outlaw's parcel fought it: each one's die or tile, firepower and strength against the
+    outlaw's `strength`; `winner` is the best player when their strength reached the outlaw's, else None (the
+    outlaw won). Losers went back to their reserve; a beaten outlaw went back to the supply."""
+
+    type: Literal["outlaw_fought"]
+    x: int
+    y: int
+    strength: int
+    duelists: list[Duelist]
+    winner: int | None
+    winner_vp: NotRequired[int]  # Gold & Guns: the yellow Gunsmith's VP for a fight won (R-GG-7)
+
+
+class OutlawRewardTaken(TypedDict):
+    """The winner of an outlaw fight took the tile's VP, or left the cowboy to take half of that building's
+    income at the estate income (`vp` 0); the cowboy then left the parcel."""
+
+    type: Literal["outlaw_reward_taken"]
+    x: int
+    y: int
+    seat: int
+    reward: Literal["vp", "income"]
+    vp: int
 
 
 # --- the table ------------------------------------------------------------------------------------------------
@@ -750,6 +821,7 @@ Event = (
     | AttackWon | EstateIncomePaid | BankerVpBought | MoneyGivenUp | CowboysReceived | RoundEnded
     | FinalRoadsFinished | GameFinished | SeatReplaced
     | IndianParcelsTaken | CardFlipped | MineProspected | TaxCollected | SingerGambled
+    | OutlawJailed | OutlawsArrived | OutlawMoved | OutlawsSettled | OutlawFought | OutlawRewardTaken
 )
 
 # Events that nobody but their own `seat` may know of at all, not even that they happened: A New Beginning's

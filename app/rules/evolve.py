@@ -57,6 +57,7 @@ from app.rules.events import (
     CowboysHired,
     CowboysReceived,
     DuelFought,
+    Duelist,
     DuelOrderChosen,
     DuelTileChosen,
     EstateIncomePaid,
@@ -71,6 +72,12 @@ from app.rules.events import (
     MoneyGained,
     MoneyGivenUp,
     MountainsPlaced,
+    OutlawFought,
+    OutlawJailed,
+    OutlawMoved,
+    OutlawRewardTaken,
+    OutlawsArrived,
+    OutlawsSettled,
     ParcelBought,
     ParcelClaimed,
     ParcelPickForfeited,
@@ -414,11 +421,20 @@ def _roads_handed_out(s: GameState, e: RoadsHandedOut) -> GameState:
 
 @handles("duel_fought")
 def _duel_fought(s: GameState, e: DuelFought) -> GameState:
-    losers = [d["seat"] for d in e["duelists"] if d["seat"] != e["winner"]]
-    s = replace(_remove_cowboys(s, e["target"], losers), duel_target=None)
+    return _duel_outcome(s, e["target"], e["duelists"], e["winner"], e.get("winner_vp", 0))
+
+
+def _duel_outcome(
+    s: GameState, target: Mapping[str, Any], duelists: list[Duelist], winner: int | None, winner_vp: int = 0
+) -> GameState:
+    """Every duellist but the winner goes back to their reserve (the red Sheriff scoring for each lost duel);
+    with Might Is Right the played tiles go to the used pile; the winner scores what winning gives (the yellow
+    Gunsmith)."""
+    losers = [d["seat"] for d in duelists if d["seat"] != winner]
+    s = replace(_remove_cowboys(s, target, losers), duel_target=None)
     if s.config.might_is_right:  # played tiles go to the used pile (`000` "Might Is Right")
         used = list(s.used_tiles)
-        for d in e["duelists"]:
+        for d in duelists:
             hand = list(s.players[d["seat"]].tiles)
             hand.remove(d["tile"])
             s = _update_player(s, d["seat"], tiles=tuple(hand))
@@ -427,8 +443,8 @@ def _duel_fought(s: GameState, e: DuelFought) -> GameState:
     for seat in losers:
         vp = SHERIFF_RED_VP_PER_LOST_DUEL if s.holds(seat, "sheriff", "red") else 0
         s = _gain(s, seat, cowboys=1, vp=vp)
-    if "winner_vp" in e:
-        s = _gain(s, e["winner"], vp=e["winner_vp"])
+    if winner is not None and winner_vp:
+        s = _gain(s, winner, vp=winner_vp)
     return s
 
 
@@ -807,6 +823,57 @@ def _singer_gambled(s: GameState, e: SingerGambled) -> GameState:
     squares = dict(s.squares)
     squares["gambling_income"] = tuple(c for c in squares["gambling_income"] if not c.singer)
     return replace(_gain(s, e["seat"], money=e["amount"]), squares=squares)
+# --- the Outlaws (RULING G4) ------------------------------------------------------------------------------------
+
+
+def _outlaw_vp(s: GameState, seat: int, vp: int) -> GameState:
+    """VP won from an outlaw, kept apart as well for the final score's `outlaws` part."""
+    s = _gain(s, seat, vp=vp)
+    return _update_player(s, seat, outlaw_vp=s.players[seat].outlaw_vp + vp)
+
+
+@handles("outlaw_jailed")
+def _outlaw_jailed(s: GameState, e: OutlawJailed) -> GameState:
+    return _outlaw_vp(_set_parcel(s, _idx(e), outlaw=False), e["seat"], e["vp"])
+
+
+@handles("outlaws_arrived")
+def _outlaws_arrived(s: GameState, e: OutlawsArrived) -> GameState:
+    for spot in e["parcels"]:
+        s = _set_parcel(s, _idx(spot), outlaw=True)
+    return replace(s, outlaw_strength=e["strength"], outlaw_round=e["round"], outlaws_moved=frozenset())
+
+
+@handles("outlaw_moved")
+def _outlaw_moved(s: GameState, e: OutlawMoved) -> GameState:
+    to = _idx(e["to"])
+    s = _set_parcel(_set_parcel(s, _idx(e), outlaw=False), to, outlaw=True)
+    return replace(s, outlaws_moved=(s.outlaws_moved or frozenset()) | {to})
+
+
+@handles("outlaws_settled")
+def _outlaws_settled(s: GameState, e: OutlawsSettled) -> GameState:
+    return replace(s, outlaws_moved=None)
+
+
+@handles("outlaw_fought")
+def _outlaw_fought(s: GameState, e: OutlawFought) -> GameState:
+    """The losers go home; a beaten outlaw goes back to the supply, its winner's cowboy waits for the reward."""
+    s = _duel_outcome(s, e, e["duelists"], e["winner"], e.get("winner_vp", 0))
+    if e["winner"] is None:
+        return _clear_parcel(s, _idx(e))
+    return replace(_set_parcel(s, _idx(e), outlaw=False), outlaw_beaten=_idx(e))
+
+
+@handles("outlaw_reward_taken")
+def _outlaw_reward_taken(s: GameState, e: OutlawRewardTaken) -> GameState:
+    """The tile's VP, or half the building's income at this round's estate income (taken as an attacker's)."""
+    index = _idx(e)
+    if e["reward"] == "income":
+        s = replace(s, attacks={**s.attacks, index: e["seat"]})
+    else:
+        s = _outlaw_vp(s, e["seat"], e["vp"])
+    return replace(_clear_parcel(s, index), outlaw_beaten=None)
 
 
 @handles("seat_replaced")

@@ -54,6 +54,16 @@ from app.rules.income import (
     parcels_vp,
 )
 from app.rules.model import GameState
+from app.rules.outlaws import (
+    arrival,
+    arrival_due,
+    fight_outlaw,
+    fight_spots,
+    jailed,
+    move_outlaw,
+    movers,
+    reward_winner,
+)
 from app.rules.rng import Rng
 from app.rules.scoring import final_scores
 from app.rules.shop import shopping_revealed
@@ -96,16 +106,20 @@ def _target(index: int) -> XY:
     return {"x": x, "y": y}
 
 
-def duel_step(s: GameState, target: DuelTarget, seats: list[int]) -> Step:
-    """A duel: dice at once, or with Might Is Right the secret tiles of those involved first (RULING V2)."""
+Fight = Callable[[GameState, DuelTarget, list[int], Rng], Event]
+
+
+def duel_step(s: GameState, target: DuelTarget, seats: list[int], fought: Fight = fight) -> Step:
+    """A duel (or an outlaw fight, `fought`): dice at once, or with Might Is Right the secret tiles of those
+    involved first (RULING V2)."""
     if not s.config.might_is_right:
-        return lambda rng: [fight(s, target, seats, rng)]
+        return lambda rng: [fought(s, target, seats, rng)]
     missing = tuple(seat for seat in seats if seat not in s.duel_tiles)
     if missing:
         return Awaiting(Decision.DUEL_TILE, missing)
 
     def reveal(rng: Rng) -> list[Event]:
-        duel = fight(s, target, seats, rng)
+        duel = fought(s, target, seats, rng)
         after = evolve(s, duel)
         events: list[Event] = [duel]
         for seat in seats:  # an empty hand takes three tiles at random from the used pile (`000`)
@@ -174,7 +188,29 @@ def _parcel_picks(s: GameState) -> Step:
     return Awaiting(Decision.PARCEL_PICK, (s.turn,))
 
 
+def _outlaws(s: GameState) -> Step:
+    """The Outlaws at the start of rounds 2-4, before the personalities (RULING G4): those on a prison go to jail
+    (decision D49), the new ones arrive, then every outlaw moves, in the order the first player picks when two or
+    more would move."""
+    if arrival_due(s):
+        jail = jailed(s)
+        if jail:
+            return _events(*jail)
+        return lambda rng: [arrival(s, rng)]
+    if s.outlaws_moved is None:
+        return None
+    moving = movers(s)
+    if not moving:
+        return _events({"type": "outlaws_settled"})
+    if len(moving) == 1:
+        return lambda rng: [move_outlaw(s, moving[0], rng)]
+    return Awaiting(Decision.OUTLAW_ORDER, (first_player(s),))
+
+
 def _personalities(s: GameState) -> Step:
+    outlaws = _outlaws(s)
+    if outlaws is not None:
+        return outlaws
     if s.card_decision is not None:
         side = s.side(s.card_decision)
         assert side is not None and side.decision is not None
@@ -322,7 +358,16 @@ def _build_from_reserve(s: GameState) -> Step:
 
 
 def _estate_income(s: GameState) -> Step:
-    """The City Hall's duel first (RULING G2, decision D38), then the attacks (B9), then the incomes (B13)."""
+    """The outlaw fights first, each followed by its winner's reward, in parcel order (`001` "How to Fight an
+    Outlaw?", decision D51); then the City Hall's duel (RULING G2, decision D38), then the attacks (B9), then the
+    incomes (B13)."""
+    if s.outlaw_beaten is not None:
+        return Awaiting(Decision.OUTLAW_REWARD, (reward_winner(s),))
+    fights = fight_spots(s)
+    if fights:
+        index, seats = next(iter(fights.items()))
+        x, y = parcel_xy(index)
+        return duel_step(s, {"x": x, "y": y}, seats, fight_outlaw)
     contenders = city_hall_contenders(s)
     if len(contenders) > 1:
         assert s.city_hall is not None

@@ -18,6 +18,7 @@ from app.rules.catalog import (
     GENERAL_STORE_PER_OTHER_HOUSE,
     GENERAL_STORE_PER_OWN_HOUSE,
     HOUSE_PIECES,
+    OUTLAW_INCOME_DIVISOR,
     OWNER_FREE_HOUSE_VALUES,
     PARCEL_INCOME_PER_PARCEL,
     RIVER_MINE_BONUS,
@@ -188,12 +189,14 @@ def is_protected_by_church(parcels: tuple[Parcel, ...], index: int) -> bool:
 
 def attackable_buildings(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
     """The parcels whose building may be attacked (or defended), in parcel order: churches, prisons and
-    buildings beside their owner's church cannot be attacked (RULING B7)."""
+    buildings beside their owner's church cannot be attacked (RULING B7); a building with an outlaw is fought
+    over, not attacked (`outlaws.fightable`)."""
     return tuple(
         index
         for index, parcel in enumerate(parcels)
         if parcel.content in BUILDINGS
         and BUILDINGS[parcel.content].attackable
+        and not parcel.outlaw
         and not is_protected_by_church(parcels, index)
     )
 
@@ -204,13 +207,16 @@ def is_attackable(s: GameState, index: int) -> bool:
 
 
 def estate_payments(s: GameState) -> list[EstatePayment]:
-    """The estate income of every building (RULING B13): a successful attacker takes half rounded down; the
-    Grocer's doubling applies only to buildings that were not attacked (`000` "Grocer")."""
+    """The estate income of every building (RULING B13): a building with an outlaw keeps half, rounded down
+    (RULING G4); a successful attacker takes half rounded down; the Grocer's doubling applies only to buildings
+    that were not attacked (`000` "Grocer"), to what they earn (decision D55)."""
     payments: list[EstatePayment] = []
     for index, parcel in enumerate(s.parcels):
         if parcel.owner is None or parcel.content not in BUILDINGS:
             continue
         income = building_income(s, index)
+        if parcel.outlaw:
+            income //= OUTLAW_INCOME_DIVISOR
         attacker = s.attacks.get(index)
         doubled = attacker is None and s.players[parcel.owner].card_option == f"double:{parcel.content}" \
             and s.holds(parcel.owner, "grocer", "yellow")
@@ -220,8 +226,11 @@ def estate_payments(s: GameState) -> list[EstatePayment]:
             attacker_gets = income // 2
             owner_gets = income - attacker_gets
         x, y = index % 8 + 1, index // 8 + 1
-        payments.append({
+        payment: EstatePayment = {
             "x": x, "y": y, "owner": parcel.owner, "building": parcel.content, "income": income,
             "doubled": doubled, "owner_gets": owner_gets, "attacker": attacker, "attacker_gets": attacker_gets,
-        })
+        }
+        if parcel.outlaw:
+            payment["outlaw"] = True
+        payments.append(payment)
     return payments

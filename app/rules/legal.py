@@ -46,6 +46,7 @@ from app.rules.events import XY
 from app.rules.flow import awaiting
 from app.rules.income import attackable_buildings, is_attackable
 from app.rules.model import Cowboy, GameState, about_parcels
+from app.rules.outlaws import fightable, movers, rewards
 from app.rules.prices import building_price, parcel_price
 from app.rules.shop import basket_balance
 from app.rules.supply import roads_in_supply
@@ -200,8 +201,10 @@ def _placement(s: GameState, seat: int) -> list[Move]:
         # The City Hall: to occupy it, or to challenge its occupant (RULING G2); the white cowboy never (below).
         if s.city_hall is not None and _may_join(spots.get(s.city_hall, ()), seat, False, red_sheriff):
             moves.append(_PLACE_ON_PARCEL[s.city_hall])
-        for index in about_parcels(s, attackable_buildings):  # buildings: to attack or defend
-            defending = s.parcels[index].owner == seat
+        # Buildings: to attack or defend; parcels with an outlaw: to fight it, which is a duel (`001` "How to
+        # Fight an Outlaw?", decision D52: the red Sheriff only on his own building).
+        for index in (*about_parcels(s, attackable_buildings), *about_parcels(s, fightable)):
+            defending = s.parcels[index].owner == seat and s.parcels[index].content in BUILDINGS
             if red_sheriff and not defending:
                 continue  # the red Sheriff may not attack
             if _may_join(spots.get(index, ()), seat, False, red_sheriff and not defending):
@@ -215,7 +218,7 @@ def _placement(s: GameState, seat: int) -> list[Move]:
         for index, parcel in enumerate(s.parcels):
             if spots.get(index):
                 continue
-            if (parcel.owner is None and not parcel.river and index != s.city_hall) or (
+            if (parcel.owner is None and not parcel.river and index != s.city_hall and not parcel.outlaw) or (
                 parcel.owner == seat and parcel.content in BUILDINGS and is_attackable(s, index)
             ):
                 xy = _XY[index]
@@ -232,6 +235,16 @@ def _place_city_hall(s: GameState, seat: int) -> list[Move]:
 def _choose_duel(s: GameState, seat: int) -> list[Move]:
     spots = purchase_spots(s) if s.step == "parcel_purchase" else attack_spots(s)
     return [{"type": "resolve_duel", **_xy(index)} for index, seats in spots.items() if len(seats) > 1]
+
+
+def _outlaw_order(s: GameState, seat: int) -> list[Move]:
+    """The outlaws that would move now; the first player picks which one moves next (RULING G4)."""
+    return [{"type": "move_outlaw", **_xy(index)} for index in movers(s)]
+
+
+def _outlaw_reward(s: GameState, seat: int) -> list[Move]:
+    """The tile's VP, or half the building's income where that means something (`001`, decision D54)."""
+    return [{"type": "outlaw_reward", "reward": reward} for reward in rewards(s)]
 
 
 def _buy_parcel(s: GameState, seat: int) -> list[Move]:
@@ -368,6 +381,8 @@ MOVES_BY_KIND: dict[Decision, Callable[[GameState, int], list[Move]]] = {
     Decision.FINAL_ROADS: _final_roads,
     Decision.PLACE_CITY_HALL: _place_city_hall,
     Decision.START_PARCEL: _start_parcel,
+    Decision.OUTLAW_ORDER: _outlaw_order,
+    Decision.OUTLAW_REWARD: _outlaw_reward,
     Decision.PERSONALITY: _personality,
     Decision.SETTLER: _settler,
     Decision.GROCER: _grocer,

@@ -23,6 +23,7 @@ class Parcel:
     owner: int | None = None
     content: str | None = None  # None, "house", "mountain" or a building type
     river: bool = False
+    outlaw: bool = False  # the Outlaws: an outlaw meeple stands here (RULING G4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,7 @@ class PlayerState:
     tiles: tuple[int, ...] = ()  # Might Is Right: the duel tiles in hand (secret)
     marksman: bool = False  # A New Beginning: duels with two dice, the higher counts
     picks: int = 0  # A New Beginning: parcel picks bought and not yet placed
+    outlaw_vp: int = 0  # the Outlaws: the part of `vp` won from outlaws (a score part of its own)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +101,13 @@ class GameState:
     # G2). Its occupant is the cowboy on its parcel, kept there across rounds (`city_hall.occupant`).
     city_hall: int | None = None
     city_hall_drawn: bool = False
+    # The Outlaws (RULING G4): the strength on the outlaw tile now on the board (it applies to every outlaw), the
+    # last round whose outlaws have arrived, and while they move, where the outlaws that already moved now stand.
+    # The outlaws themselves stand on the parcels (`Parcel.outlaw`).
+    outlaw_strength: int | None = None
+    outlaw_round: int = 0
+    outlaws_moved: frozenset[int] | None = None
+    outlaw_beaten: int | None = None  # the parcel whose outlaw was just beaten, until its winner takes the reward
     sides: Mapping[str, str] = field(default_factory=dict)  # card -> "yellow" | "red"
     cards: tuple[str, ...] = BASE_CARDS  # the personality cards of this game, by number (RULING G1)
     initial_order: tuple[int, ...] = ()

@@ -23,6 +23,7 @@ MoveType = Literal[
     "give_up_money",
     "vote_side", "play_tile", "shop_add", "shop_remove", "shop_done", "finish_roads",
     "prospect_mine", "collect_tax", "place_singer_cowboy",
+    "move_outlaw", "outlaw_reward",
 ]
 MOVE_TYPES: Final[frozenset[MoveType]] = frozenset(get_args(MoveType))
 
@@ -327,6 +328,18 @@ class PlaceSingerCowboy(TypedDict):
     """Gold & Guns, the red Singer: place a cowboy from the general reserve on Gambling income, once a round."""
 
     type: Literal["place_singer_cowboy"]
+class MoveOutlaw(_OnParcel):
+    """The Outlaws: the first player picks the outlaw on this parcel to move next."""
+
+    type: Literal["move_outlaw"]
+
+
+@with_config(_EXACT)
+class OutlawReward(TypedDict):
+    """The Outlaws: the winner of a fight takes the outlaw tile's VP, or half the income of its building."""
+
+    type: Literal["outlaw_reward"]
+    reward: Literal["vp", "income"]
 
 
 Move: TypeAlias = (
@@ -336,6 +349,7 @@ Move: TypeAlias = (
     | PlaceCityHall | KeepBuilding
     | BuyVp | BankerVp | GiveUpMoney | VoteSide | PlayTile | ShopAdd | ShopRemove | ShopDone | FinishRoads
     | ProspectMine | CollectTax | PlaceSingerCowboy
+    | MoveOutlaw | OutlawReward
 )
 MOVE_SHAPES: Final[tuple[type[Any], ...]] = get_args(Move)
 MOVE_ADAPTER: Final[TypeAdapter[Move]] = TypeAdapter(Annotated[Move, Field(discriminator="type")])

@@ -41,7 +41,8 @@ def placement_cost(s: GameState, seat: int) -> int:
     parcels = sum(
         parcel_price(s, index)
         for index, cowboys in s.parcel_cowboys.items()
-        if index != s.city_hall and s.parcels[index].owner is None and any(c.seat == seat for c in cowboys)
+        if index != s.city_hall and s.parcels[index].owner is None and not s.parcels[index].outlaw
+        and any(c.seat == seat for c in cowboys)
     )
     buildings = sum(
         building_price(s, seat, square)

@@ -33,6 +33,9 @@ def final_scores(s: GameState) -> tuple[list[dict[str, int]], int]:
         score = {"during_game": p.vp, **counts, "money": p.money // FINAL_MONEY_PER_VP}
         if s.config.gold_and_guns:
             score["station"] = station_vp(s, p.seat)
+        if s.config.outlaws:  # the VP won from outlaws, kept apart from the rest of the game's (API "outlaws")
+            score["during_game"] -= p.outlaw_vp
+            score["outlaws"] = p.outlaw_vp
         score["total"] = sum(score.values())
         scores.append(score)
     best = max(score["total"] for score in scores)

@@ -5,7 +5,7 @@ Every die rolled and every tile drawn is written into these events; the seed its
 
 from __future__ import annotations
 
-from app.rules.board import parcel_index
+from app.rules.board import parcel_index, roll_parcel
 from app.rules.catalog import (
     BASE_CARDS,
     CARD_BY_NUMBER,
@@ -27,17 +27,6 @@ from app.rules.events import SCHEMA_VERSION, XY, Event, GameStarted, TilesDealt
 from app.rules.evolve import replay
 from app.rules.rng import Rng
 from app.rules.supply import draw_into
-
-
-def _roll_parcel(rng: Rng, taken: set[int], rolls: list[list[int]]) -> int:
-    """Two dice address the inner 6 x 6: white die d -> column d + 1, black die d -> row d + 1; an occupied
-    result is rolled again (RULING B1)."""
-    while True:
-        white, black = rng.die(), rng.die()
-        rolls.append([white, black])
-        index = parcel_index(white + 1, black + 1)
-        if index not in taken:
-            return index
 
 
 def _cards(config: GameConfig, rng: Rng) -> tuple[str, ...]:
@@ -84,13 +73,13 @@ def new_game(config: GameConfig, seed: int) -> list[Event]:
     events: list[Event] = [started, {"type": "turn_order_drawn", "order": rng.shuffled(range(config.players))}]
     river = {parcel_index(x, y) for x, y in RIVER_PARCELS} if config.river else set()
     rolls: list[list[int]] = []
-    centre = _roll_parcel(rng, river, rolls)  # river parcels stay free (`000` "The River")
+    centre = roll_parcel(rng, river.__contains__, rolls)  # river parcels stay free (`000` "The River")
     events.append({"type": "centre_placed", "x": centre % 8 + 1, "y": centre // 8 + 1, "dice": rolls[-1]})
     taken = {centre, *river}
     mountains: list[XY] = []
     rolls = []
     for _ in range(RIVER_MOUNTAINS if config.river else MOUNTAINS):
-        index = _roll_parcel(rng, taken, rolls)
+        index = roll_parcel(rng, taken.__contains__, rolls)  # an occupied result is rolled again
         taken.add(index)
         mountains.append({"x": index % 8 + 1, "y": index // 8 + 1})
     events.append({"type": "mountains_placed", "parcels": mountains, "dice": rolls})

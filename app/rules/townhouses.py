@@ -18,7 +18,8 @@ def is_hemmed_in(parcels: tuple[Parcel, ...], index: int) -> bool:
 
 
 def _houses_hemmed_in(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
-    return tuple(i for i, p in enumerate(parcels) if p.content == "house" and is_hemmed_in(parcels, i))
+    """Houses that could become townhouses; never under an outlaw, where nothing is built (RULING G4)."""
+    return tuple(i for i, p in enumerate(parcels) if p.content == "house" and not p.outlaw and is_hemmed_in(parcels, i))
 
 
 def townhouse_targets(s: GameState, seat: int) -> list[int]:

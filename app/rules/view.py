@@ -31,6 +31,7 @@ from app.rules.flow import awaiting
 from app.rules.income import SQUARE_GAINS, building_income, firepower
 from app.rules.legal import open_squares
 from app.rules.model import Cowboy, GameState
+from app.rules.outlaws import outlaw_vp, outlaws_in_supply
 from app.rules.prices import building_price, parcel_price, placement_cost
 from app.rules.supply import roads_in_supply
 
@@ -105,7 +106,8 @@ def _player(s: GameState, seat: int, viewer: int | None, usernames: Sequence[str
 
 def _parcels(s: GameState) -> list[dict[str, Any]]:
     points = road_points(s.roads)
-    rows = []
+    outlaws = s.config.outlaws
+    rows: list[dict[str, Any]] = []
     for index, parcel in enumerate(s.parcels):
         x, y = parcel_xy(index)
         cowboys = s.parcel_cowboys.get(index, ())
@@ -117,14 +119,17 @@ def _parcels(s: GameState) -> list[dict[str, Any]]:
             "river": parcel.river,
             "centre": index == s.centre,
             "reached": is_reached(index, points),
-            # The City Hall's parcel is never for sale, nor does it earn (RULING G2).
-            "price": parcel_price(s, index) if parcel.owner is None and not parcel.river and index != s.city_hall
+            # The City Hall's parcel is never for sale, nor does it earn (RULING G2), nor one with an outlaw (G4).
+            "price": parcel_price(s, index)
+            if parcel.owner is None and not parcel.river and index != s.city_hall and not parcel.outlaw
             else None,
             "income": building_income(s, index) if parcel.content in BUILDINGS and parcel.owner is not None else None,
             "cowboys": _cowboy_seats(cowboys),
             "white_cowboy": _white(cowboys),
             "attacked_by": s.attacks.get(index),
         })
+        if outlaws:
+            rows[-1]["outlaw"] = {"strength": s.outlaw_strength, "vp": outlaw_vp(s)} if parcel.outlaw else None
     return rows
 
 
@@ -239,21 +244,24 @@ def player_view(
 
 def _expansion_fields(s: GameState) -> dict[str, Any]:
     """The fields an expansion adds to the state document, present only when it is played (the API's "With
-    expansions"): the City Hall is null until it stands."""
-    if not s.config.gold_and_guns:
-        return {}
-    city_hall = None
-    if s.city_hall is not None:
-        x, y = parcel_xy(s.city_hall)
-        city_hall = {"x": x, "y": y, "occupant": occupant(s)}
-    singer = next((c.seat for c in s.squares.get("gambling_income", ()) if c.singer), None)
-    return {
-        "townhouses_left": s.townhouses,
-        "city_hall": city_hall,
-        # The red Singer's cowboy from the general reserve, on Gambling income (`001` "The Singer (11)").
-        "singer_cowboy": {"seat": singer, "square": "gambling_income"} if singer is not None else None,
-        "singer_cowboy_available": s.singer_cowboy,
-    }
+    expansions"): the City Hall is null until it stands, the outlaws' strength until the first ones arrive."""
+    fields: dict[str, Any] = {}
+    if s.config.gold_and_guns:
+        city_hall = None
+        if s.city_hall is not None:
+            x, y = parcel_xy(s.city_hall)
+            city_hall = {"x": x, "y": y, "occupant": occupant(s)}
+        singer = next((c.seat for c in s.squares.get("gambling_income", ()) if c.singer), None)
+        fields.update(
+            townhouses_left=s.townhouses,
+            city_hall=city_hall,
+            # The red Singer's cowboy from the general reserve, on Gambling income (`001` "The Singer (11)").
+            singer_cowboy={"seat": singer, "square": "gambling_income"} if singer is not None else None,
+            singer_cowboy_available=s.singer_cowboy,
+        )
+    if s.config.outlaws:
+        fields["outlaws"] = {"strength": s.outlaw_strength, "reserve": outlaws_in_supply(s)}
+    return fields
 
 
 # Event fields that only the acting seat may see, by event type (RULINGS V1, V2).

@@ -234,4 +234,19 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     f"({e['dice'][0]} × {e['dice'][1]}).",
     "seat_replaced": lambda d, e: f"{e['username']} takes over {e['previous']}'s seat "
     f"({COLOUR_NAMES[e['seat'] % len(COLOUR_NAMES)]}).",
+    # The Outlaws (RULING G4).
+    "outlaw_jailed": lambda d, e: f"The outlaw on the prison {at(e)} is jailed: {d.who(e['seat'])} scores "
+    f"{e['vp']} VP.",
+    "outlaws_arrived": lambda d, e: f"{len(e['parcels'])} outlaw{'s' if len(e['parcels']) > 1 else ''} of strength "
+    f"{e['strength']} (black die {e['black']}, white die {e['white']}) arrive on "
+    + ", ".join(at(p) for p in e["parcels"]) + ".",
+    "outlaw_moved": lambda d, e: f"The outlaw on {at(e)} moves to {at(e['to'])}"
+    + (" (drawn among " + ", ".join(at(p) for p in e["tied"]) + ")" if e.get("tied") else "") + ".",
+    "outlaws_settled": lambda d, e: None,
+    "outlaw_fought": lambda d, e: "Fight with the outlaw on " + at(e) + " (strength " + str(e["strength"]) + "): "
+    + ", ".join(f"{d.who(x['seat'])} {x['strength']}" for x in e["duelists"]) + " — "
+    + (f"{d.who(e['winner'])} wins." if e["winner"] is not None else "the outlaw wins."),
+    "outlaw_reward_taken": lambda d, e: f"{d.who(e['seat'])} "
+    + (f"scores {e['vp']} VP for the outlaw." if e["reward"] == "vp"
+       else f"takes half the income of the building on {at(e)}."),
 }

@@ -112,10 +112,11 @@ class Game:
         players[seat] = replace(players[seat], **changes)
         self.state = replace(self.state, players=tuple(players))
 
-    def put(self, x: int, y: int, owner: int | None = None, content: str | None = None, river: bool = False) -> None:
-        """Set one parcel's owner and content."""
+    def put(self, x: int, y: int, owner: int | None = None, content: str | None = None, river: bool = False,
+            outlaw: bool = False) -> None:
+        """Set one parcel's owner and content (and, with the Outlaws, an outlaw on it)."""
         parcels = list(self.state.parcels)
-        parcels[parcel_index(x, y)] = Parcel(owner=owner, content=content, river=river)
+        parcels[parcel_index(x, y)] = Parcel(owner=owner, content=content, river=river, outlaw=outlaw)
         self.state = replace(self.state, parcels=tuple(parcels))
 
     def clear_board(self) -> None:

@@ -5,19 +5,22 @@ from __future__ import annotations
 import json
 
 from app.rules import GameState, player_view, redact_event
-from app.rules.board import is_connected, is_reached, road_points
+from app.rules.board import is_connected, is_reached, parcel_index, road_points
 from app.rules.catalog import (
     BUILDINGS,
     CITY_HALL,
     COWBOYS_PER_PLAYER,
     HOUSES_SUPPLY,
+    OUTLAW_MEEPLES,
     PROPERTY_TILES,
     ROADS_SUPPLY,
     TOWNHOUSES_SUPPLY,
 )
 from app.rules.construction import road_pieces_on_board
 from app.rules.events import Event
+from app.rules.evolve import evolve
 from app.rules.model import replace
+from app.rules.outlaws import next_to_prison
 from app.rules.townhouses import is_hemmed_in
 
 
@@ -60,6 +63,33 @@ def check_invariants(s: GameState) -> None:
     assert houses_on_board + s.houses == HOUSES_SUPPLY and s.houses >= 0
     assert townhouses_on_board + s.townhouses == TOWNHOUSES_SUPPLY and s.townhouses >= 0
     assert all(count >= 0 for count in s.bag.values())
+    outlaws = sum(1 for parcel in s.parcels if parcel.outlaw)  # RULING G4, `001` "Components": 9 meeples
+    assert outlaws <= OUTLAW_MEEPLES and (s.config.outlaws or not outlaws)
+
+
+# Events that buy, claim or build on a parcel, which an outlaw forbids (`001` "Effects of the Outlaws").
+_ON_A_PARCEL = ("parcel_bought", "parcel_claimed", "building_placed", "house_placed", "townhouse_placed",
+                "city_hall_placed")
+
+
+def check_outlaw_events(s: GameState, events: list[Event]) -> None:
+    """Event by event from `s`: nothing bought or built under an outlaw (R-OUT-3); arrivals never on an outlaw or
+    next to a prison (R-OUT-1); moves only to a building that holds no outlaw and is not next to a prison
+    (R-OUT-2)."""
+    for event in events:
+        kind = event["type"]
+        if kind in _ON_A_PARCEL:
+            assert not s.parcels[parcel_index(event["x"], event["y"])].outlaw, f"{kind} under an outlaw"
+        if kind == "outlaws_arrived":
+            spots = [parcel_index(p["x"], p["y"]) for p in event["parcels"]]
+            assert len(set(spots)) == len(spots)
+            for index in spots:
+                assert not s.parcels[index].outlaw and not next_to_prison(s.parcels, index), "arrival refused"
+        if kind == "outlaw_moved":
+            to = parcel_index(event["to"]["x"], event["to"]["y"])
+            assert s.parcels[to].content in BUILDINGS and not s.parcels[to].outlaw
+            assert not next_to_prison(s.parcels, to), "an outlaw moved next to a prison"
+        s = evolve(s, event)
 
 
 def _scrambled_for(s: GameState, viewer: int | None) -> GameState:

@@ -59,13 +59,13 @@ def income(g: Game, x: int = 4, y: int = 4) -> int:
 
 def test_players_cannot_open_a_table_with_gold_and_guns_yet() -> None:
     """Gold & Guns is played by the core in preview only: a player's request is refused by name, the preview flag
-    (tests, replay of a stored log) accepts it, and the other expansions stay refused either way."""
+    (tests, replay of a stored log) accepts it, and the Big Box stays refused either way."""
     with pytest.raises(ConfigError) as refused:
         GameConfig.from_variants(3, {"expansions": GG})
     assert refused.value.setting == "expansions"
     assert GameConfig.from_variants(3, {"expansions": GG}, preview=True).gold_and_guns
     with pytest.raises(ConfigError):
-        GameConfig.from_variants(3, {"expansions": ["outlaws"]}, preview=True)
+        GameConfig.from_variants(3, {"expansions": ["big_box"]}, preview=True)
     events = new_game(GameConfig.from_variants(3, {"expansions": GG}, preview=True), 7)
     assert replay(events).config.gold_and_guns  # the log's own configuration replays
 

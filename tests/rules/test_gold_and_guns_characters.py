@@ -177,6 +177,21 @@ def test_indian_rolls_again_until_a_free_parcel_and_stops_when_none_is_left() ->
         assert all(g.state.parcels[parcel_index(x, y)].owner == seat for x, y in free)
 
 
+def test_indian_never_receives_a_parcel_with_an_outlaw() -> None:
+    """R-GG-17 with the Outlaws (RULING G10: "without content and without outlaw"; R-OUT-3): of the two free
+    inner parcels left, the one with an outlaw is rolled again like an occupied one, so the Indian gets one."""
+    g = Game(3, expansions=[*GG, "outlaws"], characters=with_card(8))
+    g.claim_starts([(x, 1) for x in range(1, 9)])
+    for x, y in [(x, y) for x in range(2, 8) for y in range(2, 8)]:
+        if (x, y) not in ((6, 6), (3, 5)):
+            g.put(x, y, content="mountain")
+    g.put(3, 5, outlaw=True)
+    seat = first_chooser_takes(g, "indian")
+    (taken,) = events_of(g.events, "indian_parcels_taken")
+    assert [(p["x"], p["y"]) for p in taken["parcels"]] == [(6, 6)]
+    assert g.state.parcels[parcel_index(3, 5)].owner is None and g.state.parcels[parcel_index(6, 6)].owner == seat
+
+
 def test_indian_receives_no_more_parcels_than_property_tiles() -> None:
     """R-GG-17 (decision D41, as D9): a player with 11 parcels has one property tile left, so one parcel."""
     g = table(with_card(8))

@@ -18,6 +18,7 @@ from app.rules.rng import Rng
 from tests.rules.invariants import (
     check_events_redacted,
     check_invariants,
+    check_outlaw_events,
     check_seq_counts_visible_events,
     check_view_hides_secrets,
 )
@@ -50,10 +51,13 @@ def _play_checked(players: int, variants: dict[str, object] | str, seed: int, ch
         # Every listed move must decide cleanly; try a few others besides the one played.
         for other in chooser.sample(moves, min(probe, len(moves))):
             play(state, seat, other, Rng(seed, state.seq))
+        before = state
         new, state = play(state, seat, chooser.choice(moves), Rng(seed, state.seq))
         events += new
         decisions += 1
         check_invariants(state)
+        if config.outlaws:
+            check_outlaw_events(before, new)
         check_events_redacted(new, players)
         secrets_pending = state.votes or state.baskets or state.duel_tiles
         if decisions % 25 == 0 or secrets_pending:
@@ -127,13 +131,35 @@ def test_random_games_with_gold_and_guns_characters_keep_invariants(players: int
         _play_checked(players, variants, chooser.randrange(10**15, 10**16), chooser, probe=2)
 
 
+OUTLAWS_CASES = [
+    {"expansions": ["outlaws"]},
+    {"expansions": ["outlaws"], "sides": "vote"},
+    {"expansions": ["outlaws"], "might_is_right": True},
+    {"expansions": ["outlaws"], "river": True, "sides": "random"},
+    {"expansions": ["outlaws"], "new_beginning": True},
+    {"expansions": ["outlaws", "gold_and_guns"], "sides": "red"},
+]
+
+
+@pytest.mark.parametrize("variants", OUTLAWS_CASES, ids=lambda v: "+".join(f"{k}={v[k]}" for k in sorted(v)))
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_with_outlaws_keep_invariants(players: int, variants: dict[str, object]) -> None:
+    """R-OUT-1 .. R-OUT-6 in whole games, alone, with each base variant and with Gold & Guns: the same invariants,
+    plus at most 9 outlaws, none arriving on an outlaw or next to a prison, none moving next to a prison or onto
+    another outlaw, nothing bought or built under one (`001` "Outlaws", RULING G4)."""
+    chooser = random.Random(f"outlaws-{players}-{sorted(variants.items())}")
+    for _ in range(2):
+        _play_checked(players, variants, chooser.randrange(10**15, 10**16), chooser, probe=2)
+
+
 def test_every_listed_move_decides_cleanly() -> None:
     """R-WEB-1: at every decision of a few whole games, every single listed move is accepted by `decide`."""
     chooser = random.Random("all-moves")
     for players, variants in ((2, {"sides": "random"}), (4, {"sides": "random"}), (3, ALL_VARIANTS),
                               (4, {**ALL_VARIANTS, "expansions": ["gold_and_guns"]}),
                               (3, {"expansions": ["gold_and_guns"], "characters": [1, 2, 8, 9, 10, 11, 13],
-                                   "sides": "random"})):
+                                   "sides": "random"}),
+                              (3, {**ALL_VARIANTS, "expansions": ["outlaws"]})):
         seed = chooser.randrange(10**15, 10**16)
         _play_checked(players, variants, seed, chooser, probe=10_000)
 
