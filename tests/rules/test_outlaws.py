@@ -578,3 +578,20 @@ def test_the_red_sheriff_fights_outlaws_only_on_his_own_buildings_and_scores_for
     vp = g.state.players[seat].vp
     events, state = run_step(g, "estate_income")
     assert events_of(events, "outlaw_fought")[0]["winner"] is None and state.players[seat].vp == vp + 3
+
+
+def test_the_yellow_gunsmith_scores_for_an_outlaw_beaten() -> None:
+    """R-GG-7 (`001` "The Gunsmith (10)": "2 victory points for each duel you win this turn (including those
+    against an Outlaw)"): beating an outlaw gives the yellow Gunsmith's holder 2 VP at once, beside the reward."""
+    g = town(expansions=["outlaws", "gold_and_guns"])
+    g.set_player(0, personality="gunsmith")
+    g.put(3, 3, content="mountain")
+    outlaw(g, 3, 3, strength=8)
+    fighter(g, 0, 20)
+    g.place_cowboys(xy=(3, 3), seats=[0])
+    vp = g.state.players[0].vp
+    events, state = run_step(g, "estate_income")
+    (fought,) = events_of(events, "outlaw_fought")
+    assert fought["winner"] == 0 and fought["winner_vp"] == 2
+    reward = events_of(events, "outlaw_reward_taken")[0]["vp"]  # on land only the VP are offered (D54)
+    assert state.players[0].vp == vp + 2 + reward
