@@ -335,11 +335,14 @@ class GameService:
         it, or None for a timeout with nothing to do.
         """
         decide = self._deciders[type(command)]
-        async with self.db.autocommit() as session:
-            warm = self._decide_on_cache(command) if isinstance(command, PlayerMove) else None
-            if warm is not None and await record(session, warm):
+        warm = self._decide_on_cache(command) if isinstance(command, PlayerMove) else None
+        if warm is not None:
+            async with self.db.driver() as connection:
+                recorded = await record(connection, warm)
+            if recorded:
                 self.cache.remember(warm.game_id, warm.after)
                 return Applied(warm.game_id, visible_seq(warm.after, warm.actor))
+        async with self.db.autocommit() as session:
             for _ in range(MAX_DECISIONS):
                 outcome = await decide(session, command)
                 if outcome is None:
