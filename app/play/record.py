@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.bus import CHANNEL, Change
 from app.rules import Event, GameState, private_to, to_act
+from app.store.db import DriverConnection, fetch_all
 
 
 def status_of(state: GameState) -> Literal["active", "finished"]:
@@ -76,73 +76,74 @@ class Outcome:
         return self.actor is not None and all(private_to(event) == self.actor for event in self.events)
 
 
-# Parameters are cast where PostgreSQL could not infer their type (arrays, and values that may be NULL).
-_RECORD = text(
-    """
+# Written for the driver (`%(name)s` parameters, see `fetch_all`). Parameters are cast where PostgreSQL could not
+# infer their type (arrays, and values that may be NULL).
+_RECORD = """
     WITH moved AS (
         UPDATE games AS g
-        SET seq = :new_seq, status = :status, to_act = CAST(:to_act AS integer[]), updated_at = now()
-        WHERE g.id = :game_id AND g.seq = :expected_seq
-          AND (CAST(:expired_seat AS integer) IS NULL OR EXISTS (
+        SET seq = %(new_seq)s, status = %(status)s, to_act = CAST(%(to_act)s AS integer[]), updated_at = now()
+        WHERE g.id = %(game_id)s AND g.seq = %(expected_seq)s
+          AND (CAST(%(expired_seat)s AS integer) IS NULL OR EXISTS (
                 SELECT FROM seats AS s
-                WHERE s.game_id = g.id AND s.seat = :expired_seat AND s.deadline <= CAST(:now AS timestamptz)))
-          AND (CAST(:move_cap AS integer) IS NULL OR (
+                WHERE s.game_id = g.id AND s.seat = %(expired_seat)s AND s.deadline <= CAST(%(now)s AS timestamptz)))
+          AND (CAST(%(move_cap)s AS integer) IS NULL OR (
                 SELECT count(DISTINCT e.created_at) FROM game_events AS e
-                WHERE e.game_id = g.id AND e.actor = :actor AND NOT e.timed_out
-                  AND e.created_at > now() - CAST(:window AS interval)) < :move_cap)
+                WHERE e.game_id = g.id AND e.actor = %(actor)s AND NOT e.timed_out
+                  AND e.created_at > now() - CAST(%(window)s AS interval)) < %(move_cap)s)
         RETURNING g.id, g.move_timeout_hours
     ),
     logged AS (
         INSERT INTO game_events (game_id, seq, type, data, actor, timed_out)
-        SELECT moved.id, e.seq, e.type, e.data, CAST(:actor AS integer), :by_clock
-        FROM moved, unnest(CAST(:seqs AS integer[]), CAST(:types AS varchar[]), CAST(:datas AS jsonb[]))
+        SELECT moved.id, e.seq, e.type, e.data, CAST(%(actor)s AS integer), %(by_clock)s
+        FROM moved, unnest(CAST(%(seqs)s AS integer[]), CAST(%(types)s AS varchar[]), CAST(%(datas)s AS jsonb[]))
             AS e(seq, type, data)
     ),
     -- Seats newly awaited (or handed over, or awaited again after their own move) get a fresh deadline that
     -- starts after any vacation under way; seats no longer awaited lose theirs. Untimed games keep no clocks.
     clocked AS (
         UPDATE seats AS s
-        SET user_id = COALESCE(CASE WHEN s.seat = :handover_seat THEN CAST(:handover_user AS integer) END, s.user_id),
+        SET user_id = COALESCE(
+                CASE WHEN s.seat = %(handover_seat)s THEN CAST(%(handover_user)s AS integer) END, s.user_id),
             deadline = CASE
-                WHEN s.seat = ANY(CAST(:restart AS integer[])) THEN
-                    GREATEST(CAST(:now AS timestamptz), COALESCE((
+                WHEN s.seat = ANY(CAST(%(restart)s AS integer[])) THEN
+                    GREATEST(CAST(%(now)s AS timestamptz), COALESCE((
                         SELECT max(v.ends_at) FROM vacations AS v
-                        WHERE v.user_id = COALESCE(
-                                CASE WHEN s.seat = :handover_seat THEN CAST(:handover_user AS integer) END, s.user_id)
-                          AND v.starts_at <= CAST(:now AS timestamptz) AND v.ends_at > CAST(:now AS timestamptz)
-                    ), CAST(:now AS timestamptz))) + make_interval(hours => m.move_timeout_hours)
-                WHEN s.seat = ANY(CAST(:to_act AS integer[])) THEN s.deadline
+                        WHERE v.user_id = COALESCE(CASE WHEN s.seat = %(handover_seat)s
+                                                   THEN CAST(%(handover_user)s AS integer) END, s.user_id)
+                          AND v.starts_at <= CAST(%(now)s AS timestamptz) AND v.ends_at > CAST(%(now)s AS timestamptz)
+                    ), CAST(%(now)s AS timestamptz))) + make_interval(hours => m.move_timeout_hours)
+                WHEN s.seat = ANY(CAST(%(to_act)s AS integer[])) THEN s.deadline
             END,
-            reminded = s.seat = ANY(CAST(:keep AS integer[])) AND s.reminded,
+            reminded = s.seat = ANY(CAST(%(keep)s AS integer[])) AND s.reminded,
             timeouts_in_row = CASE
-                WHEN s.seat = :reset_seat THEN 0
-                WHEN s.seat = :timed_out_seat THEN s.timeouts_in_row + 1
+                WHEN s.seat = %(reset_seat)s THEN 0
+                WHEN s.seat = %(timed_out_seat)s THEN s.timeouts_in_row + 1
                 ELSE s.timeouts_in_row
             END
         FROM moved AS m
-        WHERE s.game_id = m.id AND :clocks
-          AND (m.move_timeout_hours IS NOT NULL OR s.seat = :handover_seat)
-          AND (s.seat = ANY(CAST(:restart AS integer[])) OR s.seat IN (:reset_seat, :timed_out_seat)
-               OR (s.deadline IS NOT NULL AND NOT s.seat = ANY(CAST(:to_act AS integer[]))))
+        WHERE s.game_id = m.id AND %(clocks)s
+          AND (m.move_timeout_hours IS NOT NULL OR s.seat = %(handover_seat)s)
+          AND (s.seat = ANY(CAST(%(restart)s AS integer[])) OR s.seat IN (%(reset_seat)s, %(timed_out_seat)s)
+               OR (s.deadline IS NOT NULL AND NOT s.seat = ANY(CAST(%(to_act)s AS integer[]))))
     ),
     queued AS (
         INSERT INTO outbox (game_id, seq, kind, recipient_id, next_attempt_at, payload)
-        SELECT moved.id, :new_seq, o.kind, o.recipient_id, COALESCE(o.at, now()), o.payload
-        FROM moved, unnest(CAST(:kinds AS varchar[]), CAST(:recipients AS integer[]), CAST(:ats AS timestamptz[]),
-                           CAST(:payloads AS jsonb[])) AS o(kind, recipient_id, at, payload)
+        SELECT moved.id, %(new_seq)s, o.kind, o.recipient_id, COALESCE(o.at, now()), o.payload
+        FROM moved, unnest(CAST(%(kinds)s AS varchar[]), CAST(%(recipients)s AS integer[]),
+                           CAST(%(ats)s AS timestamptz[]), CAST(%(payloads)s AS jsonb[]))
+            AS o(kind, recipient_id, at, payload)
     )
-    SELECT pg_notify(:channel, :notice) FROM moved
-    """
-)
+    SELECT pg_notify(%(channel)s, %(notice)s) FROM moved
+"""
 
 
-async def record(session: AsyncSession, outcome: Outcome) -> bool:
-    """Record `outcome` with one statement; False (and nothing written) when the game is no longer at
-    `outcome.expected_seq` — or, for a timeout, when the seat's clock no longer runs out by `outcome.now`."""
+async def record(on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
+    """Record `outcome` with one statement, on a driver connection in autocommit (`Database.driver`) or inside a
+    session's transaction; False (and nothing written) when the game is no longer at `outcome.expected_seq` — or,
+    for a timeout, when the seat's clock no longer runs out by `outcome.now`."""
     if not outcome.events:
         raise ValueError("an outcome records at least one event")
-    result = await session.execute(_RECORD, _parameters(outcome))
-    return len(result.all()) == 1
+    return len(await fetch_all(on, _RECORD, _parameters(outcome))) == 1
 
 
 def _parameters(o: Outcome) -> dict[str, Any]:

@@ -11,6 +11,7 @@ server itself works with the real head (`games.seq`).
 
 from __future__ import annotations
 
+import asyncio
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
@@ -46,7 +47,7 @@ from app.rules import (
 from app.rules.events import SeatReplaced
 from app.rules.rng import Rng
 from app.store import event_store
-from app.store.db import Database
+from app.store.db import Database, DriverConnection
 from app.store.repository import StateCache
 from app.store.tables import Game, Seat, User
 
@@ -147,6 +148,8 @@ class GameService:
         self.clock = clock
         self.moves_per_minute = moves_per_minute
         self._tables: dict[int, _Table] = {}  # game -> its seed and who sits where, as last read (oldest first)
+        # (game, head after it) -> the state, once a statement of this process under way has recorded it (_record)
+        self._recording: dict[tuple[int, int], asyncio.Future[GameState | None]] = {}
         self._deciders: dict[type[Any], Callable[[AsyncSession, Any], Awaitable[Outcome | None]]] = {
             PlayerMove: self._decide_move,
             TimeOut: self._decide_timeout,
@@ -335,19 +338,39 @@ class GameService:
         it, or None for a timeout with nothing to do.
         """
         decide = self._deciders[type(command)]
+        warm = self._decide_on_cache(command) if isinstance(command, PlayerMove) else None
+        if warm is not None:
+            async with self.db.driver() as connection:
+                if await self._record(connection, warm):
+                    return Applied(warm.game_id, visible_seq(warm.after, warm.actor))
         async with self.db.autocommit() as session:
-            warm = self._decide_on_cache(command) if isinstance(command, PlayerMove) else None
-            if warm is not None and await record(session, warm):
-                self.cache.remember(warm.game_id, warm.after)
-                return Applied(warm.game_id, visible_seq(warm.after, warm.actor))
             for _ in range(MAX_DECISIONS):
                 outcome = await decide(session, command)
                 if outcome is None:
                     return None
-                if await record(session, outcome):
-                    self.cache.remember(outcome.game_id, outcome.after)
+                if await self._record(session, outcome):
                     return Applied(outcome.game_id, visible_seq(outcome.after, outcome.actor))
         raise _stale(None)
+
+    async def _record(self, on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
+        """Record `outcome` in autocommit and remember the state after it. The commit's notice can reach this
+        process's live streams before the statement's own answer does: while the statement is under way, a
+        stream that hears of its head waits here for the state (`seen_by`) instead of reading it back from the
+        database; it gets None, and reads, if the statement recorded nothing (another writer got that head)."""
+        key = (outcome.game_id, outcome.new_seq)
+        landed = None if key in self._recording else asyncio.get_running_loop().create_future()
+        if landed is not None:
+            self._recording[key] = landed
+        recorded = False
+        try:
+            recorded = await record(on, outcome)
+            if recorded:
+                self.cache.remember(outcome.game_id, outcome.after)
+            return recorded
+        finally:
+            if landed is not None:
+                del self._recording[key]
+                landed.set_result(outcome.after if recorded else None)
 
     def _decide_on_cache(self, command: PlayerMove) -> Outcome | None:
         """The move decided on this process's cached state, without reading the head: the common case of a
@@ -482,8 +505,13 @@ class GameService:
 
     async def seen_by(self, change: Change, seat: int | None) -> Change:
         """`change` as `seat` (None: a spectator) counts the log. Read from the newest state this process
-        knows, which is at least the change's (a stream never goes back)."""
+        knows, which is at least the change's (a stream never goes back): cached, being recorded here (`_record`),
+        or read from the database."""
         state = self.cache.get(change.game_id)
+        if state is None or state.seq < change.seq:
+            landed = self._recording.get((change.game_id, change.seq))
+            if landed is not None:
+                state = await asyncio.shield(landed)
         if state is None or state.seq < change.seq:
             async with self.db.reading() as session:
                 state = await self.cache.load(session, change.game_id, change.seq)

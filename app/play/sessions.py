@@ -12,10 +12,11 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Literal
 
-from sqlalchemy import delete, text, update
+from sqlalchemy import delete, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.accounts import Account
+from app.store.db import DriverConnection, fetch_all
 from app.store.tables import LoginSession
 
 Kind = Literal["cookie", "token"]
@@ -42,22 +43,21 @@ async def open_session(session: AsyncSession, user_id: int, kind: Kind, now: dat
     return session_id
 
 
-# Every authenticated request runs this lookup, so it is plain SQL: building the same query with SQLAlchemy's
-# expression language cost more than running it (about 0.4 ms of the 0.9 a request paid for it).
-_ACCOUNT_OF = text(
-    """
+# Every authenticated request runs this lookup, so it is plain SQL for the driver: building the same query with
+# SQLAlchemy's expression language cost more than running it (about 0.4 ms of the 0.9 a request paid for it).
+_ACCOUNT_OF = """
     SELECT u.id, u.username, u.is_admin
     FROM sessions AS l JOIN users AS u ON u.id = l.user_id
-    WHERE l.id = :key AND l.kind = :kind AND l.expires_at > :now AND l.revoked_at IS NULL
-    """
-)
+    WHERE l.id = %(key)s AND l.kind = %(kind)s AND l.expires_at > %(now)s AND l.revoked_at IS NULL
+"""
 
 
-async def account_of(session: AsyncSession, session_id: str, kind: Kind, now: datetime) -> Account | None:
+async def account_of(
+    on: AsyncSession | DriverConnection, session_id: str, kind: Kind, now: datetime
+) -> Account | None:
     """The account signed in by `session_id` (of this `kind`), unless it expired or was revoked."""
-    params = {"key": _key(session_id), "kind": kind, "now": now}
-    row = (await session.execute(_ACCOUNT_OF, params)).one_or_none()
-    return Account(row.id, row.username, row.is_admin) if row is not None else None
+    rows = await fetch_all(on, _ACCOUNT_OF, {"key": _key(session_id), "kind": kind, "now": now})
+    return Account(*rows[0]) if rows else None
 
 
 async def revoke(session: AsyncSession, session_id: str, now: datetime) -> None:

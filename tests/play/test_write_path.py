@@ -8,10 +8,15 @@ import asyncio
 from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
 from conftest import Api
 from sqlalchemy import select
 
+from app.play import service as service_module
+from app.play.bus import Change
 from app.play.commands import PlayerMove, TimeOut
+from app.play.errors import Conflict
+from app.play.record import Outcome
 from app.play.service import GameService
 from app.store.tables import GameEvent, Outbox, Seat
 from tests.notify.conftest import Table, account, now, started
@@ -113,3 +118,44 @@ async def test_a_move_racing_the_timeout_of_its_seat_one_lands_and_the_log_has_n
         async with service.db.autocommit() as session:
             seqs = list((await session.scalars(select(GameEvent.seq).where(GameEvent.game_id == table.id))).all())
         assert sorted(seqs) == list(range(1, (await service.summary(table.id)).head + 1))
+
+
+async def test_a_stream_that_hears_of_a_move_before_its_writer_does_waits_for_the_state_and_reads_nothing(
+    api: Api, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commit's notice can reach this process's streams before the recording statement's own answer reaches
+    the writer: the stream then takes the state the writer is about to remember, not a read of the database.
+    When the statement recorded nothing (another writer got that head first), the stream reads the real one."""
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3)
+    recording = service_module.record
+    seen: list[asyncio.Task[Change]] = []
+
+    async def heard_first(on: Any, outcome: Outcome) -> bool:
+        recorded = await recording(on, outcome)
+        change = Change(table.id, outcome.new_seq, (), "active")
+        seen.append(asyncio.create_task(service.seen_by(change, None)))
+        await asyncio.sleep(0.01)  # the stream's turn comes first
+        return recorded
+
+    monkeypatch.setattr(service_module, "record", heard_first)
+    (seat,) = await table.to_act()
+    reads = service.cache.misses
+    head = await table.play(seat, lambda moves: moves[0])
+    (shown,) = await asyncio.gather(*seen)
+    assert service.cache.misses == reads
+    assert shown.seq == head and shown.to_act == await table.to_act()
+
+    async def lost(on: Any, outcome: Outcome) -> bool:
+        seen.append(asyncio.create_task(service.seen_by(Change(table.id, outcome.new_seq, (), "active"), None)))
+        await asyncio.sleep(0.01)
+        return False
+
+    seen.clear()
+    monkeypatch.setattr(service_module, "record", lost)
+    (seat,) = await table.to_act()
+    with pytest.raises(Conflict):
+        await table.play(seat, lambda moves: moves[0])
+    assert len(seen) > 1  # every decision of the move was heard of; it got a 409 when none landed
+    shown_all = await asyncio.gather(*seen)
+    assert service.cache.misses > reads  # nothing recorded to wait for: the streams read the database
+    assert {change.seq for change in shown_all} == {head}  # and never show the state that was not recorded

@@ -8,9 +8,9 @@ import random
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from conftest import Api, Player
-from sqlalchemy import event
 from support import assert_error
 
 
@@ -163,11 +163,13 @@ async def test_a_move_is_two_statements_on_a_warm_cache_and_three_on_a_cold_one(
     game, first, second, _ = await _table(api)
     gid = game["id"]
     sent: list[tuple[str, bool]] = []
+    execute = psycopg.AsyncCursor.execute
 
-    def statement(conn: Any, cursor: Any, sql: str, *args: Any) -> None:
-        sent.append((sql.split()[0].upper(), conn.connection.driver_connection.autocommit))
+    async def statement(cursor: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        # At the driver, so that statements sent through SQLAlchemy and those sent to psycopg directly all count.
+        sent.append((str(query).split()[0].upper(), cursor.connection.autocommit))
+        return await execute(cursor, query, *args, **kwargs)
 
-    engine = app.state.service.db.engine.sync_engine
     by_seat = {(await client.get(f"/api/v1/games/{gid}/moves", headers=p.headers)).json()["seat"]: p
                for p in (first, second)}
     for warm, expected in ((True, [("SELECT", True), ("WITH", True)]),
@@ -178,12 +180,10 @@ async def test_a_move_is_two_statements_on_a_warm_cache_and_three_on_a_cold_one(
         if not warm:
             app.state.service._tables.clear()  # as on a server that never showed this player the game
         sent.clear()
-        event.listen(engine, "before_cursor_execute", statement)
-        try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(psycopg.AsyncCursor, "execute", statement)
             body = {"seq": options["seq"], "move": options["moves"][0]}
             r = await client.post(f"/api/v1/games/{gid}/moves", json=body, headers=awaited.headers)
-        finally:
-            event.remove(engine, "before_cursor_execute", statement)
         assert r.status_code == 200, r.text
         assert sent == expected, (warm, sent)
 
