@@ -16,10 +16,12 @@ from app.rules.errors import ConfigError
 
 SIDES = ("yellow", "red", "random", "vote")
 KNOWN_EXPANSIONS = ("gold_and_guns", "outlaws", "big_box")
-# Gold & Guns' buildings, townhouses and the characters of `catalog.PLAYABLE_CARDS` are played; its other
-# characters, dynamite, chips and auctions are not yet, so no player may open a table with it. The Outlaws are
-# played whole but not yet shown by the pages.
-PREVIEW_EXPANSIONS = ("gold_and_guns", "outlaws")
+# The Outlaws are played whole, by the core and the pages. Gold & Guns' buildings, townhouses and the characters
+# of `catalog.PLAYABLE_CARDS` are played; its other characters, dynamite, chips and auctions are not yet, so no
+# player may open a table with it: it is in preview. Big Box is not played at all.
+PLAYABLE_EXPANSIONS = ("outlaws",)
+PREVIEW_EXPANSIONS = ("gold_and_guns",)
+EXPANSION_NAMES = {"gold_and_guns": "Gold & Guns", "outlaws": "The Outlaws", "big_box": "Big Box"}
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 _KNOWN_KEYS = ("sides", "might_is_right", "river", "new_beginning", "expansions", "characters")
@@ -42,7 +44,7 @@ class GameConfig:
         unfinished_cards: bool = False,
     ) -> GameConfig:
         """Validate the admin's settings; raise ConfigError naming the first setting that cannot be played.
-        With `preview`, the expansions in PREVIEW_EXPANSIONS are accepted (never for a player's request); with
+        With `preview`, the expansions in PREVIEW_EXPANSIONS are accepted too (never for a player's request); with
         `unfinished_cards` (tests of the sides already written, and the replay of a log), `characters` may name
         cards one of whose sides the core does not play yet (`catalog.UNFINISHED_SIDES`)."""
         variants = dict(variants or {})
@@ -60,8 +62,11 @@ class GameConfig:
         expansions = variants.get("expansions", [])
         if not isinstance(expansions, list) or any(e not in KNOWN_EXPANSIONS for e in expansions):
             raise ConfigError("expansions", f"'expansions' must be a list drawn from {', '.join(KNOWN_EXPANSIONS)}.")
-        if any(e not in PREVIEW_EXPANSIONS for e in expansions) or (expansions and not preview):
-            raise ConfigError("expansions", "The expansions are not playable yet.")
+        if len(set(expansions)) < len(expansions):
+            raise ConfigError("expansions", "'expansions' names an expansion twice.")
+        for expansion in expansions:
+            if expansion not in PLAYABLE_EXPANSIONS and not (preview and expansion in PREVIEW_EXPANSIONS):
+                raise ConfigError("expansions", f"{EXPANSION_NAMES[expansion]} is not playable yet.")
         characters = _characters(variants.get("characters"), "gold_and_guns" in expansions, unfinished_cards)
         return cls(
             players=players,

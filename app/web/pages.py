@@ -24,7 +24,8 @@ from app.play.accounts import Account
 from app.play.commands import PlayerMove
 from app.play.errors import Conflict, NotAllowed, PlayError, TooMany
 from app.play.service import GameService, GameSummary
-from app.rules.config import SIDES
+from app.rules.catalog import OUTLAW_VP
+from app.rules.config import EXPANSION_NAMES, PLAYABLE_EXPANSIONS, SIDES
 from app.web import csrf, guide, present
 from app.web.deps import (
     AccountsDep,
@@ -45,6 +46,7 @@ templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.globals.update(
     colour=present.colour, colour_names=COLOUR_NAMES, CELL=present.CELL, MARGIN=present.MARGIN,
     BOARD_PX=present.BOARD_PX, ink=present.ink, variant_help=guide.VARIANT_HELP,
+    expansion_names=EXPANSION_NAMES, OUTLAW_VP=OUTLAW_VP,
 )
 router = APIRouter(include_in_schema=False)
 LOG_LENGTH = 80
@@ -294,7 +296,8 @@ async def new_game_form(request: Request, account: OptionalAccount) -> Response:
         return to_login(request)
     if not account.is_admin:
         return render(request, "pages/error.html", account, status=403, message="Only an admin may create games.")
-    return render(request, "pages/new_game.html", account, sides=SIDES, values={"seats": "2", "sides": "yellow"})
+    return render(request, "pages/new_game.html", account, sides=SIDES, values={"seats": "2", "sides": "yellow"},
+                  expansions=PLAYABLE_EXPANSIONS)
 
 
 @router.post("/games/new")
@@ -308,6 +311,7 @@ async def new_game(
     might_is_right: OptionalFormStr = None,
     river: OptionalFormStr = None,
     new_beginning: OptionalFormStr = None,
+    expansions: Annotated[list[str] | None, Form()] = None,
     players: OptionalFormStr = None,
     seed: OptionalFormStr = None,
     move_timeout_hours: OptionalFormStr = None,
@@ -317,13 +321,14 @@ async def new_game(
         return to_login(request)
     values = {
         "name": name, "seats": seats, "sides": sides, "might_is_right": bool(might_is_right), "river": bool(river),
-        "new_beginning": bool(new_beginning), "players": players or "", "seed": seed or "",
+        "new_beginning": bool(new_beginning), "expansions": expansions or [], "players": players or "",
+        "seed": seed or "",
         "move_timeout_hours": move_timeout_hours or "",
     }
 
     def again(message: str, status: int) -> HTMLResponse:
         return render(request, "pages/new_game.html", account, status=status, sides=SIDES, values=values,
-                      error=message)
+                      expansions=PLAYABLE_EXPANSIONS, error=message)
 
     try:
         csrf.check(request, csrf_token)
@@ -339,6 +344,7 @@ async def new_game(
                 "might_is_right": bool(might_is_right),
                 "river": bool(river),
                 "new_beginning": bool(new_beginning),
+                "expansions": expansions or None,
             },
             "players": names or None,
             "seed": seed.strip() if seed and seed.strip() else None,

@@ -19,11 +19,13 @@ from app.rules.catalog import (
     CAPTAIN_REVOLVER_PRICES,
     CASH_LIMIT_MONEY_PER_VP,
     CHINESE_WORKER_RED_PRICE,
+    OUTLAW_VP,
     PERSONALITIES,
     SHOP,
     SQUARES,
     TRACK_STEPS,
 )
+from app.rules.config import EXPANSION_NAMES
 from app.rules.decisions import Decision
 from app.rules.moves import MoveType
 from app.rules.phrases import DECISION_PHRASES
@@ -243,6 +245,13 @@ class Labeller:
             return "Tax revolver chips ($1 each)" if move["tax"] == "revolvers" else "Tax money ($1 per started $10)"
         if kind == "place_singer_cowboy":
             return "Place the Singer's cowboy (from the general reserve) on Gambling income"
+        if kind == "move_outlaw":
+            return f"Move the outlaw on {self.parcel(move)} next"
+        if kind == "outlaw_reward":
+            if move["reward"] == "income":
+                return "Leave your cowboy there to take half of the building's income this round"
+            strength = (self.doc.get("outlaws") or {}).get("strength")
+            return f"Take the outlaw tile's {OUTLAW_VP[strength]} VP" if strength in OUTLAW_VP else "Take the VP"
         if kind == "place_building":
             return f"Build the {building_name(move['building'])} on {self.parcel(move)}"
         if kind == "keep_building":
@@ -519,4 +528,5 @@ def variant_badges(variants: dict[str, Any]) -> list[str]:
                        ("new_beginning", "A New Beginning")):
         if variants.get(flag):
             badges.append(name)
+    badges += [EXPANSION_NAMES.get(e, str(e)) for e in variants.get("expansions") or []]
     return badges

@@ -1,0 +1,44 @@
+"""The Outlaws open to players (issue "Gold & Guns and the Outlaws", items 1, 3, 4): a table with them can be
+created through the API and the admin's form, with any base variant; its state document carries the fields of
+API.md "With expansions"; the expansions the core does not play whole are refused by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from tests.support import assert_error
+from tests.web.test_input import _page_client
+
+
+async def test_a_table_with_the_outlaws_starts_and_shows_them(api: Any, client: httpx.AsyncClient) -> None:
+    admin = await api.admin()
+    ann, bob = await api.player("ann"), await api.player("bob")
+    game = await api.started_game(admin, [ann, bob], variants={"expansions": ["outlaws"], "river": True})
+    assert game["variants"]["expansions"] == ["outlaws"]
+    state = (await client.get(f"/api/v1/games/{game['id']}/state", headers=ann.headers)).json()
+    assert state["outlaws"] == {"strength": None, "reserve": 9}  # none arrive before round 2 (R-OUT-1)
+    assert all(p["outlaw"] is None for p in state["board"]["parcels"])
+
+
+async def test_expansions_not_played_whole_are_refused_by_name(api: Any, client: httpx.AsyncClient) -> None:
+    admin = await api.admin()
+    for expansions, name in ((["gold_and_guns"], "Gold & Guns"), (["outlaws", "big_box"], "Big Box")):
+        body = {"name": "Later", "seats": 2, "variants": {"expansions": expansions}}
+        detail = assert_error(await client.post("/api/v1/games", json=body, headers=admin.headers), 422)
+        assert f"{name} is not playable yet" in detail["message"]
+    body = {"name": "Twice", "seats": 2, "variants": {"expansions": ["outlaws", "outlaws"]}}
+    assert_error(await client.post("/api/v1/games", json=body, headers=admin.headers), 422)
+
+
+async def test_the_admin_form_offers_the_outlaws(api: Any, client: httpx.AsyncClient) -> None:
+    token = await _page_client(client, api)
+    form = (await client.get("/games/new", headers={"Accept": "text/html"})).text
+    assert 'name="expansions" value="outlaws"' in form and 'value="gold_and_guns"' not in form
+    r = await client.post("/games/new", data={"name": "Wild", "seats": "2", "sides": "vote",
+                                              "expansions": "outlaws", "csrf_token": token})
+    assert r.status_code == 303, r.text
+    game_id = int(r.headers["location"].rsplit("/", 1)[1])
+    summary = (await client.get(f"/api/v1/games/{game_id}", headers={"Accept": "application/json"})).json()
+    assert summary["variants"]["expansions"] == ["outlaws"] and summary["variants"]["sides"] == "vote"
