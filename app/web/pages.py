@@ -24,7 +24,7 @@ from app.play.accounts import Account
 from app.play.commands import PlayerMove
 from app.play.errors import Conflict, NotAllowed, PlayError, TooMany
 from app.play.service import GameService, GameSummary
-from app.rules.catalog import OUTLAW_VP
+from app.rules.catalog import OUTLAW_VP, ROUNDS
 from app.rules.config import EXPANSION_NAMES, PLAYABLE_EXPANSIONS, SIDES
 from app.web import csrf, guide, present
 from app.web.deps import (
@@ -461,18 +461,17 @@ class LogLine:
     heading: bool = False  # a round's heading, placed where its personalities are chosen
 
 
-def game_log(describer: Describer, events: list[tuple[int, dict[str, Any]]], round_now: int) -> list[LogLine]:
-    """The log's sentences, newest first, with a heading where each round starts. A round starts where a step
-    hands over to the personalities; the last start shown is the current round's, so the starts in view count
-    back from it."""
-    starts = [seq for seq, e in events if e.get("type") == "step_completed" and e.get("next") == "personalities"]
-    first_round = round_now - len(starts) + 1
+def game_log(describer: Describer, events: list[tuple[int, dict[str, Any]]]) -> list[LogLine]:
+    """The log's sentences, newest first, with a heading where each round starts: round 1 where the setup hands
+    over to the personalities, every later round where the one before it ends."""
     lines: list[LogLine] = []
     for seq, e in events:
         if (text := describer.describe(e)) is not None:
             lines.append(LogLine(seq, text))
-        if seq in starts:
-            lines.append(LogLine(seq, f"Round {first_round + starts.index(seq)}", heading=True))
+        if e.get("type") == "step_completed" and e.get("next") == "personalities":
+            lines.append(LogLine(seq, "Round 1", heading=True))
+        elif e.get("type") == "round_ended" and isinstance(e.get("round"), int) and e["round"] < ROUNDS:
+            lines.append(LogLine(seq, f"Round {e['round'] + 1}", heading=True))
     return lines[::-1]
 
 
@@ -485,7 +484,7 @@ def table_context(
     groups, targets = present.choices(doc, moves)
     built, offered = present.roads(doc, targets)
     describer = Describer([p["username"] for p in doc["players"]])
-    log = game_log(describer, events, doc.get("round") or 0)
+    log = game_log(describer, events)
     viewer = doc.get("viewer")
     by_seat = {p["seat"]: p for p in doc["players"]}
     return {

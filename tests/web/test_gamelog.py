@@ -31,10 +31,13 @@ def test_numbers_read_as_words_would_say_them() -> None:
 
 
 def test_the_log_has_a_heading_where_each_round_starts() -> None:
+    """Round 1 starts where the setup hands over to the personalities; a later round where the one before ends
+    (`round_ended` moves the game on to the personalities itself); nothing after the last round."""
     d = gamelog.Describer(["ann", "bob"])
-    start = {"type": "step_completed", "step": "round_end", "next": "personalities"}
-    events = [(10, {"type": "player_passed", "seat": 0}), (11, {"type": "round_ended", "round": 2}), (12, start),
-              (13, {"type": "player_passed", "seat": 1})]
-    lines = game_log(d, events, round_now=3)
+    events = [(10, {"type": "step_completed", "step": "start_parcels", "next": "personalities"}),
+              (11, {"type": "player_passed", "seat": 0}), (12, {"type": "round_ended", "round": 2}),
+              (13, {"type": "player_passed", "seat": 1}), (14, {"type": "round_ended", "round": 4})]
+    lines = game_log(d, events)
     assert [(line.seq, line.text, line.heading) for line in lines] == [
-        (13, "bob passes.", False), (12, "Round 3", True), (11, "Round 2 ends.", False), (10, "ann passes.", False)]
+        (14, "Round 4 ends.", False), (13, "bob passes.", False), (12, "Round 3", True), (12, "Round 2 ends.", False),
+        (11, "ann passes.", False), (10, "Round 1", True)]
