@@ -133,7 +133,7 @@ def test_two_players_play_the_opening_by_clicking(browser: Browser, live: LiveSe
         shots(anna, "06-placements-anna")
         shots(bert, "06-placements-bert")
         expect(anna.locator(".log")).to_contain_text("places a cowboy on Wages")
-        expect(anna.locator("#square-wages .dot")).to_have_count(2)
+        expect(anna.locator("#square-wages .meeple-inline")).to_have_count(2)
         assert all(was_not_reloaded(p) for p in pages)
     finally:
         for ctx in (ctx_a, ctx_b, admin_ctx):
