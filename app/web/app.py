@@ -18,9 +18,9 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -33,6 +33,7 @@ from app.play.sign_in import SignIn
 from app.settings import Settings
 from app.store.availability import is_unavailable
 from app.web import api, notifications, openapi, pages, settings_pages, stream
+from app.web.assets import STATIC_DIR, VersionedStaticFiles
 from app.web.cross_site import CrossSiteGuard
 from app.web.fields import CONTROL_CHARACTERS
 from app.web.schemas import ErrorResponse
@@ -343,12 +344,16 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.add_middleware(ServerTiming)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HideDatabaseDetails)
+    # Pages compress well (the table is ~85 KB of HTML and SVG, a tenth of that gzipped); small answers such as a
+    # move's `{"seq"}` stay as they are, and live streams are never compressed (Starlette leaves
+    # text/event-stream alone).
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.include_router(api.router)
     app.include_router(stream.router)
     app.include_router(notifications.router)
     app.include_router(pages.router)
     app.include_router(settings_pages.router)
-    app.mount("/static", StaticFiles(directory=pages.ROOT / "static"), name="static")
+    app.mount("/static", VersionedStaticFiles(directory=STATIC_DIR), name="static")
 
     @app.get("/healthz", tags=["ops"], responses={503: {"model": ErrorResponse}})
     async def healthz(request: Request) -> Any:

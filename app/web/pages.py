@@ -27,6 +27,7 @@ from app.play.service import GameService, GameSummary
 from app.rules.catalog import OUTLAW_VP, ROUNDS
 from app.rules.config import EXPANSION_NAMES, PLAYABLE_EXPANSIONS, SIDES
 from app.web import csrf, guide, present
+from app.web.assets import static_url
 from app.web.deps import (
     AccountsDep,
     OptionalAccount,
@@ -46,7 +47,7 @@ templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.globals.update(
     colour=present.colour, colour_names=COLOUR_NAMES, CELL=present.CELL, MARGIN=present.MARGIN,
     BOARD_PX=present.BOARD_PX, ink=present.ink, variant_help=guide.VARIANT_HELP,
-    expansion_names=EXPANSION_NAMES, OUTLAW_VP=OUTLAW_VP,
+    expansion_names=EXPANSION_NAMES, OUTLAW_VP=OUTLAW_VP, static_url=static_url,
 )
 router = APIRouter(include_in_schema=False)
 LOG_LENGTH = 80
