@@ -26,7 +26,7 @@ from app.rules.catalog import (
 from app.rules.city_hall import occupant
 from app.rules.construction import parcels_owned
 from app.rules.events import EstatePayment
-from app.rules.model import GameState, Parcel, about_parcels
+from app.rules.model import GameState, Parcel, about_parcels, replace
 
 
 def firepower(s: GameState, seat: int) -> int:
@@ -179,6 +179,14 @@ def building_income(s: GameState, index: int) -> int:
         amount += CITY_HALL_LEVEL.get(parcel.content, 0)
     cap = BUILDINGS[parcel.content].income_cap
     return amount if cap is None else min(amount, cap)
+
+
+def income_if_built(s: GameState, seat: int, building: str, index: int) -> int:
+    """What `building` would earn for `seat` on parcel `index` if it stood there now, before its house: the
+    preview the table shows beside each site the builder may choose."""
+    parcels = list(s.parcels)
+    parcels[index] = replace(parcels[index], owner=seat, content=building)
+    return building_income(replace(s, parcels=tuple(parcels)), index)
 
 
 def is_protected_by_church(parcels: tuple[Parcel, ...], index: int) -> bool:

@@ -25,10 +25,17 @@ from app.rules.catalog import (
     TRACK_STEPS,
 )
 from app.rules.city_hall import occupant
-from app.rules.construction import WATER_EDGES, askable_players, is_bridge, parcels_owned, permission_parcels
+from app.rules.construction import (
+    WATER_EDGES,
+    askable_players,
+    build_sites,
+    is_bridge,
+    parcels_owned,
+    permission_parcels,
+)
 from app.rules.events import EventType, private_to
 from app.rules.flow import awaiting
-from app.rules.income import SQUARE_GAINS, building_income, firepower
+from app.rules.income import SQUARE_GAINS, building_income, firepower, income_if_built
 from app.rules.legal import open_squares
 from app.rules.model import Cowboy, GameState
 from app.rules.outlaws import outlaw_vp, outlaws_in_supply
@@ -168,6 +175,12 @@ def _work(s: GameState) -> dict[str, Any] | None:
             {"seat": other, "parcels": [list(parcel_xy(i)) for i in permission_parcels(s, other)]}
             for other in askable_players(s, work)
         ],
+        # What the building would earn on each site the builder may choose, before its house (a preview).
+        "site_incomes": [
+            {"x": x, "y": y, "income": income_if_built(s, work.seat, work.building, i)}
+            for i in build_sites(s, work.seat, work.building, work.granted)
+            for x, y in (parcel_xy(i),)
+        ] if work.building is not None and work.parcel is None else [],
     }
 
 

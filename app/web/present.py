@@ -132,6 +132,8 @@ class Labeller:
         self.parcels = {(p["x"], p["y"]): p for p in doc["board"]["parcels"]}
         self.construction = {c["square"]: c for c in doc["construction"]}
         self.squares = {q["square"]: q for q in doc.get("squares", [])}
+        work = doc.get("construction_work") or {}
+        self.site_incomes = {(p["x"], p["y"]): p["income"] for p in work.get("site_incomes", [])}
 
     def who(self, seat: int | None) -> str:
         return self.names[seat] if seat is not None and 0 <= seat < len(self.names) else "nobody"
@@ -253,7 +255,10 @@ class Labeller:
             strength = (self.doc.get("outlaws") or {}).get("strength")
             return f"Take the outlaw tile's {OUTLAW_VP[strength]} VP" if strength in OUTLAW_VP else "Take the VP"
         if kind == "place_building":
-            return f"Build the {building_name(move['building'])} on {self.parcel(move)}"
+            earns = self.site_incomes.get((move["x"], move["y"]))
+            house = " before its house" if BUILDINGS[move["building"]].needs_house else ""
+            preview = f": earns ${earns}{house}" if earns is not None else ""
+            return f"Build the {building_name(move['building'])} on {self.parcel(move)}{preview}"
         if kind == "keep_building":
             return "Keep the building in reserve"
         if kind == "answer_permission":

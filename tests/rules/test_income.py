@@ -12,7 +12,7 @@ import pytest
 from app.rules.board import SIDES, parcel_index
 from app.rules.catalog import CONSTRUCTION_INDEX
 from app.rules.evolve import evolve
-from app.rules.income import building_income, estate_payments, is_attackable
+from app.rules.income import building_income, estate_payments, income_if_built, is_attackable
 from app.rules.legal import legal_moves
 from tests.rules.builders import Game, events_of
 from tests.rules.scenarios import ready, run_step
@@ -386,3 +386,16 @@ def test_estate_income_paid_automatically_to_every_owner() -> None:
     events, s = run_step(g, "estate_income")
     assert events_of(events, "estate_income_paid")
     assert {seat: s.players[seat].money for seat in range(3)} == expected
+
+
+def test_the_income_a_building_would_have_on_a_site_is_its_income_there() -> None:
+    """The preview of a site (RULING B13): a ranch on (4, 4) of an empty board would earn $1 for each of its 8
+    empty neighbours; a mountain beside it takes $1 off the ranch and makes a mine there earn $3."""
+    g = Game(2)
+    g.clear_board()
+    centre = parcel_index(4, 4)
+    assert income_if_built(g.state, 0, "ranch", centre) == 8
+    g.put(5, 5, content="mountain")
+    assert income_if_built(g.state, 0, "ranch", centre) == 7
+    assert income_if_built(g.state, 1, "mine", centre) == 3
+    assert g.state.parcels[centre].content is None  # nothing was built

@@ -3,10 +3,15 @@ item 6): in the third person, and a permission request names whose request it is
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from app.rules import GameConfig, legal_moves, new_game, play, player_view, replay, to_act
+from app.rules.board import parcel_index
 from app.rules.decisions import Decision
+from app.rules.income import income_if_built
+from app.rules.rng import Rng
 from app.web.pages import time_left
 from app.web.present import Labeller, waiting_text
 
@@ -61,3 +66,22 @@ def test_an_offered_placement_says_what_it_gives_and_whom_it_duels() -> None:
     assert labels.label({"type": "place_cowboy", "x": 3, "y": 4}) == (
         "Place a cowboy on parcel (3, 4) (price $5), a duel with bob")
     assert labels.label({"type": "give_up_money", "amount": 23}) == "Give up $23 for 2 VP"
+
+
+def test_each_building_site_says_what_the_building_would_earn_there() -> None:
+    """Previews (item 3): the builder's choice of site names the income the building would have there, as the
+    rules core computes it for that parcel (RULING B13: a ranch earns $1 per empty parcel around it)."""
+    state = replay(new_game(GameConfig.from_variants(2, {}), 4))
+    chooser = random.Random(4)
+    while not any(m["type"] == "place_building" for m in legal_moves(state, to_act(state)[0])):
+        seat = to_act(state)[0]
+        legal = legal_moves(state, seat)
+        builds = [m for m in legal if m["type"] in ("buy_building", "buy_parcel")]
+        _, state = play(state, seat, chooser.choice(builds or legal), Rng(4, state.seq))
+    seat = to_act(state)[0]
+    doc = player_view(state, seat, usernames=["ann", "bob"])
+    labels = Labeller(doc)
+    for move in legal_moves(state, seat):
+        if move["type"] == "place_building":
+            earns = income_if_built(state, seat, move["building"], parcel_index(move["x"], move["y"]))
+            assert f": earns ${earns}" in labels.label(move)
