@@ -189,7 +189,8 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "permission_answered": lambda d, e: f"{d.who(e['seat'])} {'allows' if e['granted'] else 'refuses'} a house on "
     f"{at(e)}.",
     "permission_denied_rest": lambda d, e: f"{d.who(e['seat'])} refuses the remaining parcels.",
-    "building_placed": lambda d, e: f"{d.who(e['seat'])} builds the {building_name(e['building'])} on {at(e)}.",
+    "building_placed": lambda d, e: f"{d.who(e['seat'])} builds the {building_name(e['building'])} on {at(e)}"
+    + (f" and takes {count(e['revolvers'], 'revolver')}" if e.get("revolvers") else "") + ".",
     "house_placed": lambda d, e: f"{d.who(e['seat'])} places a house on {at(e)}.",
     "townhouse_placed": lambda d, e: f"{d.who(e['seat'])} turns the house on {at(e)} into a townhouse.",
     "city_hall_placed": lambda d, e: f"{d.who(e['seat'])} places the City Hall on {at(e)}"

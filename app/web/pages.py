@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -452,7 +452,8 @@ async def _table_context(service: GameService, account: Account, summary: GameSu
             break
     moves = options.moves if options.seq == doc["seq"] else []
     events = await service.events(account, summary.id, max(0, doc["seq"] - LOG_LENGTH), LOG_LENGTH)
-    return table_context(summary, doc, moves, [(e.seq, e.data) for e in events], _deadlines(summary))
+    logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out) for e in events]
+    return table_context(summary, doc, moves, logged, _deadlines(summary))
 
 
 @dataclass(frozen=True, slots=True)
@@ -460,15 +461,29 @@ class LogLine:
     seq: int
     text: str
     heading: bool = False  # a round's heading, placed where its personalities are chosen
+    seat: int | None = None  # whose action it was, for their colour and letter
+    at: datetime | None = None
+    by_clock: bool = False  # played for the seat when its time ran out
+
+    @property
+    def when(self) -> str:
+        return self.at.strftime("%d %b %H:%M") if self.at else ""
 
 
-def game_log(describer: Describer, events: list[tuple[int, dict[str, Any]]]) -> list[LogLine]:
+LoggedEvent = tuple[int, dict[str, Any]] | tuple[int, dict[str, Any], datetime | None, bool]
+
+
+def game_log(describer: Describer, events: Sequence[LoggedEvent]) -> list[LogLine]:
     """The log's sentences, newest first, with a heading where each round starts: round 1 where the setup hands
-    over to the personalities, every later round where the one before it ends."""
+    over to the personalities, every later round where the one before it ends. Each event is (seq, event) or
+    (seq, event, when it was recorded, whether the clock played it)."""
     lines: list[LogLine] = []
-    for seq, e in events:
+    for seq, e, *more in events:
+        at = more[0] if more and isinstance(more[0], datetime) else None
+        by_clock = len(more) > 1 and bool(more[1])
+        seat = e.get("seat") if isinstance(e.get("seat"), int) else None
         if (text := describer.describe(e)) is not None:
-            lines.append(LogLine(seq, text))
+            lines.append(LogLine(seq, text, seat=seat, at=at, by_clock=by_clock))
         if e.get("type") == "step_completed" and e.get("next") == "personalities":
             lines.append(LogLine(seq, "Round 1", heading=True))
         elif e.get("type") == "round_ended" and isinstance(e.get("round"), int) and e["round"] < ROUNDS:
@@ -477,7 +492,7 @@ def game_log(describer: Describer, events: list[tuple[int, dict[str, Any]]]) -> 
 
 
 def table_context(
-    game: Any, doc: dict[str, Any], moves: list[dict[str, Any]], events: list[tuple[int, dict[str, Any]]],
+    game: Any, doc: dict[str, Any], moves: list[dict[str, Any]], events: Sequence[LoggedEvent],
     deadlines: list[tuple[str, str, str]] | None = None,
 ) -> dict[str, Any]:
     """What the table's templates need: the viewer's state document, their legal moves as choices and board

@@ -71,7 +71,7 @@ async def _seen_by(client: httpx.AsyncClient, gid: int, who: Player) -> dict[str
     state.pop("game_id")
     for key in ("id", "created_at"):
         summary.pop(key, None)
-    page = re.sub(rf'data-render-ms="[^"]*"|(?<=/games/){gid}\b', "", page)
+    page = re.sub(rf'data-render-ms="[^"]*"|(?<=/games/){gid}\b|<time class="at"[^>]*>[^<]*</time>', "", page)
     return {
         "state": state,
         "events": [{k: v for k, v in e.items() if k != "at"} for e in events],
