@@ -107,11 +107,16 @@ def _scrambled_for(s: GameState, viewer: int | None) -> GameState:
     baskets = {
         seat: b if seat == viewer else {"vp": sum(b.values()) + 1} for seat, b in s.baskets.items()
     }
-    duel_tiles = {seat: t if seat == viewer else (t + 1) % 6 for seat, t in s.duel_tiles.items()}
+    # The tiles chosen before the red Gunsmith's are shown to everyone once he is to choose (RULING G7).
+    duel_tiles = {seat: t if seat == viewer or s.duel_tiles_revealed else (t + 1) % 6
+                  for seat, t in s.duel_tiles.items()}
+    second_tiles = {seat: t if seat == viewer or s.duel_tiles_revealed else (t + 1) % 6
+                    for seat, t in s.duel_second_tiles.items()}
     # Three more basket edits by every other seat: the log grows by events the viewer may not know of.
     others = [p.seat for p in s.players if p.seat != viewer]
     private_events = {**s.private_events, **{seat: s.private_events.get(seat, 0) + 3 for seat in others}}
     return replace(s, players=players, votes=votes, baskets=baskets, duel_tiles=duel_tiles,
+                   duel_second_tiles=second_tiles,
                    bag={building: 0 for building in BUILDINGS}, seq=s.seq + 3 * len(others),
                    private_events=private_events)
 
@@ -128,6 +133,7 @@ def check_view_hides_secrets(s: GameState, seed: int) -> None:
 
 
 PRIVATE_FIELDS = {"side_voted": "side", "duel_tile_chosen": "tile", "tiles_drawn": "tiles"}
+PRIVATE_EXTRA_FIELDS = {"duel_tile_chosen": "second"}  # a dynamite duellist's second tile (RULING G7)
 # RULING V4: basket edits are "hidden from the others until everyone is done" — whole, even their number.
 UNKNOWN_TO_OTHERS = {"shop_item_added", "shop_item_removed"}
 
@@ -143,6 +149,7 @@ def check_events_redacted(events: list[Event], players: int) -> None:
             assert shown is not None
             if event["type"] in PRIVATE_FIELDS and event["seat"] != seat:
                 assert PRIVATE_FIELDS[event["type"]] not in shown
+                assert PRIVATE_EXTRA_FIELDS.get(event["type"], "") not in shown
             if event["type"] == "tiles_dealt":
                 assert all(hand is None for i, hand in enumerate(shown["hands"]) if i != seat)
 
