@@ -10,6 +10,7 @@ from app.rules.catalog import (
     BUILDINGS,
     CITY_HALL,
     COWBOYS_PER_PLAYER,
+    DYNAMITE_CHIPS,
     HOUSES_SUPPLY,
     OUTLAW_MEEPLES,
     PROPERTY_TILES,
@@ -17,6 +18,7 @@ from app.rules.catalog import (
     TOWNHOUSES_SUPPLY,
 )
 from app.rules.construction import road_pieces_on_board
+from app.rules.dynamite import dynamite_in_supply
 from app.rules.events import Event
 from app.rules.evolve import evolve
 from app.rules.model import replace
@@ -65,6 +67,12 @@ def check_invariants(s: GameState) -> None:
     assert all(count >= 0 for count in s.bag.values())
     outlaws = sum(1 for parcel in s.parcels if parcel.outlaw)  # RULING G4, `001` "Components": 9 meeples
     assert outlaws <= OUTLAW_MEEPLES and (s.config.outlaws or not outlaws)
+    # RULING G7: 7 dynamite chips, held or standing with a cowboy; a throw waits only for the Gunsmith's decision,
+    # a tripled mine is a mine.
+    assert all(p.dynamite >= 0 for p in s.players) and 0 <= dynamite_in_supply(s) <= DYNAMITE_CHIPS
+    assert s.config.gold_and_guns or dynamite_in_supply(s) == DYNAMITE_CHIPS
+    assert bool(s.duel_rolls) == s.reroll_pending
+    assert all(s.parcels[i].content == "mine" for i in s.dynamite_mines)
 
 
 # Events that buy, claim or build on a parcel, which an outlaw forbids (`001` "Effects of the Outlaws").
