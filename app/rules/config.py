@@ -17,7 +17,7 @@ from app.rules.errors import ConfigError
 SIDES = ("yellow", "red", "random", "vote")
 KNOWN_EXPANSIONS = ("gold_and_guns", "outlaws", "big_box")
 # Gold & Guns' buildings, townhouses and the characters of `catalog.PLAYABLE_CARDS` are played; its other
-# characters, dynamite, chips and auctions are not yet, so no player may open a table with it. The Outlaws are
+# characters, the "no duel" chips and auctions are not yet, so no player may open a table with it. The Outlaws are
 # played whole but not yet shown by the pages.
 PREVIEW_EXPANSIONS = ("gold_and_guns", "outlaws")
 MIN_PLAYERS = 2

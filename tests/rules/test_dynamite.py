@@ -426,7 +426,8 @@ def test_gunsmith_red_rolls_his_two_dynamite_dice_again() -> None:
 
 def test_gunsmith_red_plays_his_tile_after_his_opponents() -> None:
     """R-GG-8 (`001`: "With the 'might is right' variant, you select and play your duel tile after your
-    opponents"): the others choose first; their tiles are then shown to everyone; the Gunsmith chooses last."""
+    opponents"; decision D64): the others choose first; their tiles are then shown to everyone; the Gunsmith
+    chooses last."""
     g = table(might_is_right=True)
     gunsmith, banker = seat(g, "gunsmith"), seat(g, "banker")
     g.set_player(gunsmith, tiles=(0, 5))
@@ -467,7 +468,7 @@ def test_the_clock_keeps_the_roll_and_the_chips() -> None:
 
 
 def test_a_city_hall_occupant_keeps_no_chip_into_the_next_round() -> None:
-    """R-GG-6 (decision D64): the City Hall's occupant stays across rounds (RULING G2), its chip does not (used
+    """R-GG-6 (decision D59): the City Hall's occupant stays across rounds (RULING G2), its chip does not (used
     once, lost without a duel)."""
     g = table()
     prospector = seat(g, "prospector")
