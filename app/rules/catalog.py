@@ -227,6 +227,8 @@ class Side:
     duel_vp: int = 0  # VP per duel won this round (Gunsmith)
     parcel_price_cap: int | None = None  # every parcel's price, while the card is in the game (Indian, G10)
     lucky_cowboy: bool = False  # one cowboy from the general reserve on Gambling income (Singer)
+    dynamite: int = 0  # dynamite chips received at once, as the supply allows (red Prospector and Gunsmith, G7)
+    rerolls: bool = False  # may roll again once in each duel, plays the duel tile last (red Gunsmith)
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,12 +299,14 @@ PERSONALITIES: Final[dict[str, Personality]] = {
             Side(20, "Pay $10 and build a mine (from the construction squares, else the bag) on an owner-free "
                      "parcel, which becomes yours; with no mine left this card turns to its red side for good.",
                  decision=Decision.PROSPECTOR, flips_without_mine=True),
-            Side(20, "Receive two dynamite chips (as available)."),
+            Side(20, "Receive two dynamite chips (as available): each, once, triples a mine's estate income or "
+                     "gives a cowboy two dice (two tiles) in its duel.", dynamite=2),
         ),
         Personality(
             "gunsmith", 10, "Gunsmith",
             Side(30, "2 VP for each duel you win this round.", duel_vp=2),
-            Side(20, "Roll again once in each duel, and receive one dynamite chip."),
+            Side(20, "Roll again once in each duel if you wish (with duel tiles: play yours after the others), and "
+                     "receive one dynamite chip.", dynamite=1, rerolls=True),
         ),
         Personality(
             "singer", 11, "Singer",
@@ -338,8 +342,6 @@ CHARACTERS_IN_PLAY: Final = 7  # `001` "New Characters": 7 of the 14 cards (RULI
 # a game's cards never takes these cards, and naming one in `characters` is refused (GameConfig); tests reach
 # the sides already written with `unfinished_cards=True`. Each entry goes when its rule is written.
 UNFINISHED_SIDES: Final = frozenset({
-    ("prospector", "red"),  # dynamite
-    ("gunsmith", "red"),  # re-roll and dynamite
     ("singer", "yellow"),  # "no duel" chips
     ("auctioneer", "yellow"), ("auctioneer", "red"),  # auctions
     ("doctor", "yellow"), ("doctor", "red"),  # repositioning, the Undertaker, and the holder's choice of side
@@ -358,6 +360,11 @@ CHINESE_WORKER_RED_PRICE: Final = 5
 SHERIFF_RED_VP_PER_LOST_DUEL: Final = 3
 PROSPECTOR_PRICE: Final = 10  # `001` "The Prospector (9)"
 GOVERNOR_TAX_MONEY_STEP: Final = 10  # $1 per full or started $10 (RULING G12)
+# Dynamite (`001` "Components", "The Prospector (9)", RULING G7): 7 chips in the box; one triples a mine's estate
+# income, or gives a cowboy's duel two dice added together (two duel tiles with Might Is Right).
+DYNAMITE_CHIPS: Final = 7
+DYNAMITE_INCOME_FACTOR: Final = 3
+DYNAMITE_DICE: Final = 2
 
 
 # --- Variants (`000` "Variants"; RULINGS V1-V9) -----------------------------------------------------------------

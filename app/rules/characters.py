@@ -12,10 +12,12 @@ from app.rules.catalog import (
     BUILDINGS,
     CONSTRUCTION_SQUARES,
     GOVERNOR_TAX_MONEY_STEP,
+    PERSONALITIES,
     PROPERTY_TILES,
     Side,
 )
 from app.rules.construction import parcels_owned
+from app.rules.dynamite import chips_received
 from app.rules.events import CardFlipped, Event, IndianParcelsTaken, SingerGambled, TaxPayment
 from app.rules.model import GameState, Parcel, about_parcels, about_roads
 from app.rules.rng import Rng
@@ -34,6 +36,8 @@ def on_choosing(s: GameState, seat: int, card: str, side: Side, rng: Rng) -> lis
             events.append(taken)
     if side.flips_without_mine and not mine_sources(s):
         flipped: CardFlipped = {"type": "card_flipped", "seat": seat, "card": card, "side": "red"}
+        if chips := chips_received(s, PERSONALITIES[card].red):  # the red side's chips, at once (decision D58)
+            flipped["dynamite"] = chips
         events.append(flipped)
     return events
 

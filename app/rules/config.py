@@ -17,7 +17,7 @@ from app.rules.errors import ConfigError
 SIDES = ("yellow", "red", "random", "vote")
 KNOWN_EXPANSIONS = ("gold_and_guns", "outlaws", "big_box")
 # The Outlaws are played whole, by the core and the pages. Gold & Guns' buildings, townhouses and the characters
-# of `catalog.PLAYABLE_CARDS` are played; its other characters, dynamite, chips and auctions are not yet, so no
+# of `catalog.PLAYABLE_CARDS` are played; its other characters, the "no duel" chips and auctions are not yet, so no
 # player may open a table with it: it is in preview. Big Box is not played at all.
 PLAYABLE_EXPANSIONS = ("outlaws",)
 PREVIEW_EXPANSIONS = ("gold_and_guns",)

@@ -31,13 +31,15 @@ from app.rules.characters import MINE_REVOLVERS, on_choosing, road_vp, tax_payme
 from app.rules.city_hall import city_hall_sites
 from app.rules.construction import houses_to_place, is_bridge, needs_house, permission_parcels
 from app.rules.decisions import Decision
-from app.rules.duels import duelling_seats, fight
+from app.rules.duels import duelling_seats, fight, throw
+from app.rules.dynamite import chips_received, rerolling_seat
 from app.rules.events import (
     BuildingPlaced,
     BuildingTaken,
     CityHallPlaced,
     ClaimReason,
     CowboyPlaced,
+    DuelTileChosen,
     Event,
     MineProspected,
     PersonalityChosen,
@@ -74,6 +76,8 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         GrocerChoice,
         HireCowboys,
         KeepBuilding,
+        KeepDynamite,
+        KeepRoll,
         Move,
         MoveOutlaw,
         MoveType,
@@ -89,11 +93,13 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         PlaceWhiteCowboy,
         PlayTile,
         ProspectMine,
+        Reroll,
         ResolveDuel,
         ShopAdd,
         ShopDone,
         ShopRemove,
         TakeBuilding,
+        UseDynamite,
         VoteSide,
     )
 
@@ -198,6 +204,8 @@ def _choose_personality(s: GameState, seat: int, move: ChoosePersonality, rng: R
         event["money"] = side.money
     if side.roads:
         event["roads"] = min(side.roads, roads_in_supply(s))  # a gain beyond the supply is lost (RULING B3)
+    if chips := chips_received(s, side):  # the red Prospector's and Gunsmith's dynamite (RULING G7)
+        event["dynamite"] = chips
     return [event, *on_choosing(s, seat, card, side, rng)]
 
 
@@ -263,7 +271,10 @@ def _placed(seat: int, move: PlaceCowboy | PlaceWhiteCowboy, white: bool) -> Cow
 
 @move_handler("place_cowboy")
 def _place_cowboy(s: GameState, seat: int, move: PlaceCowboy, rng: Rng, kind: Decision) -> list[Event]:
-    return [_placed(seat, move, white=False)]
+    placed = _placed(seat, move, white=False)
+    if move.get("dynamite"):
+        placed["dynamite"] = True
+    return [placed]
 
 
 @move_handler("place_white_cowboy")
@@ -284,8 +295,8 @@ def _resolve_duel(s: GameState, seat: int, move: ResolveDuel, rng: Rng, kind: De
     index = parcel_index(move["x"], move["y"])
     seats = duelling_seats(s.parcel_cowboys[index])
     chosen: Event = {"type": "duel_order_chosen", "seat": seat, "x": move["x"], "y": move["y"]}
-    if s.config.might_is_right:
-        return [chosen]  # the duellists choose their tiles first
+    if s.config.might_is_right or rerolling_seat(s, seats) is not None:
+        return [chosen]  # the duellists choose their tiles first, or the red Gunsmith decides after the dice
     return [chosen, fight(s, {"x": move["x"], "y": move["y"]}, seats, rng)]
 
 
@@ -425,6 +436,32 @@ def _place_singer_cowboy(s: GameState, seat: int, move: PlaceSingerCowboy, rng: 
     return [{"type": "cowboy_placed", "seat": seat, "white": False, "square": "gambling_income", "singer": True}]
 
 
+# --- dynamite and the red Gunsmith (RULING G7) -----------------------------------------------------------------
+
+
+@move_handler("use_dynamite")
+def _use_dynamite(s: GameState, seat: int, move: UseDynamite, rng: Rng, kind: Decision) -> list[Event]:
+    return [{"type": "mine_dynamited", "seat": seat, "x": move["x"], "y": move["y"]}]
+
+
+@move_handler("keep_dynamite")
+def _keep_dynamite(s: GameState, seat: int, move: KeepDynamite, rng: Rng, kind: Decision) -> list[Event]:
+    return [{"type": "dynamite_kept", "seat": seat}]
+
+
+@move_handler("reroll")
+def _reroll(s: GameState, seat: int, move: Reroll, rng: Rng, kind: Decision) -> list[Event]:
+    """The Gunsmith's new throw, as his first one was made (two dice with dynamite, twice for the Marksman)."""
+    first = s.duel_rolls[seat]
+    return [{"type": "die_rerolled", "seat": seat, "first": first,
+             "throw": throw(s, seat, bool(first.get("dynamite")), rng)}]
+
+
+@move_handler("keep_roll")
+def _keep_roll(s: GameState, seat: int, move: KeepRoll, rng: Rng, kind: Decision) -> list[Event]:
+    return [{"type": "roll_kept", "seat": seat}]
+
+
 # --- end of round ---------------------------------------------------------------------------------------------
 
 
@@ -451,7 +488,10 @@ def _vote_side(s: GameState, seat: int, move: VoteSide, rng: Rng, kind: Decision
 
 @move_handler("play_tile")
 def _play_tile(s: GameState, seat: int, move: PlayTile, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "duel_tile_chosen", "seat": seat, "tile": move["tile"]}]
+    chosen: DuelTileChosen = {"type": "duel_tile_chosen", "seat": seat, "tile": move["tile"]}
+    if "second" in move:  # dynamite: two tiles (RULING G7)
+        chosen["second"] = move["second"]
+    return [chosen]
 
 
 @move_handler("shop_add")

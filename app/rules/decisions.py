@@ -41,6 +41,9 @@ class Decision(StrEnum):
     PERMISSION = "permission"
     BUY_VP = "buy_vp"
     OUTLAW_REWARD = "outlaw_reward"
+    # Gold & Guns: the red Gunsmith rolls again or keeps his roll; dynamite chips at the estate income
+    REROLL = "reroll"
+    DYNAMITE = "dynamite"
     # end of round and game
     BANKER_VP = "banker_vp"
     CASH_LIMIT = "cash_limit"

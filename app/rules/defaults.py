@@ -31,6 +31,8 @@ _SAFE_TYPES: tuple[MoveType, ...] = (
     "deny_remaining",
     "finish_roads",
     "shop_done",
+    "keep_dynamite",
+    "keep_roll",
 )
 # Amount-like fields: the smallest listed value is the safest.
 _AMOUNTS = ("count", "amount", "vp", "tile")

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from app.rules.catalog import BUILDINGS, CONSTRUCTION_INDEX
-from app.rules.events import DuelFought, Duelist, DuelTarget
+from app.rules.board import parcel_index
+from app.rules.catalog import BUILDINGS, CONSTRUCTION_INDEX, DYNAMITE_DICE
+from app.rules.events import DuelFought, Duelist, DuelTarget, Throw
 from app.rules.income import firepower
 from app.rules.model import Cowboy, GameState
 from app.rules.rng import Rng
@@ -66,21 +67,58 @@ def purchase_singles(s: GameState, seat: int) -> list[int]:
     return [index for index, seats in purchase_spots(s).items() if seats == [seat]]
 
 
-def duelists(s: GameState, seats: list[int], rng: Rng) -> list[Duelist]:
-    """Each duellist's die (or tile), firepower and strength at the moment of the duel (RULING B8)."""
+def spot_cowboys(s: GameState, target: DuelTarget) -> tuple[Cowboy, ...]:
+    """The cowboys on the square or parcel a duel is fought over."""
+    if "square" in target:
+        return tuple(s.squares.get(target["square"], ()))
+    return tuple(s.parcel_cowboys.get(parcel_index(target["x"], target["y"]), ()))
+
+
+def dynamite_seats(s: GameState, target: DuelTarget) -> frozenset[int]:
+    """The duellists whose cowboy there carries a dynamite chip (RULING G7)."""
+    return frozenset(c.seat for c in spot_cowboys(s, target) if c.dynamite)
+
+
+def throw(s: GameState, seat: int, dynamite: bool, rng: Rng) -> Throw:
+    """One duellist's roll: one die, or with dynamite two dice added together (`001` "The Prospector (9)"); the
+    Marksman throws twice and keeps the higher (`000` "Rules adjusted to yucata"), the sum of both dice with
+    dynamite (decision D61)."""
+    count = DYNAMITE_DICE if dynamite else 1
+    throws = 2 if s.players[seat].marksman else 1
+    sums: list[int] = []
+    dice: list[int] = []
+    for _ in range(throws):
+        rolled = [rng.die() for _ in range(count)]
+        dice += rolled
+        sums.append(sum(rolled))
+    result: Throw = {"roll": max(sums)}
+    if throws > 1:
+        result["rolls"] = sums
+    if dynamite:
+        result["dynamite"] = True
+        result["dice"] = dice
+    return result
+
+
+def duelists(s: GameState, target: DuelTarget, seats: list[int], rng: Rng) -> list[Duelist]:
+    """Each duellist's die (or tile), firepower and strength at the moment of the duel (RULING B8); a throw already
+    made while the red Gunsmith decided is taken as it stands (`s.duel_rolls`)."""
+    dynamite = dynamite_seats(s, target)
     sides: list[Duelist] = []
     for seat in seats:
         power = firepower(s, seat)
         if s.config.might_is_right:  # the tile replaces the die (`000` "Might Is Right")
             tile = s.duel_tiles[seat]
-            sides.append({"seat": seat, "tile": tile, "firepower": power, "strength": tile + power})
+            tiled: Duelist = {"seat": seat, "tile": tile, "firepower": power, "strength": tile + power}
+            if seat in s.duel_second_tiles:  # a dynamite duellist plays two tiles (RULING G7)
+                tiled["second_tile"] = s.duel_second_tiles[seat]
+                tiled["strength"] += tiled["second_tile"]
+            sides.append(tiled)
             continue
-        rolls = [rng.die(), rng.die()] if s.players[seat].marksman else [rng.die()]
-        roll = max(rolls)  # the marksman keeps the higher die (`000` "Rules adjusted to yucata")
-        duelist: Duelist = {"seat": seat, "roll": roll, "firepower": power, "strength": roll + power}
-        if len(rolls) > 1:
-            duelist["rolls"] = rolls
-        sides.append(duelist)
+        thrown = s.duel_rolls.get(seat) or throw(s, seat, seat in dynamite, rng)
+        duelist: Duelist = {"seat": seat, "roll": thrown["roll"], "firepower": power,
+                            "strength": thrown["roll"] + power}
+        sides.append({**duelist, **thrown})
     return sides
 
 
@@ -91,7 +129,7 @@ def strongest(s: GameState, sides: list[Duelist]) -> tuple[int, int]:
 
 
 def fight(s: GameState, target: DuelTarget, seats: list[int], rng: Rng) -> DuelFought:
-    sides = duelists(s, seats, rng)
+    sides = duelists(s, target, seats, rng)
     winner, _ = strongest(s, sides)
     event: DuelFought = {"type": "duel_fought", "target": target.copy(), "duelists": sides, "winner": winner}
     square = target.get("square")

@@ -38,6 +38,7 @@ EventType = Literal[
     # Gold & Guns characters
     "indian_parcels_taken", "card_flipped", "mine_prospected", "tax_collected", "singer_gambled",
     "outlaw_jailed", "outlaws_arrived", "outlaw_moved", "outlaws_settled", "outlaw_fought", "outlaw_reward_taken",
+    "duel_rolled", "die_rerolled", "roll_kept", "duel_tiles_revealed", "mine_dynamited", "dynamite_kept",
 ]
 EVENT_TYPES: Final[frozenset[EventType]] = frozenset(get_args(EventType))
 ClaimReason = Literal["start", "settler", "pick"]  # a starting parcel, the Settler's parcel, a parcel pick
@@ -63,7 +64,11 @@ class DuelTarget(TypedDict, total=False):
 
 class Duelist(TypedDict):
     """One side of a duel: the die (`roll`, both dice in `rolls` for the Marksman) or the tile (Might Is
-    Right), the firepower, and their sum."""
+    Right), the firepower, and their sum.
+
+    Gold & Guns (RULING G7): a cowboy with dynamite rolls two dice and adds them (`dynamite`, every die in `dice`;
+    with the Marksman `rolls` holds the two sums) or plays two tiles (`second_tile`); the red Gunsmith's throw
+    before he rolled again is kept in `first_roll` and `first_dice`."""
 
     seat: int
     firepower: int
@@ -71,6 +76,22 @@ class Duelist(TypedDict):
     roll: NotRequired[int]
     rolls: NotRequired[list[int]]
     tile: NotRequired[int]
+    second_tile: NotRequired[int]
+    dynamite: NotRequired[bool]
+    dice: NotRequired[list[int]]
+    first_roll: NotRequired[int]
+    first_dice: NotRequired[list[int]]
+
+
+class Throw(TypedDict):
+    """One duellist's throw: what counts (`roll`) and how it came (as in `Duelist`)."""
+
+    roll: int
+    rolls: NotRequired[list[int]]
+    dynamite: NotRequired[bool]
+    dice: NotRequired[list[int]]
+    first_roll: NotRequired[int]
+    first_dice: NotRequired[list[int]]
 
 
 class Payment(TypedDict):
@@ -117,6 +138,7 @@ class EstatePayment(TypedDict):
     attacker: int | None
     attacker_gets: int
     outlaw: NotRequired[bool]  # the Outlaws: an outlaw stands on it, so `income` is half the tile's (RULING G4)
+    dynamite: NotRequired[bool]  # Gold & Guns: a dynamite chip tripled this mine's income (`income`, RULING G7)
 
 
 # --- setup ----------------------------------------------------------------------------------------------------
@@ -252,6 +274,7 @@ class PersonalityChosen(TypedDict):
     side: str
     money: NotRequired[int]
     roads: NotRequired[int]
+    dynamite: NotRequired[int]  # Gold & Guns: the chips received, as the supply allowed (RULING G7)
 
 
 class CardOptionChosen(TypedDict):
@@ -318,6 +341,7 @@ class CowboyPlaced(TypedDict):
     x: NotRequired[int]
     y: NotRequired[int]
     singer: NotRequired[bool]  # Gold & Guns: the red Singer's cowboy from the general reserve
+    dynamite: NotRequired[bool]  # Gold & Guns: a dynamite chip placed with the cowboy (RULING G7)
 
 
 class PlayerPassed(TypedDict):
@@ -367,6 +391,7 @@ class DuelTileChosen(TypedDict):
     type: Literal["duel_tile_chosen"]
     seat: int
     tile: int
+    second: NotRequired[int]  # Gold & Guns: a dynamite duellist's second tile (secret as well)
 
 
 class DuelFought(TypedDict):
@@ -693,6 +718,7 @@ class CardFlipped(TypedDict):
     seat: int
     card: str
     side: str
+    dynamite: NotRequired[int]  # the red side's chips, received by the holder at once (decision D58)
 
 
 class MineProspected(TypedDict):
@@ -795,6 +821,65 @@ class OutlawRewardTaken(TypedDict):
     vp: int
 
 
+# --- dynamite and the red Gunsmith (RULING G7) -----------------------------------------------------------------
+
+
+class DuelRolled(TypedDict):
+    """A duel with the red Gunsmith: everyone's first throw, before he decides whether to roll again (`seat`)."""
+
+    type: Literal["duel_rolled"]
+    target: DuelTarget
+    seat: int
+    duelists: list[Duelist]
+
+
+class DieRerolled(TypedDict):
+    """The red Gunsmith rolled again: `throw` counts instead of `first`."""
+
+    type: Literal["die_rerolled"]
+    seat: int
+    first: Throw
+    throw: Throw
+
+
+class RollKept(TypedDict):
+    """The red Gunsmith kept his roll."""
+
+    type: Literal["roll_kept"]
+    seat: int
+
+
+class RevealedTile(TypedDict):
+    seat: int
+    tile: int
+    second: NotRequired[int]
+
+
+class DuelTilesRevealed(TypedDict):
+    """Might Is Right: the tiles of the red Gunsmith's opponents are shown before he chooses his (he plays last)."""
+
+    type: Literal["duel_tiles_revealed"]
+    target: DuelTarget
+    seat: int
+    tiles: list[RevealedTile]
+
+
+class MineDynamited(TypedDict):
+    """A dynamite chip was used on a mine: its estate income is tripled this round."""
+
+    type: Literal["mine_dynamited"]
+    seat: int
+    x: int
+    y: int
+
+
+class DynamiteKept(TypedDict):
+    """A player used no (more) dynamite at this estate income."""
+
+    type: Literal["dynamite_kept"]
+    seat: int
+
+
 # --- the table ------------------------------------------------------------------------------------------------
 
 
@@ -822,6 +907,7 @@ Event = (
     | FinalRoadsFinished | GameFinished | SeatReplaced
     | IndianParcelsTaken | CardFlipped | MineProspected | TaxCollected | SingerGambled
     | OutlawJailed | OutlawsArrived | OutlawMoved | OutlawsSettled | OutlawFought | OutlawRewardTaken
+    | DuelRolled | DieRerolled | RollKept | DuelTilesRevealed | MineDynamited | DynamiteKept
 )
 
 # Events that nobody but their own `seat` may know of at all, not even that they happened: A New Beginning's

@@ -56,10 +56,14 @@ from app.rules.events import (
     CowboyPlaced,
     CowboysHired,
     CowboysReceived,
+    DieRerolled,
     DuelFought,
     Duelist,
     DuelOrderChosen,
+    DuelRolled,
     DuelTileChosen,
+    DuelTilesRevealed,
+    DynamiteKept,
     EstateIncomePaid,
     Event,
     EventType,
@@ -68,6 +72,7 @@ from app.rules.events import (
     GameStarted,
     HousePlaced,
     IndianParcelsTaken,
+    MineDynamited,
     MineProspected,
     MoneyGained,
     MoneyGivenUp,
@@ -92,6 +97,7 @@ from app.rules.events import (
     RoadPlaced,
     RoadsGained,
     RoadsHandedOut,
+    RollKept,
     RoundEnded,
     SeatReplaced,
     ShopItemAdded,
@@ -103,6 +109,7 @@ from app.rules.events import (
     SingerGambled,
     StepCompleted,
     TaxCollected,
+    Throw,
     TilesDealt,
     TilesDrawn,
     TownhousePlaced,
@@ -114,6 +121,7 @@ from app.rules.events import (
 )
 from app.rules.model import (
     COWBOYS,
+    DYNAMITE_COWBOYS,
     SINGER_COWBOYS,
     Construction,
     GameState,
@@ -191,6 +199,11 @@ def _gain(s: GameState, seat: int, money: int = 0, vp: int = 0, roads: int = 0, 
         s, seat, money=p.money + money, vp=p.vp + vp, roads=p.roads + roads, cowboys=p.cowboys + cowboys,
         revolvers=p.revolvers + revolvers,
     )
+
+
+def _chips(s: GameState, seat: int, change: int) -> GameState:
+    """Dynamite chips received (or used, `change` negative) by `seat` (RULING G7)."""
+    return _update_player(s, seat, dynamite=s.players[seat].dynamite + change)
 
 
 def _set_parcel(s: GameState, index: int, **changes: Any) -> GameState:
@@ -321,6 +334,8 @@ def _personality_chosen(s: GameState, e: PersonalityChosen) -> GameState:
     seat = e["seat"]
     s = _update_player(s, seat, personality=e["card"])
     s = _gain(s, seat, money=e.get("money", 0), roads=e.get("roads", 0))
+    if "dynamite" in e:
+        s = _chips(s, seat, e["dynamite"])
     side = PERSONALITIES[e["card"]].side(s.sides[e["card"]])
     return replace(s, card_decision=seat if side.decision else None)
 
@@ -370,6 +385,12 @@ def _cowboy_placed(s: GameState, e: CowboyPlaced) -> GameState:
     if "singer" in e:
         cowboy = SINGER_COWBOYS[seat]
         changes["singer_cowboy"] = False
+    elif "dynamite" in e:  # a chip goes with it (RULING G7): on one's own mine it triples the mine as well
+        cowboy = DYNAMITE_COWBOYS[seat]
+        p = s.players[seat]
+        changes["players"] = _with_player(s.players, seat, cowboys=p.cowboys - 1, dynamite=p.dynamite - 1)
+        if "x" in e and s.parcels[_idx(e)].owner == seat and s.parcels[_idx(e)].content == "mine":
+            changes["dynamite_mines"] = s.dynamite_mines | {_idx(e)}
     else:
         cowboy = COWBOYS[seat, e.get("white", False)]
         if cowboy.white:
@@ -432,14 +453,20 @@ def _duel_outcome(
     Gunsmith)."""
     losers = [d["seat"] for d in duelists if d["seat"] != winner]
     s = replace(_remove_cowboys(s, target, losers), duel_target=None)
+    if s.duel_rolls:  # the red Gunsmith's duel is over (RULING G7)
+        s = replace(s, duel_rolls={}, reroll_pending=False)
     if s.config.might_is_right:  # played tiles go to the used pile (`000` "Might Is Right")
         used = list(s.used_tiles)
         for d in duelists:
             hand = list(s.players[d["seat"]].tiles)
-            hand.remove(d["tile"])
+            played = [d["tile"], d["second_tile"]] if "second_tile" in d else [d["tile"]]  # dynamite: two (G7)
+            for tile in played:
+                hand.remove(tile)
+                used.append(tile)
             s = _update_player(s, d["seat"], tiles=tuple(hand))
-            used.append(d["tile"])
         s = replace(s, used_tiles=tuple(sorted(used)), duel_tiles={})
+        if s.duel_second_tiles or s.duel_tiles_revealed:
+            s = replace(s, duel_second_tiles={}, duel_tiles_revealed=False)
     for seat in losers:
         vp = SHERIFF_RED_VP_PER_LOST_DUEL if s.holds(seat, "sheriff", "red") else 0
         s = _gain(s, seat, cowboys=1, vp=vp)
@@ -633,6 +660,8 @@ def _estate_income_paid(s: GameState, e: EstateIncomePaid) -> GameState:
         s = _gain(s, pay["owner"], money=pay["owner_gets"])
         if pay["attacker"] is not None:
             s = _gain(s, pay["attacker"], money=pay["attacker_gets"])
+    if s.dynamite_mines or s.dynamite_done:
+        s = replace(s, dynamite_mines=frozenset(), dynamite_done=frozenset())
     return replace(s, attacks={})
 
 
@@ -663,7 +692,9 @@ def _round_ended(s: GameState, e: RoundEnded) -> GameState:
     last = s.round >= ROUNDS
     # The City Hall's occupant stays there across rounds (RULING G2); every other cowboy has gone home.
     occupant = s.parcel_cowboys.get(s.city_hall) if s.city_hall is not None else None
-    stays = {s.city_hall: occupant} if s.city_hall is not None and occupant else {}
+    # A dynamite chip that found no duel is lost (RULING G7): the occupant stays as a plain cowboy.
+    stays = {s.city_hall: tuple(COWBOYS[c.seat, False] for c in occupant)} if s.city_hall is not None and occupant \
+        else {}
     return replace(
         s,
         players=players if not last else s.players,
@@ -709,6 +740,8 @@ def _sides_decided(s: GameState, e: SidesDecided) -> GameState:
 
 @handles("duel_tile_chosen")
 def _duel_tile_chosen(s: GameState, e: DuelTileChosen) -> GameState:
+    if "second" in e:  # dynamite: a second tile (RULING G7)
+        s = replace(s, duel_second_tiles={**s.duel_second_tiles, e["seat"]: e["second"]})
     return replace(s, duel_tiles={**s.duel_tiles, e["seat"]: e["tile"]})
 
 
@@ -791,6 +824,8 @@ def _card_flipped(s: GameState, e: CardFlipped) -> GameState:
     """The card shows its other side for the rest of the game; its holder is asked what that side asks, if
     anything."""
     s = replace(s, sides={**s.sides, e["card"]: e["side"]})
+    if "dynamite" in e:
+        s = _chips(s, e["seat"], e["dynamite"])
     side = PERSONALITIES[e["card"]].side(e["side"])
     return replace(s, card_decision=e["seat"] if side.decision else None)
 
@@ -874,6 +909,55 @@ def _outlaw_reward_taken(s: GameState, e: OutlawRewardTaken) -> GameState:
     else:
         s = _outlaw_vp(s, e["seat"], e["vp"])
     return replace(_clear_parcel(s, index), outlaw_beaten=None)
+
+
+# --- dynamite and the red Gunsmith (RULING G7) -----------------------------------------------------------------
+
+
+@handles("duel_rolled")
+def _duel_rolled(s: GameState, e: DuelRolled) -> GameState:
+    """The first throws stand while the red Gunsmith decides."""
+    rolls: dict[int, Throw] = {}
+    for d in e["duelists"]:
+        rolled: Throw = {"roll": d["roll"]}
+        if "rolls" in d:
+            rolled["rolls"] = d["rolls"]
+        if "dynamite" in d:
+            rolled["dynamite"] = d["dynamite"]
+        if "dice" in d:
+            rolled["dice"] = d["dice"]
+        rolls[d["seat"]] = rolled
+    return replace(s, duel_rolls=rolls, reroll_pending=True)
+
+
+@handles("die_rerolled")
+def _die_rerolled(s: GameState, e: DieRerolled) -> GameState:
+    """The new throw counts; the first one is kept beside it for the duel's record."""
+    first = e["first"]
+    thrown: Throw = {**e["throw"], "first_roll": first["roll"],
+                     "first_dice": first.get("dice", first.get("rolls", [first["roll"]]))}
+    return replace(s, duel_rolls={**s.duel_rolls, e["seat"]: thrown}, reroll_pending=False)
+
+
+@handles("roll_kept")
+def _roll_kept(s: GameState, e: RollKept) -> GameState:
+    return replace(s, reroll_pending=False)
+
+
+@handles("duel_tiles_revealed")
+def _duel_tiles_revealed(s: GameState, e: DuelTilesRevealed) -> GameState:
+    return replace(s, duel_tiles_revealed=True)
+
+
+@handles("mine_dynamited")
+def _mine_dynamited(s: GameState, e: MineDynamited) -> GameState:
+    """The chip is used (back to the supply, decision D57) and the mine earns three times as much this round."""
+    return replace(_chips(s, e["seat"], -1), dynamite_mines=s.dynamite_mines | {_idx(e)})
+
+
+@handles("dynamite_kept")
+def _dynamite_kept(s: GameState, e: DynamiteKept) -> GameState:
+    return replace(s, dynamite_done=s.dynamite_done | {e["seat"]})
 
 
 @handles("seat_replaced")

@@ -37,12 +37,24 @@ from app.rules.decisions import Decision
 from app.rules.duels import (
     attack_spots,
     city_hall_contenders,
+    duelists,
     duelling_seats,
     earliest_passer,
     fight,
     purchase_spots,
 )
-from app.rules.events import XY, CowboyGain, DuelTarget, Event, MoneyGained, Payment, RoadGain, TilesDrawn
+from app.rules.dynamite import Fought, dynamite_deciders, reroll_may_win, rerolling_seat, tiles_revealed
+from app.rules.events import (
+    XY,
+    CowboyGain,
+    DuelRolled,
+    DuelTarget,
+    Event,
+    MoneyGained,
+    Payment,
+    RoadGain,
+    TilesDrawn,
+)
 from app.rules.evolve import evolve
 from app.rules.income import (
     cowboy_income,
@@ -72,10 +84,12 @@ from app.rules.supply import refill_event, roads_in_supply
 
 @dataclass(frozen=True, slots=True)
 class Awaiting:
-    """A decision the game waits for: its kind (which moves are listed) and the seats that must decide."""
+    """A decision the game waits for: its kind (which moves are listed) and the seats that must decide; for a
+    duel's decisions, what the duel is fought over (a dynamite chip there asks for two tiles)."""
 
     kind: Decision
     seats: tuple[int, ...]
+    target: DuelTarget | None = None
 
 
 Auto = Callable[[Rng], list[Event]]
@@ -106,17 +120,24 @@ def _target(index: int) -> XY:
     return {"x": x, "y": y}
 
 
-Fight = Callable[[GameState, DuelTarget, list[int], Rng], Event]
-
-
-def duel_step(s: GameState, target: DuelTarget, seats: list[int], fought: Fight = fight) -> Step:
+def duel_step(s: GameState, target: DuelTarget, seats: list[int], fought: Fought = fight) -> Step:
     """A duel (or an outlaw fight, `fought`): dice at once, or with Might Is Right the secret tiles of those
-    involved first (RULING V2)."""
+    involved first (RULING V2). The red Gunsmith may roll again, or plays his tile after the others (RULING G7)."""
+    last = rerolling_seat(s, seats)
     if not s.config.might_is_right:
-        return lambda rng: [fought(s, target, seats, rng)]
+        if last is None:
+            return lambda rng: [fought(s, target, seats, rng)]
+        return _gunsmith_rolls(s, target, seats, fought, last)
     missing = tuple(seat for seat in seats if seat not in s.duel_tiles)
+    if last in missing and len(seats) > 1:  # the red Gunsmith plays after his opponents have shown theirs
+        assert last is not None
+        others = tuple(seat for seat in missing if seat != last)
+        if others:
+            return Awaiting(Decision.DUEL_TILE, others, target)
+        if not s.duel_tiles_revealed:
+            return _events(tiles_revealed(s, target, last))
     if missing:
-        return Awaiting(Decision.DUEL_TILE, missing)
+        return Awaiting(Decision.DUEL_TILE, missing, target)
 
     def reveal(rng: Rng) -> list[Event]:
         duel = fought(s, target, seats, rng)
@@ -132,6 +153,25 @@ def duel_step(s: GameState, target: DuelTarget, seats: list[int], fought: Fight 
         return events
 
     return reveal
+
+
+def _gunsmith_rolls(s: GameState, target: DuelTarget, seats: list[int], fought: Fought, gunsmith: int) -> Step:
+    """Everyone rolls; the red Gunsmith is asked whether to roll again when that could still make him win
+    (decision D62), and the duel is then fought with the throws as they stand (`001` "The Gunsmith (10)")."""
+    if s.reroll_pending:
+        return Awaiting(Decision.REROLL, (gunsmith,), target)
+    if s.duel_rolls:
+        return lambda rng: [fought(s, target, seats, rng)]
+
+    def roll(rng: Rng) -> list[Event]:
+        rolled: DuelRolled = {"type": "duel_rolled", "target": target.copy(), "seat": gunsmith,
+                              "duelists": duelists(s, target, seats, rng)}
+        after = evolve(s, rolled)
+        if reroll_may_win(after, target, seats, fought, gunsmith, rng):
+            return [rolled]
+        return [fought(after, target, seats, rng)]  # nothing to decide: the first throws are the duel's
+
+    return roll
 
 
 # --- the steps ------------------------------------------------------------------------------------------------
@@ -388,6 +428,9 @@ def _estate_income(s: GameState) -> Step:
     step = _contested_or_single(s, spots, single)
     if step is not None:
         return step
+    deciding = dynamite_deciders(s)  # dynamite on a mine, once the attacks are known (decision D60)
+    if deciding:
+        return Awaiting(Decision.DYNAMITE, deciding)
     grocer: list[MoneyGained] = [
         {"type": "money_gained", "seat": p.seat, "amount": GROCER_MONEY, "reason": "grocer"}
         for p in s.players

@@ -15,6 +15,7 @@ from app.rules.catalog import (
     BUILDINGS,
     CITY_HALL_LEVEL,
     COWBOY_INCOME_PER_FIREPOWER,
+    DYNAMITE_INCOME_FACTOR,
     GENERAL_STORE_PER_OTHER_HOUSE,
     GENERAL_STORE_PER_OWN_HOUSE,
     HOUSE_PIECES,
@@ -214,20 +215,37 @@ def is_attackable(s: GameState, index: int) -> bool:
     return index in about_parcels(s, attackable_buildings)
 
 
+def earned(s: GameState, index: int) -> int:
+    """What the building on `index` earns at this estate income before attacks and bonuses: a building with an
+    outlaw keeps half, rounded down (RULING G4)."""
+    income = building_income(s, index)
+    return income // OUTLAW_INCOME_DIVISOR if s.parcels[index].outlaw else income
+
+
+def grocer_doubles(s: GameState, index: int) -> bool:
+    """Whether the yellow Grocer doubles this building's income: its owner chose its type and it was not attacked
+    (`000` "Grocer")."""
+    parcel = s.parcels[index]
+    assert parcel.owner is not None
+    return s.attacks.get(index) is None and s.players[parcel.owner].card_option == f"double:{parcel.content}" \
+        and s.holds(parcel.owner, "grocer", "yellow")
+
+
 def estate_payments(s: GameState) -> list[EstatePayment]:
     """The estate income of every building (RULING B13): a building with an outlaw keeps half, rounded down
-    (RULING G4); a successful attacker takes half rounded down; the Grocer's doubling applies only to buildings
-    that were not attacked (`000` "Grocer"), to what they earn (decision D55)."""
+    (RULING G4); a mine with dynamite earns three times as much, unless the Grocer doubles it (RULING G7); a
+    successful attacker takes half rounded down; the Grocer's doubling applies only to buildings that were not
+    attacked (`000` "Grocer"), to what they earn (decision D55)."""
     payments: list[EstatePayment] = []
     for index, parcel in enumerate(s.parcels):
         if parcel.owner is None or parcel.content not in BUILDINGS:
             continue
-        income = building_income(s, index)
-        if parcel.outlaw:
-            income //= OUTLAW_INCOME_DIVISOR
+        income = earned(s, index)
         attacker = s.attacks.get(index)
-        doubled = attacker is None and s.players[parcel.owner].card_option == f"double:{parcel.content}" \
-            and s.holds(parcel.owner, "grocer", "yellow")
+        doubled = grocer_doubles(s, index)
+        tripled = index in s.dynamite_mines and not doubled
+        if tripled:
+            income *= DYNAMITE_INCOME_FACTOR
         owner_gets = income * 2 if doubled else income
         attacker_gets = 0
         if attacker is not None:
@@ -240,5 +258,7 @@ def estate_payments(s: GameState) -> list[EstatePayment]:
         }
         if parcel.outlaw:
             payment["outlaw"] = True
+        if tripled:
+            payment["dynamite"] = True
         payments.append(payment)
     return payments

@@ -42,6 +42,7 @@ from app.rules.construction import (
 )
 from app.rules.decisions import Decision
 from app.rules.duels import attack_spots, purchase_singles, purchase_spots
+from app.rules.dynamite import dynamite_moves, plays_two_tiles, tile_pairs, with_dynamite
 from app.rules.events import XY
 from app.rules.flow import awaiting
 from app.rules.income import attackable_buildings, is_attackable
@@ -209,6 +210,7 @@ def _placement(s: GameState, seat: int) -> list[Move]:
                 continue  # the red Sheriff may not attack
             if _may_join(spots.get(index, ()), seat, False, red_sheriff and not defending):
                 moves.append(_PLACE_ON_PARCEL[index])
+        moves += with_dynamite(s, seat, moves)  # the same places with a dynamite chip (RULING G7)
     if may_place_singer_cowboy(s, seat):
         moves.append({"type": "place_singer_cowboy"})
     if s.white_cowboy and s.holds(seat, "sheriff", "yellow"):
@@ -327,8 +329,16 @@ def _vote(s: GameState, seat: int) -> list[Move]:
 
 
 def _duel_tile(s: GameState, seat: int) -> list[Move]:
-    """Might Is Right: play one tile of one's hand (RULING V2)."""
+    """Might Is Right: play one tile of one's hand (RULING V2), two with a dynamite chip (RULING G7)."""
+    waiting = awaiting(s)
+    if waiting is not None and plays_two_tiles(s, seat, waiting.target):
+        return tile_pairs(s.players[seat].tiles)
     return [{"type": "play_tile", "tile": tile} for tile in sorted(set(s.players[seat].tiles))]
+
+
+def _reroll(s: GameState, seat: int) -> list[Move]:
+    """The red Gunsmith: roll again, or keep the roll (`001` "The Gunsmith (10)", variant)."""
+    return [{"type": "reroll"}, {"type": "keep_roll"}]
 
 
 def _shopping(s: GameState, seat: int) -> list[Move]:
@@ -402,6 +412,8 @@ MOVES_BY_KIND: dict[Decision, Callable[[GameState, int], list[Move]]] = {
     Decision.BUY_VP: _buy_vp,
     Decision.BANKER_VP: _banker_vp,
     Decision.CASH_LIMIT: _cash_limit,
+    Decision.REROLL: _reroll,
+    Decision.DYNAMITE: dynamite_moves,
 }
 
 

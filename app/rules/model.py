@@ -16,6 +16,7 @@ from typing import Any, Final, TypeVar
 from app.rules.board import Edge
 from app.rules.catalog import BASE_CARDS, HOUSES_SUPPLY, PERSONALITIES, TOWNHOUSES_SUPPLY, Side
 from app.rules.config import MAX_PLAYERS, GameConfig
+from app.rules.events import Throw
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,11 +32,13 @@ class Cowboy:
     seat: int
     white: bool = False  # the Sheriff's white cowboy (RULING B6)
     singer: bool = False  # the red Singer's cowboy from the general reserve: it never duels (`001` "Singer")
+    dynamite: bool = False  # placed with a dynamite chip: two dice (two tiles) in its duel (RULING G7)
 
 
 # Cowboys are values: one of each colour per seat serves every placement.
 COWBOYS: Final = {(seat, white): Cowboy(seat, white) for seat in range(MAX_PLAYERS) for white in (False, True)}
 SINGER_COWBOYS: Final = {seat: Cowboy(seat, singer=True) for seat in range(MAX_PLAYERS)}
+DYNAMITE_COWBOYS: Final = {seat: Cowboy(seat, dynamite=True) for seat in range(MAX_PLAYERS)}
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,7 @@ class PlayerState:
     marksman: bool = False  # A New Beginning: duels with two dice, the higher counts
     picks: int = 0  # A New Beginning: parcel picks bought and not yet placed
     outlaw_vp: int = 0  # the Outlaws: the part of `vp` won from outlaws (a score part of its own)
+    dynamite: int = 0  # Gold & Guns: dynamite chips kept, until used (RULING G7, decision D57)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +141,16 @@ class GameState:
     final_roads_done: frozenset[int] = frozenset()
     winner: int | None = None
     scores: tuple[Mapping[str, int], ...] = ()
+    # Dynamite and the red Gunsmith (RULING G7): the mines whose estate income is tripled this round, the seats
+    # done with the estate income's dynamite decision; a duel's first throws while the Gunsmith decides whether to
+    # roll again (seat -> the throw, `events.Throw`); with Might Is Right the second tiles of dynamite duellists
+    # and whether the tiles chosen so far were shown to the Gunsmith, who plays last.
+    dynamite_mines: frozenset[int] = frozenset()
+    dynamite_done: frozenset[int] = frozenset()
+    duel_rolls: Mapping[int, Throw] = field(default_factory=dict)
+    reroll_pending: bool = False
+    duel_second_tiles: Mapping[int, int] = field(default_factory=dict)
+    duel_tiles_revealed: bool = False
     # Per seat, how many events of the log only that seat may know of (`events.private_to`): every other
     # viewer counts the log without them (`view.visible_seq`).
     private_events: Mapping[int, int] = field(default_factory=dict)

@@ -24,6 +24,7 @@ MoveType = Literal[
     "vote_side", "play_tile", "shop_add", "shop_remove", "shop_done", "finish_roads",
     "prospect_mine", "collect_tax", "place_singer_cowboy",
     "move_outlaw", "outlaw_reward",
+    "use_dynamite", "keep_dynamite", "reroll", "keep_roll",
 ]
 MOVE_TYPES: Final[frozenset[MoveType]] = frozenset(get_args(MoveType))
 
@@ -110,12 +111,14 @@ class Decline(TypedDict):
 
 @with_config(_EXACT)
 class PlaceCowboy(TypedDict):
-    """Place a cowboy on an action square, or on a parcel / building given by x and y."""
+    """Place a cowboy on an action square, or on a parcel / building given by x and y; with Gold & Guns, `dynamite`
+    places one of your dynamite chips with it (two dice, or two duel tiles, in its duel)."""
 
     type: Literal["place_cowboy"]
     square: NotRequired[str]
     x: NotRequired[Annotated[int, OPTIONAL_X]]
     y: NotRequired[Annotated[int, OPTIONAL_Y]]
+    dynamite: NotRequired[Annotated[bool, Field(description="Place a dynamite chip with the cowboy (Gold & Guns).")]]
 
 
 @with_config(_EXACT)
@@ -270,10 +273,11 @@ class VoteSide(TypedDict):
 
 @with_config(_EXACT)
 class PlayTile(TypedDict):
-    """Might Is Right: the duel tile you play in the current duel."""
+    """Might Is Right: the duel tile you play in the current duel (with a dynamite chip, two tiles: `second`)."""
 
     type: Literal["play_tile"]
     tile: Annotated[int, Field(ge=0, le=5)]
+    second: NotRequired[Annotated[int, Field(ge=0, le=5, description="The second tile of a dynamite duellist.")]]
 
 
 @with_config(_EXACT)
@@ -342,6 +346,34 @@ class OutlawReward(TypedDict):
     reward: Literal["vp", "income"]
 
 
+@with_config(_EXACT)
+class UseDynamite(_OnParcel):
+    """Gold & Guns, dynamite: triple the estate income of your mine on this parcel this round (one chip)."""
+
+    type: Literal["use_dynamite"]
+
+
+@with_config(_EXACT)
+class KeepDynamite(TypedDict):
+    """Gold & Guns, dynamite: use no (more) chips at this estate income; you keep them."""
+
+    type: Literal["keep_dynamite"]
+
+
+@with_config(_EXACT)
+class Reroll(TypedDict):
+    """Gold & Guns, the red Gunsmith: roll your die (or dice) again in this duel; the new roll counts."""
+
+    type: Literal["reroll"]
+
+
+@with_config(_EXACT)
+class KeepRoll(TypedDict):
+    """Gold & Guns, the red Gunsmith: keep your roll in this duel."""
+
+    type: Literal["keep_roll"]
+
+
 Move: TypeAlias = (
     ClaimParcel | ChoosePersonality | GrocerChoice | CardOption | HireCowboys | BuyRevolvers | TakeBuilding
     | Decline | PlaceCowboy | PlaceWhiteCowboy | Pass | ResolveDuel | BuyParcel | DeclineParcel | BuyBuilding
@@ -350,6 +382,7 @@ Move: TypeAlias = (
     | BuyVp | BankerVp | GiveUpMoney | VoteSide | PlayTile | ShopAdd | ShopRemove | ShopDone | FinishRoads
     | ProspectMine | CollectTax | PlaceSingerCowboy
     | MoveOutlaw | OutlawReward
+    | UseDynamite | KeepDynamite | Reroll | KeepRoll
 )
 MOVE_SHAPES: Final[tuple[type[Any], ...]] = get_args(Move)
 MOVE_ADAPTER: Final[TypeAdapter[Move]] = TypeAdapter(Annotated[Move, Field(discriminator="type")])

@@ -175,7 +175,7 @@ def fight_outlaw(s: GameState, target: DuelTarget, seats: list[int], rng: Rng) -
     """A duel as in the base game, the outlaw rolling nothing: the best player's strength must reach the
     outlaw's, else the outlaw wins (`001` "How to Fight an Outlaw?"); ties among players as in any duel."""
     assert s.outlaw_strength is not None
-    sides = duelists(s, seats, rng)
+    sides = duelists(s, target, seats, rng)
     best, strength = strongest(s, sides)
     winner = best if strength >= s.outlaw_strength else None
     fought: OutlawFought = {"type": "outlaw_fought", "x": target["x"], "y": target["y"],

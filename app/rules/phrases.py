@@ -39,6 +39,8 @@ DECISION_PHRASES: Final[Mapping[Decision, str]] = {
     Decision.PERMISSION: "answer a request to build a house on your parcels",
     Decision.BUY_VP: "choose how many victory points to buy",
     Decision.OUTLAW_REWARD: "take the beaten outlaw's victory points or half the income of its building",
+    Decision.REROLL: "roll again in this duel with the Gunsmith, or keep your roll",
+    Decision.DYNAMITE: "triple a mine's income with a dynamite chip, or keep your chips",
     Decision.BANKER_VP: "choose how many victory points to buy with the Banker",
     Decision.CASH_LIMIT: "give up the money above your cash limit",
     Decision.FINAL_ROADS: "place your remaining roads, or stop",

@@ -33,6 +33,7 @@ from app.rules.construction import (
     parcels_owned,
     permission_parcels,
 )
+from app.rules.dynamite import dynamite_in_supply
 from app.rules.events import EventType, private_to
 from app.rules.flow import awaiting
 from app.rules.income import SQUARE_GAINS, building_income, firepower, income_if_built
@@ -94,7 +95,8 @@ def _player(s: GameState, seat: int, viewer: int | None, usernames: Sequence[str
         "tiles": list(p.tiles) if own else None,
         "tile_count": len(p.tiles),
         "duel_tile_chosen": seat in s.duel_tiles,
-        "duel_tile": s.duel_tiles.get(seat) if own else None,
+        # The red Gunsmith plays last: the tiles chosen before his are shown to everyone (RULING G7).
+        "duel_tile": s.duel_tiles.get(seat) if own or s.duel_tiles_revealed else None,
         # The vote and the shopping stay secret until everyone is done (RULINGS V1, V4).
         "votes": dict(s.votes.get(seat, {})) if own else None,
         "votes_cast": len(s.votes.get(seat, {})),
@@ -252,6 +254,9 @@ def player_view(
         "used_tile_count": len(s.used_tiles),
         "winner": s.winner,
     }
+    if s.config.gold_and_guns:  # the dynamite chips each player keeps (API.md "With expansions")
+        for row in document["players"]:
+            row["dynamite"] = s.players[row["seat"]].dynamite
     return {**document, **_expansion_fields(s)}
 
 
@@ -271,16 +276,35 @@ def _expansion_fields(s: GameState) -> dict[str, Any]:
             # The red Singer's cowboy from the general reserve, on Gambling income (`001` "The Singer (11)").
             singer_cowboy={"seat": singer, "square": "gambling_income"} if singer is not None else None,
             singer_cowboy_available=s.singer_cowboy,
+            **dynamite_fields(s),
         )
     if s.config.outlaws:
         fields["outlaws"] = {"strength": s.outlaw_strength, "reserve": outlaws_in_supply(s)}
     return fields
 
 
+def dynamite_fields(s: GameState) -> dict[str, Any]:
+    """Dynamite (RULING G7): the chips in the supply, the cowboys placed with one, the mines tripled this round,
+    and the throws of a duel while the red Gunsmith decides whether to roll again."""
+    placed: list[dict[str, Any]] = [
+        {"seat": c.seat, "square": square} for square, cowboys in s.squares.items() for c in cowboys if c.dynamite
+    ]
+    placed += [
+        {"seat": c.seat, "x": parcel_xy(index)[0], "y": parcel_xy(index)[1]}
+        for index, cowboys in sorted(s.parcel_cowboys.items()) for c in cowboys if c.dynamite
+    ]
+    return {
+        "dynamite_left": dynamite_in_supply(s) if s.players else None,
+        "dynamite_cowboys": placed,
+        "dynamite_mines": [{"x": parcel_xy(i)[0], "y": parcel_xy(i)[1]} for i in sorted(s.dynamite_mines)],
+        "duel_rolls": [{"seat": seat, **thrown} for seat, thrown in sorted(s.duel_rolls.items())] or None,
+    }
+
+
 # Event fields that only the acting seat may see, by event type (RULINGS V1, V2).
 _PRIVATE_FIELDS: Final[Mapping[EventType, tuple[str, ...]]] = {
     "side_voted": ("side",),
-    "duel_tile_chosen": ("tile",),
+    "duel_tile_chosen": ("tile", "second"),
     "tiles_drawn": ("tiles",),
 }
 
@@ -296,7 +320,7 @@ def redact_event(event: Mapping[str, Any], seat: int | None) -> dict[str, Any] |
     kind = event["type"]
     if kind in _PRIVATE_FIELDS and event["seat"] != seat:
         for name in _PRIVATE_FIELDS[kind]:
-            value = shown.pop(name)
+            value = shown.pop(name, None)
             if isinstance(value, list):
                 shown["count"] = len(value)
     elif kind == "tiles_dealt":

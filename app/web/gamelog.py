@@ -86,13 +86,23 @@ class Describer:
         return f"parcel {at(target)}"
 
 
+def chance(x: Event) -> str:
+    """A duellist's die or tile as the log shows it: "4", with dynamite "(3+5)" or tiles "(2+4)", and the red
+    Gunsmith's first roll when he rolled again ("5, rolled again from 2")."""
+    if "tile" in x:
+        return f"({x['tile']}+{x['second_tile']})" if "second_tile" in x else str(x["tile"])
+    shown = f"({'+'.join(map(str, x['dice']))})" if x.get("dynamite") and "rolls" not in x else str(x["roll"])
+    if "first_roll" in x:
+        shown += f" rolled again from {x['first_roll']}"
+    return shown
+
+
 def _duel(d: Describer, e: Event) -> str:
     duelists = e["duelists"]
     winner = e["winner"]
 
     def strength(x: Event) -> str:
-        chance = x["tile"] if "tile" in x else x["roll"]
-        return f"{chance}+{x['firepower']}"
+        return f"{chance(x)}+{x['firepower']}"
 
     won = next(x for x in duelists if x["seat"] == winner)
     others = [x for x in duelists if x["seat"] != winner]
@@ -113,6 +123,8 @@ def _payments(d: Describer, e: Event) -> str:
     parts = []
     for p in paid:
         text = f"{d.who(p['owner'])} ${p['owner_gets']} for the {building_name(p['building'])} {at(p)}"
+        if p.get("dynamite"):
+            text += " (tripled by dynamite)"
         if p.get("attacker") is not None:
             text += f", {d.who(p['attacker'])} ${p['attacker_gets']} by attack"
         parts.append(text)
@@ -147,7 +159,8 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "parcel_claimed": lambda d, e: f"{d.who(e['seat'])} takes parcel {at(e)}"
     + CLAIM_REASONS.get(str(e.get("reason")), "") + ".",
     "personality_chosen": lambda d, e: f"{d.who(e['seat'])} chooses the {card_name(e['card'])} ({e['side']})"
-    + (f" and receives ${e['money']}" if e.get("money") else "") + ".",
+    + (f" and receives ${e['money']}" if e.get("money") else "")
+    + (f" and receives {count(e['dynamite'], 'dynamite chip')}" if e.get("dynamite") else "") + ".",
     "card_option_chosen": lambda d, e: f"{d.who(e['seat'])} chooses: {str(e['option']).replace(':', ' ')}.",
     "cowboys_hired": lambda d, e: f"{d.who(e['seat'])} hires {count(e['count'], 'cowboy')}"
     + (f" for ${e['price']}" if e["count"] else "") + ".",
@@ -157,7 +170,8 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "card_decision_declined": lambda d, e: f"{d.who(e['seat'])} declines the card's offer.",
     "placement_order_set": lambda d, e: "Placement order: " + ", ".join(d.who(s) for s in e["order"]) + ".",
     "cowboy_placed": lambda d, e: f"{d.who(e['seat'])} places "
-    + ("the white cowboy" if e.get("white") else "the Singer's cowboy" if e.get("singer") else "a cowboy") + " on "
+    + ("the white cowboy" if e.get("white") else "the Singer's cowboy" if e.get("singer") else "a cowboy")
+    + (" with a dynamite chip" if e.get("dynamite") else "") + " on "
     + (f"{square_name(e['square'])}" if "square" in e else f"parcel {at(e)}") + ".",
     "player_passed": lambda d, e: f"{d.who(e['seat'])} passes.",
     "wages_paid": lambda d, e: "Wages: " + (", ".join(f"{d.who(p['seat'])} ${p['amount']}" for p in e["payments"])
@@ -226,7 +240,8 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "indian_parcels_taken": lambda d, e: f"{d.who(e['seat'])} receives with the Indian "
     + (", ".join(f"parcel {at(p)}" for p in e["parcels"]) or "no parcel")
     + f" (dice: {', '.join(f'{w}-{b}' for w, b in e['dice']) or 'none'}).",
-    "card_flipped": lambda d, e: f"The {card_name(e['card'])} turns to its {e['side']} side for the rest of the game.",
+    "card_flipped": lambda d, e: f"The {card_name(e['card'])} turns to its {e['side']} side for the rest of the game"
+    + (f": {d.who(e['seat'])} receives {count(e['dynamite'], 'dynamite chip')}" if e.get("dynamite") else "") + ".",
     "mine_prospected": lambda d, e: f"{d.who(e['seat'])} pays ${e['price']} with the Prospector and builds a mine on "
     f"{at(e)}" + (f" (from the {square_name(e['square'])} square)" if e.get("square") else " (from the bag)") + ".",
     "tax_collected": lambda d, e: f"{d.who(e['seat'])} taxes {e['tax']} with the Governor: "
@@ -244,6 +259,20 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "outlaw_moved": lambda d, e: f"The outlaw on {at(e)} moves to {at(e['to'])}"
     + (" (drawn among " + ", ".join(at(p) for p in e["tied"]) + ")" if e.get("tied") else "") + ".",
     "outlaws_settled": lambda d, e: None,
+    # Dynamite and the red Gunsmith (RULING G7).
+    "duel_rolled": lambda d, e: f"Duel for {d.target(e['target'])}: "
+    + ", ".join(f"{d.who(x['seat'])} {chance(x)}+{x['firepower']}" for x in e["duelists"])
+    + f" — {d.who(e['seat'])} may roll again with the Gunsmith.",
+    "die_rerolled": lambda d, e: f"{d.who(e['seat'])} rolls again with the Gunsmith: {chance(e['throw'])} instead "
+    f"of {chance(e['first'])}.",
+    "roll_kept": lambda d, e: f"{d.who(e['seat'])} keeps the roll.",
+    "duel_tiles_revealed": lambda d, e: f"Duel for {d.target(e['target'])}: "
+    + ", ".join(f"{d.who(x['seat'])} plays " + (f"tiles {x['tile']} and {x['second']}" if "second" in x
+                                               else f"tile {x['tile']}") for x in e["tiles"])
+    + f"; {d.who(e['seat'])} chooses last with the Gunsmith.",
+    "mine_dynamited": lambda d, e: f"{d.who(e['seat'])} uses a dynamite chip: the mine on {at(e)} earns three times "
+    "as much this round.",
+    "dynamite_kept": lambda d, e: f"{d.who(e['seat'])} keeps their dynamite.",
     "outlaw_fought": lambda d, e: "Fight with the outlaw on " + at(e) + " (strength " + str(e["strength"]) + "): "
     + ", ".join(f"{d.who(x['seat'])} {x['strength']}" for x in e["duelists"]) + " — "
     + (f"{d.who(e['winner'])} wins." if e["winner"] is not None else "the outlaw wins."),

@@ -210,6 +210,8 @@ class Labeller:
         if kind == "decline":
             return "Decline"
         if kind == "place_cowboy":
+            if move.get("dynamite"):
+                return f"Place a cowboy with a dynamite chip (two dice in its duel) on {self.spot(move)}"
             return f"Place a cowboy on {self.spot(move)}"
         if kind == "place_white_cowboy":
             return f"Place the white cowboy on {self.spot(move)}"
@@ -279,7 +281,17 @@ class Labeller:
         if kind == "vote_side":
             return f"{card_name(move['card'])}: {move['side']}"
         if kind == "play_tile":
+            if "second" in move:
+                return f"Play tiles {move['tile']} and {move['second']} (dynamite)"
             return f"Play tile {move['tile']}"
+        if kind == "use_dynamite":
+            return f"Triple the income of your mine on {self.parcel(move)} with a dynamite chip"
+        if kind == "keep_dynamite":
+            return "Keep your dynamite chips"
+        if kind == "reroll":
+            return "Roll again (the new roll counts)"
+        if kind == "keep_roll":
+            return "Keep your roll"
         if kind == "shop_add":
             item = SHOP[move["item"]]
             cost = f"${item.price}" if item.price >= 0 else f"+${-item.price}"

@@ -10,6 +10,7 @@ from app.rules.catalog import (
     BUILDINGS,
     CITY_HALL,
     COWBOYS_PER_PLAYER,
+    DYNAMITE_CHIPS,
     HOUSES_SUPPLY,
     OUTLAW_MEEPLES,
     PROPERTY_TILES,
@@ -17,6 +18,7 @@ from app.rules.catalog import (
     TOWNHOUSES_SUPPLY,
 )
 from app.rules.construction import road_pieces_on_board
+from app.rules.dynamite import dynamite_in_supply
 from app.rules.events import Event
 from app.rules.evolve import evolve
 from app.rules.model import replace
@@ -65,6 +67,12 @@ def check_invariants(s: GameState) -> None:
     assert all(count >= 0 for count in s.bag.values())
     outlaws = sum(1 for parcel in s.parcels if parcel.outlaw)  # RULING G4, `001` "Components": 9 meeples
     assert outlaws <= OUTLAW_MEEPLES and (s.config.outlaws or not outlaws)
+    # RULING G7: 7 dynamite chips, held or standing with a cowboy; a throw waits only for the Gunsmith's decision,
+    # a tripled mine is a mine.
+    assert all(p.dynamite >= 0 for p in s.players) and 0 <= dynamite_in_supply(s) <= DYNAMITE_CHIPS
+    assert s.config.gold_and_guns or dynamite_in_supply(s) == DYNAMITE_CHIPS
+    assert bool(s.duel_rolls) == s.reroll_pending
+    assert all(s.parcels[i].content == "mine" for i in s.dynamite_mines)
 
 
 # Events that buy, claim or build on a parcel, which an outlaw forbids (`001` "Effects of the Outlaws").
@@ -107,11 +115,16 @@ def _scrambled_for(s: GameState, viewer: int | None) -> GameState:
     baskets = {
         seat: b if seat == viewer else {"vp": sum(b.values()) + 1} for seat, b in s.baskets.items()
     }
-    duel_tiles = {seat: t if seat == viewer else (t + 1) % 6 for seat, t in s.duel_tiles.items()}
+    # The tiles chosen before the red Gunsmith's are shown to everyone once he is to choose (RULING G7).
+    duel_tiles = {seat: t if seat == viewer or s.duel_tiles_revealed else (t + 1) % 6
+                  for seat, t in s.duel_tiles.items()}
+    second_tiles = {seat: t if seat == viewer or s.duel_tiles_revealed else (t + 1) % 6
+                    for seat, t in s.duel_second_tiles.items()}
     # Three more basket edits by every other seat: the log grows by events the viewer may not know of.
     others = [p.seat for p in s.players if p.seat != viewer]
     private_events = {**s.private_events, **{seat: s.private_events.get(seat, 0) + 3 for seat in others}}
     return replace(s, players=players, votes=votes, baskets=baskets, duel_tiles=duel_tiles,
+                   duel_second_tiles=second_tiles,
                    bag={building: 0 for building in BUILDINGS}, seq=s.seq + 3 * len(others),
                    private_events=private_events)
 
@@ -128,6 +141,7 @@ def check_view_hides_secrets(s: GameState, seed: int) -> None:
 
 
 PRIVATE_FIELDS = {"side_voted": "side", "duel_tile_chosen": "tile", "tiles_drawn": "tiles"}
+PRIVATE_EXTRA_FIELDS = {"duel_tile_chosen": "second"}  # a dynamite duellist's second tile (RULING G7)
 # RULING V4: basket edits are "hidden from the others until everyone is done" — whole, even their number.
 UNKNOWN_TO_OTHERS = {"shop_item_added", "shop_item_removed"}
 
@@ -143,6 +157,7 @@ def check_events_redacted(events: list[Event], players: int) -> None:
             assert shown is not None
             if event["type"] in PRIVATE_FIELDS and event["seat"] != seat:
                 assert PRIVATE_FIELDS[event["type"]] not in shown
+                assert PRIVATE_EXTRA_FIELDS.get(event["type"], "") not in shown
             if event["type"] == "tiles_dealt":
                 assert all(hand is None for i, hand in enumerate(shown["hands"]) if i != seat)
 

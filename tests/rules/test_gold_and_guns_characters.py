@@ -80,15 +80,15 @@ def test_cards_with_a_side_not_played_yet_are_refused_by_name() -> None:
     `UNFINISHED_SIDES`); the flag of the tests (and of a stored log's replay) lets the sides already written be
     played."""
     with pytest.raises(ConfigError) as refused:
-        GameConfig.from_variants(3, {"expansions": GG, "characters": [1, 2, 3, 4, 9, 12, 14]}, preview=True)
+        GameConfig.from_variants(3, {"expansions": GG, "characters": [1, 2, 3, 9, 11, 12, 14]}, preview=True)
     assert refused.value.setting == "characters"
-    assert all(name in refused.value.message for name in ("prospector (9)", "auctioneer (12)", "doctor (14)"))
-    assert "sheriff" not in refused.value.message
-    chosen = GameConfig.from_variants(3, {"expansions": GG, "characters": with_card(9)}, preview=True,
+    assert all(name in refused.value.message for name in ("singer (11)", "auctioneer (12)", "doctor (14)"))
+    assert "sheriff" not in refused.value.message and "prospector" not in refused.value.message
+    chosen = GameConfig.from_variants(3, {"expansions": GG, "characters": with_card(11)}, preview=True,
                                       unfinished_cards=True)
-    assert chosen.characters == tuple(with_card(9))
-    assert {card for card, _ in UNFINISHED_SIDES} == {"prospector", "gunsmith", "singer", "auctioneer", "doctor"}
-    assert set(PLAYABLE_CARDS) == {*BASE_CARDS, "indian", "governor"}
+    assert chosen.characters == tuple(with_card(11))
+    assert {card for card, _ in UNFINISHED_SIDES} == {"singer", "auctioneer", "doctor"}
+    assert set(PLAYABLE_CARDS) == {*BASE_CARDS, "indian", "governor", "prospector", "gunsmith"}
 
 
 def test_without_a_choice_seven_playable_cards_are_drawn_and_recorded() -> None:
@@ -482,8 +482,10 @@ def test_prospector_without_ten_dollars_or_a_mine() -> None:
                  bag={**g.state.bag, "mine": 0})
     seat = first_chooser_takes(g, "prospector")
     (flipped,) = events_of(g.events, "card_flipped")
-    assert flipped == {"type": "card_flipped", "seat": seat, "card": "prospector", "side": "red"}
+    # The red side's two dynamite chips come with it at once (RULING G7, decision D58).
+    assert flipped == {"type": "card_flipped", "seat": seat, "card": "prospector", "side": "red", "dynamite": 2}
     assert g.state.sides["prospector"] == "red" and g.awaiting == "personality"
+    assert g.state.players[seat].dynamite == 2
     assert replay(g.events).sides["prospector"] == "red"
 
 

@@ -131,6 +131,28 @@ def test_random_games_with_gold_and_guns_characters_keep_invariants(players: int
         _play_checked(players, variants, chooser.randrange(10**15, 10**16), chooser, probe=2)
 
 
+# Dynamite and the red Gunsmith (R-GG-5, R-GG-6, R-GG-8): both red cards in every game, alone, with Might Is Right
+# (two tiles, the Gunsmith last), with the Outlaws (his second roll against them), and with the other variants.
+DYNAMITE_CASES = [
+    {"expansions": ["gold_and_guns"], "characters": [1, 2, 3, 7, 9, 10, 13], "sides": "red"},
+    {"expansions": ["gold_and_guns"], "characters": [1, 2, 3, 7, 9, 10, 13], "sides": "red", "might_is_right": True},
+    {"expansions": ["gold_and_guns", "outlaws"], "characters": [2, 3, 4, 8, 9, 10, 13], "sides": "red"},
+    {"expansions": ["gold_and_guns", "outlaws"], "characters": [1, 3, 5, 6, 9, 10, 13], "sides": "random",
+     "might_is_right": True, "river": True},
+    {"expansions": ["gold_and_guns"], "characters": [1, 2, 3, 6, 9, 10, 12], "sides": "red", "new_beginning": True},
+]
+
+
+@pytest.mark.parametrize("variants", DYNAMITE_CASES, ids=lambda v: "+".join(
+    f"{k}={v[k]}" for k in sorted(v) if k not in ("expansions", "characters")) + f"+{len(v['expansions'])}exp")
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_with_dynamite_keep_invariants(players: int, variants: dict[str, object]) -> None:
+    """R-GG-5, R-GG-6, R-GG-8 in whole games: the 7 chips are never more than the box holds, the Gunsmith's first
+    throws wait only for his decision, replay equality and no secret (a second tile) in another's view."""
+    chooser = random.Random(f"dynamite-{players}-{sorted(variants.items())}")
+    _play_checked(players, variants, chooser.randrange(10**15, 10**16), chooser, probe=2)
+
+
 OUTLAWS_CASES = [
     {"expansions": ["outlaws"]},
     {"expansions": ["outlaws"], "sides": "vote"},
@@ -159,6 +181,8 @@ def test_every_listed_move_decides_cleanly() -> None:
                               (4, {**ALL_VARIANTS, "expansions": ["gold_and_guns"]}),
                               (3, {"expansions": ["gold_and_guns"], "characters": [1, 2, 8, 9, 10, 11, 13],
                                    "sides": "random"}),
+                              (3, {"expansions": ["gold_and_guns", "outlaws"], "characters": [1, 2, 3, 4, 9, 10, 13],
+                                   "sides": "red", "might_is_right": True}),
                               (3, {**ALL_VARIANTS, "expansions": ["outlaws"]})):
         seed = chooser.randrange(10**15, 10**16)
         _play_checked(players, variants, seed, chooser, probe=10_000)

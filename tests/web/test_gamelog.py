@@ -41,3 +41,22 @@ def test_the_log_has_a_heading_where_each_round_starts() -> None:
     assert [(line.seq, line.text, line.heading) for line in lines] == [
         (14, "Round 4 ends.", False), (13, "bob passes.", False), (12, "Round 3", True), (12, "Round 2 ends.", False),
         (11, "ann passes.", False), (10, "Round 1", True)]
+
+
+def test_dynamite_and_the_gunsmith_read_as_sentences() -> None:
+    """RULING G7: a chip placed, two dice and a second roll, two tiles, a tripled mine."""
+    d = gamelog.Describer(["ann", "bob"])
+    assert d.describe({"type": "cowboy_placed", "seat": 0, "white": False, "square": "ammunition",
+                       "dynamite": True}) == "ann places a cowboy with a dynamite chip on Ammunition."
+    duel = {"type": "duel_fought", "target": {"square": "ammunition"}, "winner": 0, "duelists": [
+        {"seat": 0, "roll": 8, "dice": [3, 5], "dynamite": True, "firepower": 2, "strength": 10},
+        {"seat": 1, "roll": 6, "first_roll": 2, "first_dice": [2], "firepower": 3, "strength": 9}]}
+    assert d.describe(duel) == ("ann won the duel for the Ammunition square: (3+5)+2 against 6 rolled again from "
+                                "2+3 (bob) (die + firepower).")
+    assert d.describe({"type": "die_rerolled", "seat": 1, "first": {"roll": 2}, "throw": {"roll": 6}}) == (
+        "bob rolls again with the Gunsmith: 6 instead of 2.")
+    assert d.describe({"type": "mine_dynamited", "seat": 0, "x": 2, "y": 3}) == (
+        "ann uses a dynamite chip: the mine on (2, 3) earns three times as much this round.")
+    assert d.describe({"type": "duel_tiles_revealed", "target": {"x": 2, "y": 3}, "seat": 1,
+                       "tiles": [{"seat": 0, "tile": 1, "second": 4}]}) == (
+        "Duel for parcel (2, 3): ann plays tiles 1 and 4; bob chooses last with the Gunsmith.")
