@@ -227,6 +227,7 @@ class Side:
     duel_vp: int = 0  # VP per duel won this round (Gunsmith)
     parcel_price_cap: int | None = None  # every parcel's price, while the card is in the game (Indian, G10)
     lucky_cowboy: bool = False  # one cowboy from the general reserve on Gambling income (Singer)
+    auction: str | None = None  # the lot auctioned at once, a key of `AUCTION_LOTS` (Auctioneer, RULING G8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,8 +313,9 @@ PERSONALITIES: Final[dict[str, Personality]] = {
         ),
         Personality(
             "auctioneer", 12, "Auctioneer",
-            Side(30, "Auction two owner-free parcels; the winner pays half to the bank, half to you."),
-            Side(20, "Auction the 3-guns chip; the winner pays you."),
+            Side(30, "Auction two owner-free parcels; the winner pays half to the bank, half to you.",
+                 auction="parcels"),
+            Side(20, "Auction the 3-guns chip; the winner pays you.", auction="chip"),
         ),
         Personality(
             "governor", 13, "Governor",
@@ -341,7 +343,6 @@ UNFINISHED_SIDES: Final = frozenset({
     ("prospector", "red"),  # dynamite
     ("gunsmith", "red"),  # re-roll and dynamite
     ("singer", "yellow"),  # "no duel" chips
-    ("auctioneer", "yellow"), ("auctioneer", "red"),  # auctions
     ("doctor", "yellow"), ("doctor", "red"),  # repositioning, the Undertaker, and the holder's choice of side
 })
 PLAYABLE_CARDS: Final = tuple(
@@ -358,6 +359,27 @@ CHINESE_WORKER_RED_PRICE: Final = 5
 SHERIFF_RED_VP_PER_LOST_DUEL: Final = 3
 PROSPECTOR_PRICE: Final = 10  # `001` "The Prospector (9)"
 GOVERNOR_TAX_MONEY_STEP: Final = 10  # $1 per full or started $10 (RULING G12)
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionLot:
+    """What the Auctioneer auctions (`001` "The Auctioneer (12)", RULING G8): `parcels` owner-free parcels the
+    Auctioneer chooses (a bidder needs a property tile for each), and whether half the winning bid, rounded down,
+    goes to the bank (the rest, rounded up, goes to the Auctioneer, who never pays himself)."""
+
+    lot: str
+    parcels: int
+    bank_half: bool
+
+
+AUCTION_LOTS: Final[dict[str, AuctionLot]] = {
+    lot.lot: lot
+    for lot in (
+        AuctionLot("parcels", parcels=2, bank_half=True),  # yellow side
+        AuctionLot("chip", parcels=0, bank_half=False),  # red side: the 3-guns chip
+    )
+}
+AUCTION_MIN_BID: Final = 1  # the opening bid: a bid of nothing is no bid (decision D66)
 
 
 # --- Variants (`000` "Variants"; RULINGS V1-V9) -----------------------------------------------------------------

@@ -57,7 +57,10 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
     from app.rules.moves import (
         AnswerPermission,
         AskPermission,
+        AuctionParcel,
         BankerVp,
+        Bid,
+        BidPass,
         BuyBuilding,
         BuyParcel,
         BuyRevolvers,
@@ -423,6 +426,21 @@ def _collect_tax(s: GameState, seat: int, move: CollectTax, rng: Rng, kind: Deci
 @move_handler("place_singer_cowboy")
 def _place_singer_cowboy(s: GameState, seat: int, move: PlaceSingerCowboy, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "cowboy_placed", "seat": seat, "white": False, "square": "gambling_income", "singer": True}]
+
+
+@move_handler("auction_parcel")
+def _auction_parcel(s: GameState, seat: int, move: AuctionParcel, rng: Rng, kind: Decision) -> list[Event]:
+    return [{"type": "auction_parcel_chosen", "seat": seat, "x": move["x"], "y": move["y"]}]
+
+
+@move_handler("bid")
+def _bid(s: GameState, seat: int, move: Bid, rng: Rng, kind: Decision) -> list[Event]:
+    return [{"type": "bid_made", "seat": seat, "amount": move["amount"]}]
+
+
+@move_handler("bid_pass")
+def _bid_pass(s: GameState, seat: int, move: BidPass, rng: Rng, kind: Decision) -> list[Event]:
+    return [{"type": "bid_passed", "seat": seat}]
 
 
 # --- end of round ---------------------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ CELL = 64
 MARGIN = 28
 BOARD_PX = 2 * MARGIN + 8 * CELL
 # Moves that say no (their buttons look so), and the move that asks for permission (its parcels are marked "?").
-REFUSING: tuple[MoveType, ...] = ("decline", "decline_parcel", "deny_remaining", "pass")
+REFUSING: tuple[MoveType, ...] = ("decline", "decline_parcel", "deny_remaining", "pass", "bid_pass")
 ASKING: MoveType = "ask_permission"
 # How a parcel is claimed, by the decision that claims it (a parcel pick needs no words).
 CLAIMED_AS: Mapping[str, str] = {Decision.START_PARCEL: " as a starting parcel", Decision.SETTLER: " with the Settler"}
@@ -243,6 +243,12 @@ class Labeller:
             return "Tax revolver chips ($1 each)" if move["tax"] == "revolvers" else "Tax money ($1 per started $10)"
         if kind == "place_singer_cowboy":
             return "Place the Singer's cowboy (from the general reserve) on Gambling income"
+        if kind == "auction_parcel":
+            return f"Put an auction chip on {self.parcel(move)}"
+        if kind == "bid":
+            return f"Bid ${move['amount']}"
+        if kind == "bid_pass":
+            return "Pass (no more bids in this auction)"
         if kind == "place_building":
             return f"Build the {building_name(move['building'])} on {self.parcel(move)}"
         if kind == "keep_building":
