@@ -7,7 +7,7 @@ Games are built with the real setup and driven through the real moves; the board
 
 from __future__ import annotations
 
-from app.rules import player_view, replay
+from app.rules import player_view
 from app.rules.board import parcel_index
 from app.rules.catalog import PROPERTY_TILES
 from app.rules.defaults import default_move
@@ -106,7 +106,8 @@ def test_bids_go_around_in_seat_order_rising_within_money_and_a_pass_is_final() 
 
 def test_the_last_bidder_pays_half_down_to_the_bank_and_half_up_to_the_auctioneer() -> None:
     """R-GG-11 (`001`: "he pays half of his bid (rounded down) to the bank and the other half to the auctioneer
-    (rounded up) and he places two parcel tiles"; RULING G8): a $7 bid gives the bank $3 and the Auctioneer $4."""
+    (rounded up) and he places two parcel tiles"; RULING G8): a $7 bid gives the bank $3 and the Auctioneer $4;
+    the auction ends as soon as only the high bidder is left, without asking him again (decision D69)."""
     g = auction_table()
     auctioneer = first_chooser_takes(g, "auctioneer")
     buyer = (auctioneer + 1) % 3
@@ -128,7 +129,8 @@ def test_the_last_bidder_pays_half_down_to_the_bank_and_half_up_to_the_auctionee
 
 
 def test_the_auctioneer_winning_pays_only_the_banks_half() -> None:
-    """R-GG-11 (RULING G8: "the Auctioneer, winning, pays only the bank's half"): a $9 bid costs him $4."""
+    """R-GG-11 (RULING G8: "the Auctioneer, winning, pays only the bank's half"; decision D69): a $9 bid costs him
+    $4."""
     g = auction_table()
     auctioneer = first_chooser_takes(g, "auctioneer")
     before = g.state.players[auctioneer].money
