@@ -229,6 +229,7 @@ class Side:
     lucky_cowboy: bool = False  # one cowboy from the general reserve on Gambling income (Singer)
     dynamite: int = 0  # dynamite chips received at once, as the supply allows (red Prospector and Gunsmith, G7)
     rerolls: bool = False  # may roll again once in each duel, plays the duel tile last (red Gunsmith)
+    auction: str | None = None  # the lot auctioned at once, a key of `AUCTION_LOTS` (Auctioneer, RULING G8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,8 +317,9 @@ PERSONALITIES: Final[dict[str, Personality]] = {
         ),
         Personality(
             "auctioneer", 12, "Auctioneer",
-            Side(30, "Auction two owner-free parcels; the winner pays half to the bank, half to you."),
-            Side(20, "Auction the 3-guns chip; the winner pays you."),
+            Side(30, "Auction two owner-free parcels; the winner pays half to the bank, half to you.",
+                 auction="parcels"),
+            Side(20, "Auction the 3-guns chip; the winner pays you.", auction="chip"),
         ),
         Personality(
             "governor", 13, "Governor",
@@ -343,7 +345,6 @@ CHARACTERS_IN_PLAY: Final = 7  # `001` "New Characters": 7 of the 14 cards (RULI
 # the sides already written with `unfinished_cards=True`. Each entry goes when its rule is written.
 UNFINISHED_SIDES: Final = frozenset({
     ("singer", "yellow"),  # "no duel" chips
-    ("auctioneer", "yellow"), ("auctioneer", "red"),  # auctions
     ("doctor", "yellow"), ("doctor", "red"),  # repositioning, the Undertaker, and the holder's choice of side
 })
 PLAYABLE_CARDS: Final = tuple(
@@ -365,6 +366,27 @@ GOVERNOR_TAX_MONEY_STEP: Final = 10  # $1 per full or started $10 (RULING G12)
 DYNAMITE_CHIPS: Final = 7
 DYNAMITE_INCOME_FACTOR: Final = 3
 DYNAMITE_DICE: Final = 2
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionLot:
+    """What the Auctioneer auctions (`001` "The Auctioneer (12)", RULING G8): `parcels` owner-free parcels the
+    Auctioneer chooses (a bidder needs a property tile for each), and whether half the winning bid, rounded down,
+    goes to the bank (the rest, rounded up, goes to the Auctioneer, who never pays himself)."""
+
+    lot: str
+    parcels: int
+    bank_half: bool
+
+
+AUCTION_LOTS: Final[dict[str, AuctionLot]] = {
+    lot.lot: lot
+    for lot in (
+        AuctionLot("parcels", parcels=2, bank_half=True),  # yellow side
+        AuctionLot("chip", parcels=0, bank_half=False),  # red side: the 3-guns chip
+    )
+}
+AUCTION_MIN_BID: Final = 1  # the opening bid: a bid of nothing is no bid (decision D66)
 
 
 # --- Variants (`000` "Variants"; RULINGS V1-V9) -----------------------------------------------------------------

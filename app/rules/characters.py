@@ -7,6 +7,7 @@ off in the catalog alone. The dice are rolled with the generator of the decision
 
 from __future__ import annotations
 
+from app.rules.auction import auction_opened
 from app.rules.board import PARCELS_AT, Edge, parcel_index, parcel_xy, reached_parcels
 from app.rules.catalog import (
     BUILDINGS,
@@ -39,6 +40,10 @@ def on_choosing(s: GameState, seat: int, card: str, side: Side, rng: Rng) -> lis
         if chips := chips_received(s, PERSONALITIES[card].red):  # the red side's chips, at once (decision D58)
             flipped["dynamite"] = chips
         events.append(flipped)
+    if side.auction:  # the Auctioneer (RULING G8): the auction opens at once
+        opened = auction_opened(s, seat, side.auction)
+        if opened is not None:
+            events.append(opened)
     return events
 
 

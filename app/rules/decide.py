@@ -59,7 +59,10 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
     from app.rules.moves import (
         AnswerPermission,
         AskPermission,
+        AuctionParcel,
         BankerVp,
+        Bid,
+        BidPass,
         BuyBuilding,
         BuyParcel,
         BuyRevolvers,
@@ -460,6 +463,19 @@ def _reroll(s: GameState, seat: int, move: Reroll, rng: Rng, kind: Decision) -> 
 @move_handler("keep_roll")
 def _keep_roll(s: GameState, seat: int, move: KeepRoll, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "roll_kept", "seat": seat}]
+@move_handler("auction_parcel")
+def _auction_parcel(s: GameState, seat: int, move: AuctionParcel, rng: Rng, kind: Decision) -> list[Event]:
+    return [{"type": "auction_parcel_chosen", "seat": seat, "x": move["x"], "y": move["y"]}]
+
+
+@move_handler("bid")
+def _bid(s: GameState, seat: int, move: Bid, rng: Rng, kind: Decision) -> list[Event]:
+    return [{"type": "bid_made", "seat": seat, "amount": move["amount"]}]
+
+
+@move_handler("bid_pass")
+def _bid_pass(s: GameState, seat: int, move: BidPass, rng: Rng, kind: Decision) -> list[Event]:
+    return [{"type": "bid_passed", "seat": seat}]
 
 
 # --- end of round ---------------------------------------------------------------------------------------------

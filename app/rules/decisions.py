@@ -31,6 +31,8 @@ class Decision(StrEnum):
     CHINESE_WORKER_RED = "chinese_worker_red"
     PROSPECTOR = "prospector"
     GOVERNOR_RED = "governor_red"
+    AUCTION_PARCELS = "auction_parcels"
+    AUCTION_BID = "auction_bid"
     # placement and the action track
     PLACEMENT = "placement"
     DUEL_TILE = "duel_tile"

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
 # with Gold & Guns a townhouse may stand in for that house, just as free (RULING G6).
 _SAFE_TYPES: tuple[MoveType, ...] = (
     "pass",
+    "bid_pass",
     "decline",
     "decline_parcel",
     "keep_building",

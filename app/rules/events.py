@@ -37,6 +37,7 @@ EventType = Literal[
     "seat_replaced",
     # Gold & Guns characters
     "indian_parcels_taken", "card_flipped", "mine_prospected", "tax_collected", "singer_gambled",
+    "auction_opened", "auction_parcel_chosen", "bid_made", "bid_passed", "auction_closed",
     "outlaw_jailed", "outlaws_arrived", "outlaw_moved", "outlaws_settled", "outlaw_fought", "outlaw_reward_taken",
     "duel_rolled", "die_rerolled", "roll_kept", "duel_tiles_revealed", "mine_dynamited", "dynamite_kept",
 ]
@@ -750,6 +751,55 @@ class SingerGambled(TypedDict):
     seat: int
     dice: list[int]
     amount: int
+class AuctionOpened(TypedDict):
+    """The Auctioneer opened an auction on choosing the card: of `size` owner-free parcels still to be chosen
+    (yellow), or of the 3-guns chip (red, `size` 0) (`001` "The Auctioneer (12)", RULING G8)."""
+
+    type: Literal["auction_opened"]
+    seat: int
+    lot: str
+    size: int
+
+
+class AuctionParcelChosen(TypedDict):
+    """The Auctioneer put an auction chip on an owner-free parcel."""
+
+    type: Literal["auction_parcel_chosen"]
+    seat: int
+    x: int
+    y: int
+
+
+class BidMade(TypedDict):
+    """A player bid in the auction, more than the bid before."""
+
+    type: Literal["bid_made"]
+    seat: int
+    amount: int
+
+
+class BidPassed(TypedDict):
+    """A player passed in the auction, for good."""
+
+    type: Literal["bid_passed"]
+    seat: int
+
+
+class AuctionClosed(TypedDict):
+    """The auction ended: the last bidder (`winner`, None when nobody bid) paid `amount`, `bank` of it to the bank
+    and `auctioneer_gets` to the Auctioneer (`seat`; his own share stays his when he wins), and took the parcels
+    or the 3-guns chip."""
+
+    type: Literal["auction_closed"]
+    seat: int
+    lot: str
+    winner: int | None
+    amount: int
+    bank: int
+    auctioneer_gets: int
+    parcels: list[XY]
+
+
 # --- the Outlaws (`001` "Outlaws", RULING G4) --------------------------------------------------------------------
 
 
@@ -906,6 +956,7 @@ Event = (
     | AttackWon | EstateIncomePaid | BankerVpBought | MoneyGivenUp | CowboysReceived | RoundEnded
     | FinalRoadsFinished | GameFinished | SeatReplaced
     | IndianParcelsTaken | CardFlipped | MineProspected | TaxCollected | SingerGambled
+    | AuctionOpened | AuctionParcelChosen | BidMade | BidPassed | AuctionClosed
     | OutlawJailed | OutlawsArrived | OutlawMoved | OutlawsSettled | OutlawFought | OutlawRewardTaken
     | DuelRolled | DieRerolled | RollKept | DuelTilesRevealed | MineDynamited | DynamiteKept
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
+from app.rules.auction import next_bidder
 from app.rules.board import PARCELS, SIDES, parcel_index
 from app.rules.catalog import (
     BASE_CARDS,
@@ -37,7 +38,12 @@ from app.rules.events import (
     ActionDeclined,
     AttackCancelled,
     AttackWon,
+    AuctionClosed,
+    AuctionOpened,
+    AuctionParcelChosen,
     BankerVpBought,
+    BidMade,
+    BidPassed,
     BuildingBought,
     BuildingDefended,
     BuildingKept,
@@ -123,6 +129,7 @@ from app.rules.model import (
     COWBOYS,
     DYNAMITE_COWBOYS,
     SINGER_COWBOYS,
+    Auction,
     Construction,
     GameState,
     Parcel,
@@ -709,6 +716,7 @@ def _round_ended(s: GameState, e: RoundEnded) -> GameState:
         white_cowboy=False,
         singer_cowboy=False,
         chip_holder=None,
+        chip_sold=False,
         reserve_done=frozenset(),
     )
 
@@ -858,6 +866,57 @@ def _singer_gambled(s: GameState, e: SingerGambled) -> GameState:
     squares = dict(s.squares)
     squares["gambling_income"] = tuple(c for c in squares["gambling_income"] if not c.singer)
     return replace(_gain(s, e["seat"], money=e["amount"]), squares=squares)
+# --- the Auctioneer (RULING G8) ----------------------------------------------------------------------------------
+
+
+@handles("auction_opened")
+def _auction_opened(s: GameState, e: AuctionOpened) -> GameState:
+    """The chip's bidding starts at once with the Auctioneer; parcels are chosen first."""
+    turn = None if e["size"] else e["seat"]
+    return replace(s, auction=Auction(e["seat"], e["lot"], size=e["size"], turn=turn))
+
+
+@handles("auction_parcel_chosen")
+def _auction_parcel_chosen(s: GameState, e: AuctionParcelChosen) -> GameState:
+    """With the last parcel chosen, the bidding starts with the Auctioneer."""
+    a = s.auction
+    assert a is not None
+    parcels = (*a.parcels, _idx(e))
+    return replace(s, auction=replace(a, parcels=parcels, turn=a.seat if len(parcels) == a.size else None))
+
+
+@handles("bid_made")
+def _bid_made(s: GameState, e: BidMade) -> GameState:
+    a = s.auction
+    assert a is not None
+    a = replace(a, bids=(*a.bids, (e["seat"], e["amount"])))
+    return replace(s, auction=replace(a, turn=next_bidder(a, e["seat"], len(s.players))))
+
+
+@handles("bid_passed")
+def _bid_passed(s: GameState, e: BidPassed) -> GameState:
+    a = s.auction
+    assert a is not None
+    a = replace(a, passed=a.passed | {e["seat"]})
+    return replace(s, auction=replace(a, turn=next_bidder(a, e["seat"], len(s.players))))
+
+
+@handles("auction_closed")
+def _auction_closed(s: GameState, e: AuctionClosed) -> GameState:
+    """The winner pays the bid and the Auctioneer receives his share (so the Auctioneer winning pays only the
+    bank's part); the winner takes the parcels, or the 3-guns chip, which leaves Ammunition (decision D68)."""
+    s = replace(s, auction=None)
+    winner = e["winner"]
+    if winner is None:
+        return s
+    s = _gain(_gain(s, winner, money=-e["amount"]), e["seat"], money=e["auctioneer_gets"])
+    for spot in e["parcels"]:
+        s = _set_parcel(s, _idx(spot), owner=winner)
+    if e["lot"] == "chip":
+        s = replace(s, chip_holder=winner, chip_sold=True)
+    return s
+
+
 # --- the Outlaws (RULING G4) ------------------------------------------------------------------------------------
 
 

@@ -33,6 +33,7 @@ _REFUSALS: Final[Mapping[MoveType, tuple[IllegalMoveCode, str]]] = {
     "hire_cowboys": _AMOUNT,
     "buy_revolvers": _AMOUNT,
     "banker_vp": _AMOUNT,
+    "bid": _AMOUNT,
     "place_road": (IllegalMoveCode.ROAD_NOT_ALLOWED,
                    "A road must lie on a free edge that extends the roads already on the board, you need a road in "
                    "your reserve, and roads are placed only while constructing a building that must be connected "

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from app.rules.auction import auction_closed
 from app.rules.board import parcel_index, parcel_xy
 from app.rules.cash_limit import over_cash_limit
 from app.rules.catalog import (
@@ -255,6 +256,8 @@ def _personalities(s: GameState) -> Step:
         side = s.side(s.card_decision)
         assert side is not None and side.decision is not None
         return Awaiting(side.decision, (s.card_decision,))
+    if s.auction is not None:
+        return _auction(s)
     chosen = sum(1 for p in s.players if p.personality is not None)
     if chosen < len(s.players):
         return Awaiting(Decision.PERSONALITY, (s.choosing_order[chosen],))
@@ -263,6 +266,18 @@ def _personalities(s: GameState) -> Step:
         key=lambda seat: PERSONALITIES[s.players[seat].personality or ""].number,
     )
     return _completed(s, {"type": "placement_order_set", "order": order})
+
+
+def _auction(s: GameState) -> Step:
+    """The Auctioneer's auction, at once on choosing the card (RULING G8, decision D65): the Auctioneer chooses the
+    parcels one by one, then one bidder at a time in seat order, then the settlement."""
+    a = s.auction
+    assert a is not None
+    if len(a.parcels) < a.size:
+        return Awaiting(Decision.AUCTION_PARCELS, (a.seat,))
+    if a.turn is not None:
+        return Awaiting(Decision.AUCTION_BID, (a.turn,))
+    return _events(auction_closed(s))
 
 
 def _placement(s: GameState) -> Step:

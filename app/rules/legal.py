@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from app.rules.auction import CHIP_SQUARE, auction_parcel_choices, bid_amounts
 from app.rules.board import parcel_xy
 from app.rules.cash_limit import cash_limit
 from app.rules.catalog import (
@@ -144,10 +145,27 @@ def _governor_red(s: GameState, seat: int) -> list[Move]:
     return [{"type": "collect_tax", "tax": "revolvers"}, {"type": "collect_tax", "tax": "money"}]
 
 
+def _auction_parcels(s: GameState, seat: int) -> list[Move]:
+    """The yellow Auctioneer's parcels, one at a time, among those that could be bought (RULING G8)."""
+    return [{"type": "auction_parcel", **_xy(index)} for index in auction_parcel_choices(s)]
+
+
+def _auction_bid(s: GameState, seat: int) -> list[Move]:
+    """Every amount the bidder may bid, as every amount is listed for the cash limit and the VP squares (decision
+    D66), and the pass, which is final (RULING G8)."""
+    moves: list[Move] = [{"type": "bid", "amount": amount} for amount in bid_amounts(s, seat)]
+    moves.append({"type": "bid_pass"})
+    return moves
+
+
 def open_squares(s: GameState) -> tuple[str, ...]:
     """Squares a cowboy may go to this round: construction squares holding a building, buy-VP squares not yet
-    blocked by the round counter (RULING B15), and all the others."""
-    return _open_squares(s.round, s.construction)
+    blocked by the round counter (RULING B15), Ammunition unless the red Auctioneer sold its chip (decision
+    D68), and all the others."""
+    squares = _open_squares(s.round, s.construction)
+    if s.chip_sold:
+        return tuple(square for square in squares if square != CHIP_SQUARE)
+    return squares
 
 
 @lru_cache(maxsize=256)
@@ -403,6 +421,8 @@ MOVES_BY_KIND: dict[Decision, Callable[[GameState, int], list[Move]]] = {
     Decision.CAPTAIN_RED: _captain_red,
     Decision.PROSPECTOR: _prospector,
     Decision.GOVERNOR_RED: _governor_red,
+    Decision.AUCTION_PARCELS: _auction_parcels,
+    Decision.AUCTION_BID: _auction_bid,
     Decision.PLACEMENT: _placement,
     Decision.CHOOSE_DUEL: _choose_duel,
     Decision.BUY_PARCEL: _buy_parcel,

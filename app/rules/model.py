@@ -87,6 +87,22 @@ class Construction:
     houses: int = 1  # houses still to place once the building stands (a school places three)
 
 
+@dataclass(frozen=True, slots=True)
+class Auction:
+    """The Auctioneer's auction under way (`001` "The Auctioneer (12)", RULING G8): the lot (`catalog.AUCTION_LOTS`)
+    and, for parcels, the `size` to choose and those chosen; the bids so far in order (seat, amount), the last one
+    the highest; who has passed (for good); whose bid is awaited (None while parcels are still chosen, and once
+    the bidding is over)."""
+
+    seat: int
+    lot: str
+    size: int = 0
+    parcels: tuple[int, ...] = ()
+    bids: tuple[tuple[int, int], ...] = ()
+    passed: frozenset[int] = frozenset()
+    turn: int | None = None
+
+
 @dataclass(frozen=True)
 class GameState:
     config: GameConfig
@@ -125,6 +141,10 @@ class GameState:
     white_cowboy: bool = False  # the Sheriff's white cowboy is still to be placed this round
     singer_cowboy: bool = False  # the red Singer's cowboy from the general reserve is still to be placed
     chip_holder: int | None = None  # the 3-guns chip (RULING B14)
+    # Gold & Guns, the Auctioneer (RULING G8): the auction under way while the cards are chosen, and whether the
+    # red side sold the 3-guns chip this round (Ammunition then has nothing left to win, decision D68).
+    auction: Auction | None = None
+    chip_sold: bool = False
     card_decision: int | None = None  # seat asked for their personality's decision right now
     work: Construction | None = None
     reserve_done: frozenset[int] = frozenset()
@@ -230,5 +250,5 @@ def _kept(s: GameState, part: P, question: Callable[[P], T]) -> T:
 T = TypeVar("T")
 P = TypeVar("P")
 _SLOTS: dict[type, tuple[str, ...]] = {
-    cls: tuple(f.name for f in fields(cls)) for cls in (Parcel, Cowboy, PermissionRequest, Construction)
+    cls: tuple(f.name for f in fields(cls)) for cls in (Parcel, Cowboy, PermissionRequest, Construction, Auction)
 }

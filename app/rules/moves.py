@@ -22,7 +22,7 @@ MoveType = Literal[
     "place_building", "place_house", "place_townhouse", "place_city_hall", "keep_building", "buy_vp", "banker_vp",
     "give_up_money",
     "vote_side", "play_tile", "shop_add", "shop_remove", "shop_done", "finish_roads",
-    "prospect_mine", "collect_tax", "place_singer_cowboy",
+    "prospect_mine", "collect_tax", "place_singer_cowboy", "auction_parcel", "bid", "bid_pass",
     "move_outlaw", "outlaw_reward",
     "use_dynamite", "keep_dynamite", "reroll", "keep_roll",
 ]
@@ -332,6 +332,28 @@ class PlaceSingerCowboy(TypedDict):
     """Gold & Guns, the red Singer: place a cowboy from the general reserve on Gambling income, once a round."""
 
     type: Literal["place_singer_cowboy"]
+@with_config(_EXACT)
+class AuctionParcel(_OnParcel):
+    """Gold & Guns, the yellow Auctioneer: put an auction chip on an owner-free parcel (two, one at a time)."""
+
+    type: Literal["auction_parcel"]
+
+
+@with_config(_EXACT)
+class Bid(TypedDict):
+    """Gold & Guns, the Auctioneer's auction: bid more than the last bid, within your money."""
+
+    type: Literal["bid"]
+    amount: Annotated[int, Field(ge=1)]
+
+
+@with_config(_EXACT)
+class BidPass(TypedDict):
+    """Gold & Guns, the Auctioneer's auction: pass; you may not bid again in this auction."""
+
+    type: Literal["bid_pass"]
+
+
 class MoveOutlaw(_OnParcel):
     """The Outlaws: the first player picks the outlaw on this parcel to move next."""
 
@@ -380,7 +402,7 @@ Move: TypeAlias = (
     | PlaceRoad | AskPermission | AnswerPermission | DenyRemaining | PlaceBuilding | PlaceHouse | PlaceTownhouse
     | PlaceCityHall | KeepBuilding
     | BuyVp | BankerVp | GiveUpMoney | VoteSide | PlayTile | ShopAdd | ShopRemove | ShopDone | FinishRoads
-    | ProspectMine | CollectTax | PlaceSingerCowboy
+    | ProspectMine | CollectTax | PlaceSingerCowboy | AuctionParcel | Bid | BidPass
     | MoveOutlaw | OutlawReward
     | UseDynamite | KeepDynamite | Reroll | KeepRoll
 )

@@ -30,6 +30,8 @@ DECISION_PHRASES: Final[Mapping[Decision, str]] = {
     Decision.CHINESE_WORKER_RED: "take a building with the Chinese Worker or decline",
     Decision.PROSPECTOR: "pay $10 for a mine with the Prospector and choose its parcel, or decline",
     Decision.GOVERNOR_RED: "choose the Governor's tax: on revolvers or on money",
+    Decision.AUCTION_PARCELS: "choose an owner-free parcel for the Auctioneer's auction",
+    Decision.AUCTION_BID: "bid more than the last bid in the Auctioneer's auction, or pass for good",
     Decision.PLACEMENT: "place a cowboy or pass",
     Decision.DUEL_TILE: "choose a duel tile (secret until every duellist has chosen)",
     Decision.CHOOSE_DUEL: "choose which duel is fought next",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from app.rules.auction import high_bid
 from app.rules.board import is_reached, parcel_xy, road_points
 from app.rules.cash_limit import cash_limit
 from app.rules.catalog import (
@@ -277,6 +278,7 @@ def _expansion_fields(s: GameState) -> dict[str, Any]:
             singer_cowboy={"seat": singer, "square": "gambling_income"} if singer is not None else None,
             singer_cowboy_available=s.singer_cowboy,
             **dynamite_fields(s),
+            auction=_auction(s),
         )
     if s.config.outlaws:
         fields["outlaws"] = {"strength": s.outlaw_strength, "reserve": outlaws_in_supply(s)}
@@ -298,6 +300,25 @@ def dynamite_fields(s: GameState) -> dict[str, Any]:
         "dynamite_cowboys": placed,
         "dynamite_mines": [{"x": parcel_xy(i)[0], "y": parcel_xy(i)[1]} for i in sorted(s.dynamite_mines)],
         "duel_rolls": [{"seat": seat, **thrown} for seat, thrown in sorted(s.duel_rolls.items())] or None,
+    }
+
+
+def _auction(s: GameState) -> dict[str, Any] | None:
+    """The Auctioneer's auction under way: the lot, the parcels with an auction chip, every bid (bids are public,
+    RULING G8), the high bid, who has passed and whose bid is awaited."""
+    a = s.auction
+    if a is None:
+        return None
+    high = high_bid(a)
+    return {
+        "seat": a.seat,
+        "lot": a.lot,
+        "size": a.size,
+        "parcels": [{"x": x, "y": y} for x, y in map(parcel_xy, a.parcels)],
+        "bids": [{"seat": seat, "amount": amount} for seat, amount in a.bids],
+        "high": {"seat": high[0], "amount": high[1]} if high is not None else None,
+        "passed": sorted(a.passed),
+        "turn": a.turn,
     }
 
 

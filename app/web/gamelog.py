@@ -145,6 +145,20 @@ def _shopping(d: Describer, e: Event) -> str:
     return "The baskets are revealed — " + "; ".join(parts) + "."
 
 
+def _auction_closed(d: Describer, e: Event) -> str:
+    """"bob wins the auction for $9 ($4 to the bank, $5 to ann) and takes parcels (2, 3) and (5, 6)."""
+    if e["winner"] is None:
+        return "Nobody bids: the auction ends without a sale."
+    spots = [at(p) for p in e["parcels"]]
+    lot = f"parcel{'s' if len(spots) > 1 else ''} {' and '.join(spots)}" if spots else "the 3-guns chip"
+    shares = [f"${e['bank']} to the bank"] if e["bank"] else []
+    if e["winner"] == e["seat"]:
+        shares.append(f"keeping ${e['auctioneer_gets']}")
+    else:
+        shares.append(f"${e['auctioneer_gets']} to {d.who(e['seat'])}")
+    return f"{d.who(e['winner'])} wins the auction for ${e['amount']} ({', '.join(shares)}) and takes {lot}."
+
+
 _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "game_started": lambda d, e: f"The game starts with {e['players']} players.",
     "tiles_dealt": lambda d, e: "The duel tiles are dealt.",
@@ -248,6 +262,13 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     + (", ".join(f"{d.who(p['seat'])} pays ${p['amount']}" for p in e["payments"]) or "nobody pays") + ".",
     "singer_gambled": lambda d, e: f"The Singer's cowboy wins ${e['amount']} for {d.who(e['seat'])} "
     f"({e['dice'][0]} × {e['dice'][1]}).",
+    # The Auctioneer (RULING G8).
+    "auction_opened": lambda d, e: f"{d.who(e['seat'])} opens an auction with the Auctioneer: "
+    + (f"{count(e['size'], 'owner-free parcel')} to choose." if e["lot"] == "parcels" else "the 3-guns chip."),
+    "auction_parcel_chosen": lambda d, e: f"{d.who(e['seat'])} puts an auction chip on parcel {at(e)}.",
+    "bid_made": lambda d, e: f"{d.who(e['seat'])} bids ${e['amount']}.",
+    "bid_passed": lambda d, e: f"{d.who(e['seat'])} passes in the auction.",
+    "auction_closed": _auction_closed,
     "seat_replaced": lambda d, e: f"{e['username']} takes over {e['previous']}'s seat "
     f"({COLOUR_NAMES[e['seat'] % len(COLOUR_NAMES)]}).",
     # The Outlaws (RULING G4).

@@ -40,7 +40,7 @@ CELL = 64
 MARGIN = 28
 BOARD_PX = 2 * MARGIN + 8 * CELL
 # Moves that say no (their buttons look so), and the move that asks for permission (its parcels are marked "?").
-REFUSING: tuple[MoveType, ...] = ("decline", "decline_parcel", "deny_remaining", "pass")
+REFUSING: tuple[MoveType, ...] = ("decline", "decline_parcel", "deny_remaining", "pass", "bid_pass")
 ASKING: MoveType = "ask_permission"
 # How a parcel is claimed, by the decision that claims it (a parcel pick needs no words).
 CLAIMED_AS: Mapping[str, str] = {Decision.START_PARCEL: " as a starting parcel", Decision.SETTLER: " with the Settler"}
@@ -256,6 +256,12 @@ class Labeller:
                 return "Leave your cowboy there to take half of the building's income this round"
             strength = (self.doc.get("outlaws") or {}).get("strength")
             return f"Take the outlaw tile's {OUTLAW_VP[strength]} VP" if strength in OUTLAW_VP else "Take the VP"
+        if kind == "auction_parcel":
+            return f"Put an auction chip on {self.parcel(move)}"
+        if kind == "bid":
+            return f"Bid ${move['amount']}"
+        if kind == "bid_pass":
+            return "Pass (no more bids in this auction)"
         if kind == "place_building":
             earns = self.site_incomes.get((move["x"], move["y"]))
             house = " before its house" if BUILDINGS[move["building"]].needs_house else ""

@@ -17,7 +17,7 @@ from app.rules.catalog import (
     ROADS_SUPPLY,
     TOWNHOUSES_SUPPLY,
 )
-from app.rules.construction import road_pieces_on_board
+from app.rules.construction import owner_free_land, road_pieces_on_board
 from app.rules.dynamite import dynamite_in_supply
 from app.rules.events import Event
 from app.rules.evolve import evolve
@@ -73,6 +73,28 @@ def check_invariants(s: GameState) -> None:
     assert s.config.gold_and_guns or dynamite_in_supply(s) == DYNAMITE_CHIPS
     assert bool(s.duel_rolls) == s.reroll_pending
     assert all(s.parcels[i].content == "mine" for i in s.dynamite_mines)
+    check_auction(s)
+
+
+def check_auction(s: GameState) -> None:
+    """R-GG-11, R-GG-12 (RULING G8): an auction runs only while the cards are chosen; its parcels could be bought,
+    its bids rise and the high one is covered by its bidder's money (nothing else happens during an auction);
+    whoever passed is never asked again. A chip sold at auction has a holder and Ammunition stays empty."""
+    if s.chip_sold:
+        assert s.chip_holder is not None and not s.squares.get("ammunition"), "the sold chip is on Ammunition"
+    a = s.auction
+    if a is None:
+        return
+    assert s.step == "personalities" and s.players[a.seat].personality == "auctioneer"
+    assert len(set(a.parcels)) == len(a.parcels) <= a.size
+    assert all(i in owner_free_land(s.parcels) for i in a.parcels), "an auctioned parcel cannot be bought"
+    amounts = [amount for _, amount in a.bids]
+    assert amounts == sorted(set(amounts)) and all(amount >= 1 for amount in amounts), "the bids do not rise"
+    if a.bids:
+        seat, amount = a.bids[-1]
+        assert s.players[seat].money >= amount, "the high bid is not covered"
+        assert PROPERTY_TILES - sum(p.owner == seat for p in s.parcels) >= a.size
+    assert a.turn is None or a.turn not in a.passed, "a player who passed is asked to bid"
 
 
 # Events that buy, claim or build on a parcel, which an outlaw forbids (`001` "Effects of the Outlaws").

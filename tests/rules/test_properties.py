@@ -153,6 +153,26 @@ def test_random_games_with_dynamite_keep_invariants(players: int, variants: dict
     _play_checked(players, variants, chooser.randrange(10**15, 10**16), chooser, probe=2)
 
 
+# The Auctioneer (R-GG-11, R-GG-12) on each side and with each base variant, and with the Outlaws.
+AUCTION_CASES = [
+    {"expansions": ["gold_and_guns"], "characters": [1, 2, 4, 6, 8, 12, 13], "sides": "yellow"},
+    {"expansions": ["gold_and_guns"], "characters": [1, 2, 4, 6, 8, 12, 13], "sides": "red", "might_is_right": True},
+    {"expansions": ["gold_and_guns"], "characters": [1, 3, 5, 7, 8, 12, 13], "sides": "random", "river": True},
+    {"expansions": ["gold_and_guns"], "characters": [1, 3, 5, 7, 8, 12, 13], "sides": "vote", "new_beginning": True},
+    {"expansions": ["gold_and_guns", "outlaws"], "characters": [2, 3, 5, 6, 8, 12, 13], "sides": "random"},
+]
+
+
+@pytest.mark.parametrize("variants", AUCTION_CASES, ids=lambda v: "+".join(
+    f"{k}={v[k]}" for k in sorted(v) if k not in ("expansions", "characters")))
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_with_the_auctioneer_keep_invariants(players: int, variants: dict[str, object]) -> None:
+    """R-GG-11, R-GG-12 in whole games, 2-5 players, each side and base variant, with the Outlaws: the invariants
+    after every decision (`check_auction`), replay equality and no secret in another's view."""
+    chooser = random.Random(f"auction-{players}-{sorted(variants.items())}")
+    _play_checked(players, variants, chooser.randrange(10**15, 10**16), chooser, probe=2)
+
+
 OUTLAWS_CASES = [
     {"expansions": ["outlaws"]},
     {"expansions": ["outlaws"], "sides": "vote"},

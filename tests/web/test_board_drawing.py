@@ -14,6 +14,7 @@ from app.rules.catalog import BUILDINGS
 from app.rules.rng import Rng
 from app.web.gamelog import road_name
 from app.web.present import player_marks
+from tests.rules.test_auctioneer import auction_table, choose_parcels, first_chooser_takes
 from tests.web.test_present import board_html
 
 NAMES = ["anna", "bert", "carl", "dora"]
@@ -78,3 +79,14 @@ def test_each_player_has_a_letter_that_tells_them_apart() -> None:
     for p in doc["board"]["parcels"]:
         if p["owner"] is not None:
             assert f'aria-label="Property of {NAMES[p["owner"]]}"' in html
+
+
+def test_the_auctioned_parcels_carry_the_auction_chips() -> None:
+    """R-GG-11 (`001` "The Auctioneer (12)": "places the auction chips there"): each parcel chosen for the
+    auction shows a chip with an accessible name, and no other parcel does."""
+    g = auction_table()
+    first_chooser_takes(g, "auctioneer")
+    choose_parcels(g, (1, 1), (6, 7))
+    doc = player_view(g.state, 0, game_id=1, usernames=NAMES[:3])
+    html = board_html(SimpleNamespace(id=1, name="T"), doc, [], [])
+    assert _labels(html, "auction-chip") == ["Auction chip: this parcel is auctioned by the Auctioneer"] * 2

@@ -60,3 +60,18 @@ def test_dynamite_and_the_gunsmith_read_as_sentences() -> None:
     assert d.describe({"type": "duel_tiles_revealed", "target": {"x": 2, "y": 3}, "seat": 1,
                        "tiles": [{"seat": 0, "tile": 1, "second": 4}]}) == (
         "Duel for parcel (2, 3): ann plays tiles 1 and 4; bob chooses last with the Gunsmith.")
+
+
+def test_the_auction_reads_bid_by_bid_and_says_who_paid_whom() -> None:
+    """R-GG-11, R-GG-12 (RULING G8): the bids are public; the settlement names the bank's and the Auctioneer's
+    shares, and an Auctioneer who wins keeps his own."""
+    d = gamelog.Describer(["ann", "bob"])
+    assert d.describe({"type": "bid_made", "seat": 1, "amount": 7}) == "bob bids $7."
+    assert d.describe({"type": "auction_closed", "seat": 0, "lot": "parcels", "winner": 1, "amount": 7, "bank": 3,
+                       "auctioneer_gets": 4, "parcels": [{"x": 1, "y": 2}, {"x": 3, "y": 4}]}) == (
+        "bob wins the auction for $7 ($3 to the bank, $4 to ann) and takes parcels (1, 2) and (3, 4).")
+    assert d.describe({"type": "auction_closed", "seat": 0, "lot": "chip", "winner": 0, "amount": 5, "bank": 0,
+                       "auctioneer_gets": 5, "parcels": []}) == (
+        "ann wins the auction for $5 (keeping $5) and takes the 3-guns chip.")
+    assert d.describe({"type": "auction_closed", "seat": 0, "lot": "chip", "winner": None, "amount": 0, "bank": 0,
+                       "auctioneer_gets": 0, "parcels": []}) == "Nobody bids: the auction ends without a sale."
