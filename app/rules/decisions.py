@@ -41,6 +41,9 @@ class Decision(StrEnum):
     PERMISSION = "permission"
     BUY_VP = "buy_vp"
     OUTLAW_REWARD = "outlaw_reward"
+    # Gold & Guns: a defeated cowboy's owner, with the Doctor (move it, or let it go home) or the Undertaker
+    DOCTOR = "doctor"
+    UNDERTAKER = "undertaker"
     # end of round and game
     BANKER_VP = "banker_vp"
     CASH_LIMIT = "cash_limit"

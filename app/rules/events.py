@@ -38,6 +38,8 @@ EventType = Literal[
     # Gold & Guns characters
     "indian_parcels_taken", "card_flipped", "mine_prospected", "tax_collected", "singer_gambled",
     "outlaw_jailed", "outlaws_arrived", "outlaw_moved", "outlaws_settled", "outlaw_fought", "outlaw_reward_taken",
+    # Gold & Guns: the Doctor and the Undertaker
+    "cowboy_healed", "healing_declined", "undertaker_paid",
 ]
 EVENT_TYPES: Final[frozenset[EventType]] = frozenset(get_args(EventType))
 ClaimReason = Literal["start", "settler", "pick"]  # a starting parcel, the Settler's parcel, a parcel pick
@@ -71,6 +73,13 @@ class Duelist(TypedDict):
     roll: NotRequired[int]
     rolls: NotRequired[list[int]]
     tile: NotRequired[int]
+
+
+class Bounty(TypedDict):
+    """Money from the bank to the Doctor or the Undertaker (`seat`) for the outlaws an event took off the board."""
+
+    seat: int
+    amount: int
 
 
 class Payment(TypedDict):
@@ -252,6 +261,7 @@ class PersonalityChosen(TypedDict):
     side: str
     money: NotRequired[int]
     roads: NotRequired[int]
+    no_duel_chips: NotRequired[int]  # Gold & Guns: the yellow Singer's chips for the round
 
 
 class CardOptionChosen(TypedDict):
@@ -318,6 +328,7 @@ class CowboyPlaced(TypedDict):
     x: NotRequired[int]
     y: NotRequired[int]
     singer: NotRequired[bool]  # Gold & Guns: the red Singer's cowboy from the general reserve
+    no_duel: NotRequired[bool]  # Gold & Guns: placed with the yellow Singer's "no duel" chip
 
 
 class PlayerPassed(TypedDict):
@@ -781,6 +792,7 @@ class OutlawFought(TypedDict):
     duelists: list[Duelist]
     winner: int | None
     winner_vp: NotRequired[int]  # Gold & Guns: the yellow Gunsmith's VP for a fight won (R-GG-7)
+    bounty: NotRequired[Bounty]  # Gold & Guns: the Doctor's or the Undertaker's money for a beaten outlaw
 
 
 class OutlawRewardTaken(TypedDict):
@@ -792,6 +804,40 @@ class OutlawRewardTaken(TypedDict):
     y: int
     seat: int
     reward: Literal["vp", "income"]
+    vp: int
+
+
+# --- the Doctor and the Undertaker (`001` "The Doctor / The Undertaker (14)", RULING G11) ------------------------
+
+
+class CowboyHealed(TypedDict):
+    """A defeated cowboy was moved by the Doctor (`doctor`, paid `price`, 0 for his own) to a square or parcel
+    whose turn has not come yet; it acts there as if placed there."""
+
+    type: Literal["cowboy_healed"]
+    seat: int
+    doctor: int
+    price: int
+    square: NotRequired[str]
+    x: NotRequired[int]
+    y: NotRequired[int]
+
+
+class HealingDeclined(TypedDict):
+    """The owner of a defeated cowboy did not call the Doctor: it went back to their reserve."""
+
+    type: Literal["healing_declined"]
+    seat: int
+
+
+class UndertakerPaid(TypedDict):
+    """The owner of a defeated cowboy paid the Undertaker `money` or lost `vp` (both 0 when they had neither); the
+    cowboy went back to their reserve."""
+
+    type: Literal["undertaker_paid"]
+    seat: int
+    undertaker: int
+    money: int
     vp: int
 
 
@@ -822,6 +868,7 @@ Event = (
     | FinalRoadsFinished | GameFinished | SeatReplaced
     | IndianParcelsTaken | CardFlipped | MineProspected | TaxCollected | SingerGambled
     | OutlawJailed | OutlawsArrived | OutlawMoved | OutlawsSettled | OutlawFought | OutlawRewardTaken
+    | CowboyHealed | HealingDeclined | UndertakerPaid
 )
 
 # Events that nobody but their own `seat` may know of at all, not even that they happened: A New Beginning's

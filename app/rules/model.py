@@ -31,11 +31,19 @@ class Cowboy:
     seat: int
     white: bool = False  # the Sheriff's white cowboy (RULING B6)
     singer: bool = False  # the red Singer's cowboy from the general reserve: it never duels (`001` "Singer")
+    no_duel: bool = False  # placed with the yellow Singer's "no duel" chip: it never duels (RULING G9)
+
+    @property
+    def never_duels(self) -> bool:
+        """The Singer's cowboys, red or with a chip, take no part in a duel; the others there resolve as if they
+        were absent (RULING G9, decision D43). The white cowboy never duels either, but nobody may join it (B6)."""
+        return self.singer or self.no_duel
 
 
 # Cowboys are values: one of each colour per seat serves every placement.
 COWBOYS: Final = {(seat, white): Cowboy(seat, white) for seat in range(MAX_PLAYERS) for white in (False, True)}
 SINGER_COWBOYS: Final = {seat: Cowboy(seat, singer=True) for seat in range(MAX_PLAYERS)}
+NO_DUEL_COWBOYS: Final = {seat: Cowboy(seat, no_duel=True) for seat in range(MAX_PLAYERS)}
 
 
 @dataclass(frozen=True)
@@ -54,6 +62,7 @@ class PlayerState:
     marksman: bool = False  # A New Beginning: duels with two dice, the higher counts
     picks: int = 0  # A New Beginning: parcel picks bought and not yet placed
     outlaw_vp: int = 0  # the Outlaws: the part of `vp` won from outlaws (a score part of its own)
+    no_duel_chips: int = 0  # Gold & Guns: the yellow Singer's chips not yet placed this round (RULING G9)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +93,16 @@ class Construction:
 
 
 @dataclass(frozen=True)
+class Defeat:
+    """Cowboys just defeated in a duel or an outlaw fight while the Doctor or the Undertaker is held: their owners
+    decide one at a time, `seats` in order (RULING G11), before anything else happens. `stage` is where in the
+    resolution order (`defeats.RESOLUTION_STAGES`) the duel was fought: the Doctor moves a cowboy only later."""
+
+    seats: tuple[int, ...]
+    stage: str
+
+
+@dataclass(frozen=True)
 class GameState:
     config: GameConfig
     seq: int = 0
@@ -108,6 +127,7 @@ class GameState:
     outlaw_round: int = 0
     outlaws_moved: frozenset[int] | None = None
     outlaw_beaten: int | None = None  # the parcel whose outlaw was just beaten, until its winner takes the reward
+    defeat: Defeat | None = None  # Gold & Guns: defeated cowboys awaiting the Doctor or the Undertaker (G11)
     sides: Mapping[str, str] = field(default_factory=dict)  # card -> "yellow" | "red"
     cards: tuple[str, ...] = BASE_CARDS  # the personality cards of this game, by number (RULING G1)
     initial_order: tuple[int, ...] = ()

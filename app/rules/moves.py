@@ -24,6 +24,7 @@ MoveType = Literal[
     "vote_side", "play_tile", "shop_add", "shop_remove", "shop_done", "finish_roads",
     "prospect_mine", "collect_tax", "place_singer_cowboy",
     "move_outlaw", "outlaw_reward",
+    "heal_cowboy", "pay_undertaker",
 ]
 MOVE_TYPES: Final[frozenset[MoveType]] = frozenset(get_args(MoveType))
 
@@ -58,6 +59,8 @@ class ChoosePersonality(TypedDict):
     card: Annotated[str, Field(description="sheriff, banker, grocer, chinese_worker, settler, captain, mercenary; "
                                            "with Gold & Guns also indian, prospector, gunsmith, singer, "
                                            "auctioneer, governor, doctor (the cards of the game)")]
+    side: NotRequired[Annotated[Literal["yellow", "red"], Field(
+        description="Gold & Guns: the side of the Doctor / Undertaker, chosen with the card (doctor only)")]]
 
 
 @with_config(_EXACT)
@@ -116,6 +119,8 @@ class PlaceCowboy(TypedDict):
     square: NotRequired[str]
     x: NotRequired[Annotated[int, OPTIONAL_X]]
     y: NotRequired[Annotated[int, OPTIONAL_Y]]
+    no_duel: NotRequired[Annotated[bool, Field(
+        description="Gold & Guns, the yellow Singer: with a \"no duel\" chip (3 Roads, money, VP squares)")]]
 
 
 @with_config(_EXACT)
@@ -342,6 +347,25 @@ class OutlawReward(TypedDict):
     reward: Literal["vp", "income"]
 
 
+@with_config(_EXACT)
+class HealCowboy(TypedDict):
+    """Gold & Guns, the Doctor: move your defeated cowboy (for $3, free for the Doctor's own) to a square or parcel
+    no cowboy holds whose turn has not come yet."""
+
+    type: Literal["heal_cowboy"]
+    square: NotRequired[str]
+    x: NotRequired[Annotated[int, OPTIONAL_X]]
+    y: NotRequired[Annotated[int, OPTIONAL_Y]]
+
+
+@with_config(_EXACT)
+class PayUndertaker(TypedDict):
+    """Gold & Guns, the Undertaker: for your defeated cowboy, pay him $2 ("money") or lose 1 VP ("vp")."""
+
+    type: Literal["pay_undertaker"]
+    pay: Literal["money", "vp"]
+
+
 Move: TypeAlias = (
     ClaimParcel | ChoosePersonality | GrocerChoice | CardOption | HireCowboys | BuyRevolvers | TakeBuilding
     | Decline | PlaceCowboy | PlaceWhiteCowboy | Pass | ResolveDuel | BuyParcel | DeclineParcel | BuyBuilding
@@ -350,6 +374,7 @@ Move: TypeAlias = (
     | BuyVp | BankerVp | GiveUpMoney | VoteSide | PlayTile | ShopAdd | ShopRemove | ShopDone | FinishRoads
     | ProspectMine | CollectTax | PlaceSingerCowboy
     | MoveOutlaw | OutlawReward
+    | HealCowboy | PayUndertaker
 )
 MOVE_SHAPES: Final[tuple[type[Any], ...]] = get_args(Move)
 MOVE_ADAPTER: Final[TypeAdapter[Move]] = TypeAdapter(Annotated[Move, Field(discriminator="type")])

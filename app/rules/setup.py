@@ -20,6 +20,7 @@ from app.rules.catalog import (
     RIVER_MOUNTAINS,
     RIVER_PARCELS,
     bag_contents,
+    sided_cards,
 )
 from app.rules.config import GameConfig
 from app.rules.decide import advance
@@ -42,11 +43,12 @@ def _cards(config: GameConfig, rng: Rng) -> tuple[str, ...]:
 
 
 def _sides(config: GameConfig, cards: tuple[str, ...], rng: Rng) -> dict[str, str]:
+    """The side of each card (RULING V1), but for a card whose holder chooses it with the card (decision D73)."""
     if config.sides == "vote":
         return {}  # decided by the players' vote before the starting parcels (RULING V1)
     if config.sides == "random":
-        return {card: rng.choice(("yellow", "red")) for card in cards}
-    return {card: config.sides for card in cards}
+        return {card: rng.choice(("yellow", "red")) for card in sided_cards(cards)}
+    return {card: config.sides for card in sided_cards(cards)}
 
 
 def _deal_tiles(config: GameConfig, rng: Rng) -> TilesDealt:
