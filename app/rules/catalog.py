@@ -230,6 +230,14 @@ class Side:
     dynamite: int = 0  # dynamite chips received at once, as the supply allows (red Prospector and Gunsmith, G7)
     rerolls: bool = False  # may roll again once in each duel, plays the duel tile last (red Gunsmith)
     auction: str | None = None  # the lot auctioned at once, a key of `AUCTION_LOTS` (Auctioneer, RULING G8)
+    no_duel_chips: int = 0  # "no duel" chips for the round, each placed with a cowboy (Singer, RULING G9)
+    # What a defeated cowboy's owner may or must do (`001` "The Doctor / The Undertaker (14)", RULING G11): pay the
+    # holder `healing_price` to move it to a place not yet resolved (the Doctor), or pay the holder
+    # `burial_price` or lose `burial_vp` (the Undertaker); the holder's own cowboys are free.
+    healing_price: int | None = None
+    burial_price: int | None = None
+    burial_vp: int = 0
+    outlaw_bounty: int = 0  # $ from the bank to the holder for each outlaw beaten (Doctor, Undertaker)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +247,7 @@ class Personality:
     name: str
     yellow: Side
     red: Side
+    holder_chooses_side: bool = False  # the side is chosen with the card, not by the game's `sides` (Doctor)
 
     def side(self, colour: str) -> Side:
         return self.red if colour == "red" else self.yellow
@@ -311,7 +320,8 @@ PERSONALITIES: Final[dict[str, Personality]] = {
         ),
         Personality(
             "singer", 11, "Singer",
-            Side(15, "Two \"no duel\" chips for this round."),
+            Side(15, "Two \"no duel\" chips for this round: a cowboy placed with one on 3 Roads, a money square or a "
+                     "victory point square never duels and always performs its action.", no_duel_chips=2),
             Side(40, "Once, place a cowboy from the general reserve on Gambling income: it never duels and wins "
                      "the product of two dice.", lucky_cowboy=True),
         ),
@@ -330,8 +340,11 @@ PERSONALITIES: Final[dict[str, Personality]] = {
         ),
         Personality(
             "doctor", 14, "Doctor / Undertaker",
-            Side(60, "Doctor: a defeated cowboy may be moved for $3 to an uncontested square; you heal yours free."),
-            Side(90, "Undertaker: $2 or 1 VP for each defeated cowboy; $2 per outlaw defeated this round."),
+            Side(60, "Doctor: a defeated cowboy may be moved for $3 (yours free) to a place no cowboy holds whose "
+                     "turn has not come yet; $3 for each outlaw beaten.", healing_price=3, outlaw_bounty=3),
+            Side(90, "Undertaker: each defeated cowboy costs its owner $2 to you or 1 VP (yours free); $2 for each "
+                     "outlaw beaten.", burial_price=2, burial_vp=1, outlaw_bounty=2),
+            holder_chooses_side=True,
         ),
     )
 }
@@ -339,17 +352,18 @@ BASE_CARDS: Final = tuple(card for card, p in PERSONALITIES.items() if p.number 
 CARD_BY_NUMBER: Final = {p.number: p.card for p in PERSONALITIES.values()}
 CHARACTERS_IN_PLAY: Final = 7  # `001` "New Characters": 7 of the 14 cards (RULING G1)
 
-# The sides whose rules the core does not play yet. A card is playable only when both its sides are: sides can
-# be red, random or voted, so a card with one silent side would be played without its rule. The random draw of
-# a game's cards never takes these cards, and naming one in `characters` is refused (GameConfig); tests reach
-# the sides already written with `unfinished_cards=True`. Each entry goes when its rule is written.
-UNFINISHED_SIDES: Final = frozenset({
-    ("singer", "yellow"),  # "no duel" chips
-    ("doctor", "yellow"), ("doctor", "red"),  # repositioning, the Undertaker, and the holder's choice of side
+def sided_cards(cards: tuple[str, ...]) -> tuple[str, ...]:
+    """The cards whose side the game's `sides` setting decides (the vote included): all but those whose holder
+    chooses the side with the card (`001` "The Doctor / The Undertaker (14)")."""
+    return tuple(card for card in cards if not PERSONALITIES[card].holder_chooses_side)
+
+
+# The squares where the yellow Singer's "no duel" chips may go (RULING G9): 3 Roads, the three money squares and
+# the seven victory point squares.
+NO_DUEL_CHIP_SQUARES: Final = frozenset({
+    "three_roads", "parcel_income", "cowboy_income", "gambling_income",
+    "parcels_vp", "cowboy_vp", "estate_vp", *(b.square for b in BUY_VP_SQUARES),
 })
-PLAYABLE_CARDS: Final = tuple(
-    card for card in PERSONALITIES if (card, "yellow") not in UNFINISHED_SIDES and (card, "red") not in UNFINISHED_SIDES
-)
 
 # Prices of the personalities' choices (`000` "Personalities").
 CAPTAIN_COWBOY_PRICES: Final = {0: 0, 1: 1, 2: 4, 3: 9}

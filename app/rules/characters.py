@@ -147,11 +147,10 @@ def singer_cowboy_on(s: GameState, square: str) -> int | None:
 def may_place_singer_cowboy(s: GameState, seat: int) -> bool:
     """The red Singer places the cowboy from the general reserve once a round, on Gambling income, where they
     have no cowboy of their own (one cowboy per player on a square, RULING B7; decision D43)."""
+    if not s.singer_cowboy:  # nobody holds the red Singer, or its cowboy is placed
+        return False
     side = s.side(seat)
-    return (
-        s.singer_cowboy and side is not None and side.lucky_cowboy
-        and not any(c.seat == seat for c in s.squares.get(GAMBLING, ()))
-    )
+    return side is not None and side.lucky_cowboy and not any(c.seat == seat for c in s.squares.get(GAMBLING, ()))
 
 
 def singer_gambles(seat: int, rng: Rng) -> SingerGambled:

@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.rules.catalog import CARD_BY_NUMBER, CHARACTERS_IN_PLAY, UNFINISHED_SIDES
+from app.rules.catalog import CARD_BY_NUMBER, CHARACTERS_IN_PLAY
 from app.rules.errors import ConfigError
 
 SIDES = ("yellow", "red", "random", "vote")
 KNOWN_EXPANSIONS = ("gold_and_guns", "outlaws", "big_box")
-# The Outlaws are played whole, by the core and the pages. Gold & Guns' buildings, townhouses and the characters
-# of `catalog.PLAYABLE_CARDS` are played; its other characters, the "no duel" chips and auctions are not yet, so no
-# player may open a table with it: it is in preview. Big Box is not played at all.
+# The Outlaws are played whole, by the core and the pages. Gold & Guns is played whole by the rules core (its
+# buildings, townhouses and the 7 characters) but not yet by the pages and the admin's form, so no player may open
+# a table with it: it is in preview. Big Box is not played at all.
 PLAYABLE_EXPANSIONS = ("outlaws",)
 PREVIEW_EXPANSIONS = ("gold_and_guns",)
 EXPANSION_NAMES = {"gold_and_guns": "Gold & Guns", "outlaws": "The Outlaws", "big_box": "Big Box"}
@@ -41,12 +41,9 @@ class GameConfig:
     @classmethod
     def from_variants(
         cls, players: int, variants: dict[str, Any] | None = None, *, preview: bool = False,
-        unfinished_cards: bool = False,
     ) -> GameConfig:
         """Validate the admin's settings; raise ConfigError naming the first setting that cannot be played.
-        With `preview`, the expansions in PREVIEW_EXPANSIONS are accepted too (never for a player's request); with
-        `unfinished_cards` (tests of the sides already written, and the replay of a log), `characters` may name
-        cards one of whose sides the core does not play yet (`catalog.UNFINISHED_SIDES`)."""
+        With `preview`, the expansions in PREVIEW_EXPANSIONS are accepted too (never for a player's request); with"""
         variants = dict(variants or {})
         for key in variants:
             if key not in _KNOWN_KEYS:
@@ -67,7 +64,7 @@ class GameConfig:
         for expansion in expansions:
             if expansion not in PLAYABLE_EXPANSIONS and not (preview and expansion in PREVIEW_EXPANSIONS):
                 raise ConfigError("expansions", f"{EXPANSION_NAMES[expansion]} is not playable yet.")
-        characters = _characters(variants.get("characters"), "gold_and_guns" in expansions, unfinished_cards)
+        characters = _characters(variants.get("characters"), "gold_and_guns" in expansions)
         return cls(
             players=players,
             sides=sides,
@@ -101,14 +98,12 @@ class GameConfig:
 
     @classmethod
     def from_json(cls, players: int, data: dict[str, Any]) -> GameConfig:
-        """The configuration stored in a game's log: written by the core itself, so a preview (and a card not
-        finished yet) is accepted."""
-        return cls.from_variants(players, data, preview=True, unfinished_cards=True)
+        """The configuration stored in a game's log: written by the core itself, so a preview is accepted."""
+        return cls.from_variants(players, data, preview=True)
 
 
-def _characters(value: object, gold_and_guns: bool, unfinished_cards: bool) -> tuple[int, ...] | None:
-    """The admin's 7 distinct card numbers of 1-14 (RULING G1), refused without Gold & Guns, and refused while
-    one of the cards has a side the core does not play yet (`catalog.UNFINISHED_SIDES`)."""
+def _characters(value: object, gold_and_guns: bool) -> tuple[int, ...] | None:
+    """The admin's 7 distinct card numbers of 1-14 (RULING G1), refused without Gold & Guns."""
     if value is None:
         return None
     if not gold_and_guns:
@@ -122,9 +117,4 @@ def _characters(value: object, gold_and_guns: bool, unfinished_cards: bool) -> t
         raise ConfigError(
             "characters", f"'characters' must list {CHARACTERS_IN_PLAY} different card numbers from 1 to 14."
         )
-    unfinished = sorted(n for n in value if any((CARD_BY_NUMBER[n], side) in UNFINISHED_SIDES
-                                                for side in ("yellow", "red")))
-    if unfinished and not unfinished_cards:
-        names = ", ".join(f"{CARD_BY_NUMBER[n]} ({n})" for n in unfinished)
-        raise ConfigError("characters", f"These cards cannot be played yet: {names}.")
     return tuple(sorted(value))

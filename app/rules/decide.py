@@ -31,6 +31,7 @@ from app.rules.characters import MINE_REVOLVERS, on_choosing, road_vp, tax_payme
 from app.rules.city_hall import city_hall_sites
 from app.rules.construction import houses_to_place, is_bridge, needs_house, permission_parcels
 from app.rules.decisions import Decision
+from app.rules.defeats import doctor, healing_price, undertaker
 from app.rules.duels import duelling_seats, fight, throw
 from app.rules.dynamite import chips_received, rerolling_seat
 from app.rules.events import (
@@ -38,6 +39,7 @@ from app.rules.events import (
     BuildingTaken,
     CityHallPlaced,
     ClaimReason,
+    CowboyHealed,
     CowboyPlaced,
     DuelTileChosen,
     Event,
@@ -77,6 +79,7 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         FinishRoads,
         GiveUpMoney,
         GrocerChoice,
+        HealCowboy,
         HireCowboys,
         KeepBuilding,
         KeepDynamite,
@@ -86,6 +89,7 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         MoveType,
         OutlawReward,
         Pass,
+        PayUndertaker,
         PlaceBuilding,
         PlaceCityHall,
         PlaceCowboy,
@@ -200,7 +204,7 @@ def _claim_parcel(s: GameState, seat: int, move: ClaimParcel, rng: Rng, kind: De
 @move_handler("choose_personality")
 def _choose_personality(s: GameState, seat: int, move: ChoosePersonality, rng: Rng, kind: Decision) -> list[Event]:
     card = move["card"]
-    colour = s.sides[card]
+    colour = move.get("side") or s.sides[card]  # the Doctor / Undertaker's holder names the side (decision D73)
     side = PERSONALITIES[card].side(colour)
     event: PersonalityChosen = {"type": "personality_chosen", "seat": seat, "card": card, "side": colour}
     if side.money:
@@ -209,6 +213,8 @@ def _choose_personality(s: GameState, seat: int, move: ChoosePersonality, rng: R
         event["roads"] = min(side.roads, roads_in_supply(s))  # a gain beyond the supply is lost (RULING B3)
     if chips := chips_received(s, side):  # the red Prospector's and Gunsmith's dynamite (RULING G7)
         event["dynamite"] = chips
+    if side.no_duel_chips:
+        event["no_duel_chips"] = side.no_duel_chips
     return [event, *on_choosing(s, seat, card, side, rng)]
 
 
@@ -257,6 +263,12 @@ def _decline(s: GameState, seat: int, move: Decline, rng: Rng, kind: Decision) -
         return [{"type": "building_purchase_declined", "seat": seat, "square": s.step}]
     if kind == Decision.PARCEL_PICK:
         return [{"type": "parcel_pick_forfeited", "seat": seat, "refund": SHOP["parcel"].price}]
+    if kind == Decision.DOCTOR:
+        return [{"type": "healing_declined", "seat": seat}]
+    if kind == Decision.UNDERTAKER:  # neither $2 nor a VP to give (decision D79)
+        held = undertaker(s)
+        assert held is not None
+        return [{"type": "undertaker_paid", "seat": seat, "undertaker": held[0], "money": 0, "vp": 0}]
     return [{"type": "card_decision_declined", "seat": seat}]
 
 
@@ -277,6 +289,8 @@ def _place_cowboy(s: GameState, seat: int, move: PlaceCowboy, rng: Rng, kind: De
     placed = _placed(seat, move, white=False)
     if move.get("dynamite"):
         placed["dynamite"] = True
+    if move.get("no_duel"):
+        placed["no_duel"] = True  # with one of the yellow Singer's chips (RULING G9)
     return [placed]
 
 
@@ -476,6 +490,27 @@ def _bid(s: GameState, seat: int, move: Bid, rng: Rng, kind: Decision) -> list[E
 @move_handler("bid_pass")
 def _bid_pass(s: GameState, seat: int, move: BidPass, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "bid_passed", "seat": seat}]
+@move_handler("heal_cowboy")
+def _heal_cowboy(s: GameState, seat: int, move: HealCowboy, rng: Rng, kind: Decision) -> list[Event]:
+    """The Doctor moves the defeated cowboy; its owner pays him, unless it is his own (RULING G11)."""
+    held = doctor(s)
+    assert held is not None
+    healed: CowboyHealed = {"type": "cowboy_healed", "seat": seat, "doctor": held[0],
+                            "price": healing_price(s, seat)}
+    if "square" in move:
+        healed["square"] = move["square"]
+    else:
+        healed["x"], healed["y"] = move["x"], move["y"]
+    return [healed]
+
+
+@move_handler("pay_undertaker")
+def _pay_undertaker(s: GameState, seat: int, move: PayUndertaker, rng: Rng, kind: Decision) -> list[Event]:
+    held = undertaker(s)
+    assert held is not None and held[1].burial_price is not None
+    money = held[1].burial_price if move["pay"] == "money" else 0
+    vp = held[1].burial_vp if move["pay"] == "vp" else 0
+    return [{"type": "undertaker_paid", "seat": seat, "undertaker": held[0], "money": money, "vp": vp}]
 
 
 # --- end of round ---------------------------------------------------------------------------------------------

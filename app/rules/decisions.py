@@ -46,6 +46,9 @@ class Decision(StrEnum):
     # Gold & Guns: the red Gunsmith rolls again or keeps his roll; dynamite chips at the estate income
     REROLL = "reroll"
     DYNAMITE = "dynamite"
+    # Gold & Guns: a defeated cowboy's owner, with the Doctor (move it, or let it go home) or the Undertaker
+    DOCTOR = "doctor"
+    UNDERTAKER = "undertaker"
     # end of round and game
     BANKER_VP = "banker_vp"
     CASH_LIMIT = "cash_limit"

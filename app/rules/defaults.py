@@ -42,6 +42,7 @@ _PREFERRED: tuple[Move, ...] = (
     {"type": "grocer_choice", "option": "money_now"},
     {"type": "card_option", "option": "money"},
     {"type": "outlaw_reward", "reward": "vp"},  # it takes nothing from anyone
+    {"type": "pay_undertaker", "pay": "money"},  # $2 is worth less than a VP (6 at the end, `000` "End Of The Game")
 )
 
 

@@ -49,7 +49,7 @@ def dynamite_in_supply(s: GameState) -> int:
 
 def chips_received(s: GameState, side: Side) -> int:
     """What a card's side gives at once: its chips, as far as the supply holds them (`001`: "if available")."""
-    return min(side.dynamite, dynamite_in_supply(s))
+    return min(side.dynamite, dynamite_in_supply(s)) if side.dynamite else 0
 
 
 # --- a chip with a cowboy (R-GG-6) -------------------------------------------------------------------------------

@@ -40,6 +40,8 @@ EventType = Literal[
     "auction_opened", "auction_parcel_chosen", "bid_made", "bid_passed", "auction_closed",
     "outlaw_jailed", "outlaws_arrived", "outlaw_moved", "outlaws_settled", "outlaw_fought", "outlaw_reward_taken",
     "duel_rolled", "die_rerolled", "roll_kept", "duel_tiles_revealed", "mine_dynamited", "dynamite_kept",
+    # Gold & Guns: the Doctor and the Undertaker
+    "cowboy_healed", "healing_declined", "undertaker_paid",
 ]
 EVENT_TYPES: Final[frozenset[EventType]] = frozenset(get_args(EventType))
 ClaimReason = Literal["start", "settler", "pick"]  # a starting parcel, the Settler's parcel, a parcel pick
@@ -93,6 +95,13 @@ class Throw(TypedDict):
     dice: NotRequired[list[int]]
     first_roll: NotRequired[int]
     first_dice: NotRequired[list[int]]
+
+
+class Bounty(TypedDict):
+    """Money from the bank to the Doctor or the Undertaker (`seat`) for the outlaws an event took off the board."""
+
+    seat: int
+    amount: int
 
 
 class Payment(TypedDict):
@@ -276,6 +285,7 @@ class PersonalityChosen(TypedDict):
     money: NotRequired[int]
     roads: NotRequired[int]
     dynamite: NotRequired[int]  # Gold & Guns: the chips received, as the supply allowed (RULING G7)
+    no_duel_chips: NotRequired[int]  # Gold & Guns: the yellow Singer's chips for the round
 
 
 class CardOptionChosen(TypedDict):
@@ -343,6 +353,7 @@ class CowboyPlaced(TypedDict):
     y: NotRequired[int]
     singer: NotRequired[bool]  # Gold & Guns: the red Singer's cowboy from the general reserve
     dynamite: NotRequired[bool]  # Gold & Guns: a dynamite chip placed with the cowboy (RULING G7)
+    no_duel: NotRequired[bool]  # Gold & Guns: placed with the yellow Singer's "no duel" chip
 
 
 class PlayerPassed(TypedDict):
@@ -857,6 +868,7 @@ class OutlawFought(TypedDict):
     duelists: list[Duelist]
     winner: int | None
     winner_vp: NotRequired[int]  # Gold & Guns: the yellow Gunsmith's VP for a fight won (R-GG-7)
+    bounty: NotRequired[Bounty]  # Gold & Guns: the Doctor's or the Undertaker's money for a beaten outlaw
 
 
 class OutlawRewardTaken(TypedDict):
@@ -928,6 +940,38 @@ class DynamiteKept(TypedDict):
 
     type: Literal["dynamite_kept"]
     seat: int
+# --- the Doctor and the Undertaker (`001` "The Doctor / The Undertaker (14)", RULING G11) ------------------------
+
+
+class CowboyHealed(TypedDict):
+    """A defeated cowboy was moved by the Doctor (`doctor`, paid `price`, 0 for his own) to a square or parcel
+    whose turn has not come yet; it acts there as if placed there."""
+
+    type: Literal["cowboy_healed"]
+    seat: int
+    doctor: int
+    price: int
+    square: NotRequired[str]
+    x: NotRequired[int]
+    y: NotRequired[int]
+
+
+class HealingDeclined(TypedDict):
+    """The owner of a defeated cowboy did not call the Doctor: it went back to their reserve."""
+
+    type: Literal["healing_declined"]
+    seat: int
+
+
+class UndertakerPaid(TypedDict):
+    """The owner of a defeated cowboy paid the Undertaker `money` or lost `vp` (both 0 when they had neither); the
+    cowboy went back to their reserve."""
+
+    type: Literal["undertaker_paid"]
+    seat: int
+    undertaker: int
+    money: int
+    vp: int
 
 
 # --- the table ------------------------------------------------------------------------------------------------
@@ -959,6 +1003,7 @@ Event = (
     | AuctionOpened | AuctionParcelChosen | BidMade | BidPassed | AuctionClosed
     | OutlawJailed | OutlawsArrived | OutlawMoved | OutlawsSettled | OutlawFought | OutlawRewardTaken
     | DuelRolled | DieRerolled | RollKept | DuelTilesRevealed | MineDynamited | DynamiteKept
+    | CowboyHealed | HealingDeclined | UndertakerPaid
 )
 
 # Events that nobody but their own `seat` may know of at all, not even that they happened: A New Beginning's

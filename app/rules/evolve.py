@@ -34,6 +34,7 @@ from app.rules.catalog import (
     bag_contents,
 )
 from app.rules.config import GameConfig
+from app.rules.defeats import defeated_cowboys, duel_stage
 from app.rules.events import (
     ActionDeclined,
     AttackCancelled,
@@ -59,6 +60,7 @@ from app.rules.events import (
     CityHallSetAside,
     ConstructionRefilled,
     ConstructionStarted,
+    CowboyHealed,
     CowboyPlaced,
     CowboysHired,
     CowboysReceived,
@@ -76,6 +78,7 @@ from app.rules.events import (
     FinalRoadsFinished,
     GameFinished,
     GameStarted,
+    HealingDeclined,
     HousePlaced,
     IndianParcelsTaken,
     MineDynamited,
@@ -120,6 +123,7 @@ from app.rules.events import (
     TilesDrawn,
     TownhousePlaced,
     TurnOrderDrawn,
+    UndertakerPaid,
     VpBought,
     VpGained,
     WagesPaid,
@@ -128,6 +132,7 @@ from app.rules.events import (
 from app.rules.model import (
     COWBOYS,
     DYNAMITE_COWBOYS,
+    NO_DUEL_COWBOYS,
     SINGER_COWBOYS,
     Auction,
     Construction,
@@ -228,6 +233,20 @@ def _clear_square(s: GameState, square: str | None) -> GameState:
         return s
     squares = dict(s.squares)
     del squares[square]
+    return replace(s, squares=squares)
+
+
+def _square_done(s: GameState, square: str | None, seat: int) -> GameState:
+    """The cowboys of `seat` have performed the square's action and leave it. The others stay only beside a
+    cowboy that never duels, which acts first (RULING G9); otherwise the performer is the last one there."""
+    if square is None or square not in s.squares:
+        return s
+    squares = dict(s.squares)
+    rest = tuple(c for c in squares[square] if c.seat != seat)
+    if rest:
+        squares[square] = rest
+    else:
+        del squares[square]
     return replace(s, squares=squares)
 
 
@@ -343,6 +362,10 @@ def _personality_chosen(s: GameState, e: PersonalityChosen) -> GameState:
     s = _gain(s, seat, money=e.get("money", 0), roads=e.get("roads", 0))
     if "dynamite" in e:
         s = _chips(s, seat, e["dynamite"])
+    if "no_duel_chips" in e:
+        s = _update_player(s, seat, no_duel_chips=e["no_duel_chips"])
+    if s.sides.get(e["card"]) != e["side"]:  # a card whose holder chooses its side (the Doctor / Undertaker)
+        s = replace(s, sides={**s.sides, e["card"]: e["side"]})
     side = PERSONALITIES[e["card"]].side(s.sides[e["card"]])
     return replace(s, card_decision=seat if side.decision else None)
 
@@ -398,6 +421,10 @@ def _cowboy_placed(s: GameState, e: CowboyPlaced) -> GameState:
         changes["players"] = _with_player(s.players, seat, cowboys=p.cowboys - 1, dynamite=p.dynamite - 1)
         if "x" in e and s.parcels[_idx(e)].owner == seat and s.parcels[_idx(e)].content == "mine":
             changes["dynamite_mines"] = s.dynamite_mines | {_idx(e)}
+    elif "no_duel" in e:  # one of the player's own cowboys, with one of the yellow Singer's chips (RULING G9)
+        cowboy = NO_DUEL_COWBOYS[seat]
+        p = s.players[seat]
+        changes["players"] = _with_player(s.players, seat, cowboys=p.cowboys - 1, no_duel_chips=p.no_duel_chips - 1)
     else:
         cowboy = COWBOYS[seat, e.get("white", False)]
         if cowboy.white:
@@ -449,17 +476,21 @@ def _roads_handed_out(s: GameState, e: RoadsHandedOut) -> GameState:
 
 @handles("duel_fought")
 def _duel_fought(s: GameState, e: DuelFought) -> GameState:
-    return _duel_outcome(s, e["target"], e["duelists"], e["winner"], e.get("winner_vp", 0))
+    stage = duel_stage(s, e["target"])
+    return _duel_outcome(s, e["target"], e["duelists"], e["winner"], e.get("winner_vp", 0), stage)
 
 
 def _duel_outcome(
-    s: GameState, target: Mapping[str, Any], duelists: list[Duelist], winner: int | None, winner_vp: int = 0
+    s: GameState, target: Mapping[str, Any], duelists: list[Duelist], winner: int | None, winner_vp: int,
+    stage: str,
 ) -> GameState:
-    """Every duellist but the winner goes back to their reserve (the red Sheriff scoring for each lost duel);
-    with Might Is Right the played tiles go to the used pile; the winner scores what winning gives (the yellow
-    Gunsmith)."""
+    """Every duellist but the winner goes back to their reserve (the red Sheriff scoring for each lost duel) —
+    or, while the Doctor or the Undertaker is held, waits for its owner's decision (RULING G11); with Might Is
+    Right the played tiles go to the used pile; the winner scores what winning gives (the yellow Gunsmith)."""
     losers = [d["seat"] for d in duelists if d["seat"] != winner]
-    s = replace(_remove_cowboys(s, target, losers), duel_target=None)
+    defeat = defeated_cowboys(s, losers, stage)
+    waiting = defeat.seats if defeat is not None else ()
+    s = replace(_remove_cowboys(s, target, losers), duel_target=None, defeat=defeat)
     if s.duel_rolls:  # the red Gunsmith's duel is over (RULING G7)
         s = replace(s, duel_rolls={}, reroll_pending=False)
     if s.config.might_is_right:  # played tiles go to the used pile (`000` "Might Is Right")
@@ -476,7 +507,7 @@ def _duel_outcome(
             s = replace(s, duel_second_tiles={}, duel_tiles_revealed=False)
     for seat in losers:
         vp = SHERIFF_RED_VP_PER_LOST_DUEL if s.holds(seat, "sheriff", "red") else 0
-        s = _gain(s, seat, cowboys=1, vp=vp)
+        s = _gain(s, seat, cowboys=0 if seat in waiting else 1, vp=vp)
     if winner is not None and winner_vp:
         s = _gain(s, winner, vp=winner_vp)
     return s
@@ -484,33 +515,33 @@ def _duel_outcome(
 
 @handles("chip_taken")
 def _chip_taken(s: GameState, e: ChipTaken) -> GameState:
-    return _clear_square(replace(s, chip_holder=e["seat"]), e["square"])
+    return _square_done(replace(s, chip_holder=e["seat"]), e["square"], e["seat"])
 
 
 @handles("roads_gained")
 def _roads_gained(s: GameState, e: RoadsGained) -> GameState:
-    return _clear_square(_gain(s, e["seat"], roads=e["count"]), e.get("square"))
+    return _square_done(_gain(s, e["seat"], roads=e["count"]), e.get("square"), e["seat"])
 
 
 @handles("money_gained")
 def _money_gained(s: GameState, e: MoneyGained) -> GameState:
-    return _clear_square(_gain(s, e["seat"], money=e["amount"]), e.get("square"))
+    return _square_done(_gain(s, e["seat"], money=e["amount"]), e.get("square"), e["seat"])
 
 
 @handles("vp_gained")
 def _vp_gained(s: GameState, e: VpGained) -> GameState:
-    return _clear_square(_gain(s, e["seat"], vp=e["amount"]), e.get("square"))
+    return _square_done(_gain(s, e["seat"], vp=e["amount"]), e.get("square"), e["seat"])
 
 
 @handles("vp_bought")
 def _vp_bought(s: GameState, e: VpBought) -> GameState:
     s = _gain(s, e["seat"], money=-e["count"] * e["price"], vp=e["count"])
-    return _clear_square(s, e["square"])
+    return _square_done(s, e["square"], e["seat"])
 
 
 @handles("action_declined")
 def _action_declined(s: GameState, e: ActionDeclined) -> GameState:
-    return _clear_square(s, e["square"])
+    return _square_done(s, e["square"], e["seat"])
 
 
 @handles("parcel_bought")
@@ -694,7 +725,7 @@ def _cowboys_received(s: GameState, e: CowboysReceived) -> GameState:
 
 @handles("round_ended")
 def _round_ended(s: GameState, e: RoundEnded) -> GameState:
-    players = tuple(replace(p, personality=None, passed=False, card_option=None) for p in s.players)
+    players = tuple(replace(p, personality=None, passed=False, card_option=None, no_duel_chips=0) for p in s.players)
     assert all(p.cowboys <= COWBOYS_PER_PLAYER for p in players)
     last = s.round >= ROUNDS
     # The City Hall's occupant stays there across rounds (RULING G2); every other cowboy has gone home.
@@ -702,8 +733,11 @@ def _round_ended(s: GameState, e: RoundEnded) -> GameState:
     # A dynamite chip that found no duel is lost (RULING G7): the occupant stays as a plain cowboy.
     stays = {s.city_hall: tuple(COWBOYS[c.seat, False] for c in occupant)} if s.city_hall is not None and occupant \
         else {}
+    # A side chosen with its card is chosen again by its next holder (the Doctor / Undertaker).
+    sides = {card: side for card, side in s.sides.items() if last or not PERSONALITIES[card].holder_chooses_side}
     return replace(
         s,
+        sides=sides,
         players=players if not last else s.players,
         round=s.round if last else s.round + 1,
         step=FINAL_STEPS[0] if last else ROUND_STEPS[0],
@@ -953,7 +987,9 @@ def _outlaws_settled(s: GameState, e: OutlawsSettled) -> GameState:
 @handles("outlaw_fought")
 def _outlaw_fought(s: GameState, e: OutlawFought) -> GameState:
     """The losers go home; a beaten outlaw goes back to the supply, its winner's cowboy waits for the reward."""
-    s = _duel_outcome(s, e, e["duelists"], e["winner"], e.get("winner_vp", 0))
+    s = _duel_outcome(s, e, e["duelists"], e["winner"], e.get("winner_vp", 0), duel_stage(s, e, outlaw_fight=True))
+    if "bounty" in e:
+        s = _gain(s, e["bounty"]["seat"], money=e["bounty"]["amount"])
     if e["winner"] is None:
         return _clear_parcel(s, _idx(e))
     return replace(_set_parcel(s, _idx(e), outlaw=False), outlaw_beaten=_idx(e))
@@ -1017,6 +1053,37 @@ def _mine_dynamited(s: GameState, e: MineDynamited) -> GameState:
 @handles("dynamite_kept")
 def _dynamite_kept(s: GameState, e: DynamiteKept) -> GameState:
     return replace(s, dynamite_done=s.dynamite_done | {e["seat"]})
+# --- the Doctor and the Undertaker (RULING G11) -----------------------------------------------------------------
+
+
+def _defeat_settled(s: GameState, seat: int) -> GameState:
+    """The first defeated cowboy's owner has decided; the next one decides, if any."""
+    assert s.defeat is not None and s.defeat.seats[0] == seat
+    rest = s.defeat.seats[1:]
+    return replace(s, defeat=replace(s.defeat, seats=rest) if rest else None)
+
+
+@handles("cowboy_healed")
+def _cowboy_healed(s: GameState, e: CowboyHealed) -> GameState:
+    """The cowboy goes to its new place as if placed there; the Doctor is paid."""
+    seat = e["seat"]
+    s = _gain(_gain(_defeat_settled(s, seat), seat, money=-e["price"]), e["doctor"], money=e["price"])
+    cowboy = COWBOYS[seat, False]
+    if "square" in e:
+        return replace(s, squares={**s.squares, e["square"]: (*s.squares.get(e["square"], ()), cowboy)})
+    index = _idx(e)
+    return replace(s, parcel_cowboys={**s.parcel_cowboys, index: (*s.parcel_cowboys.get(index, ()), cowboy)})
+
+
+@handles("healing_declined")
+def _healing_declined(s: GameState, e: HealingDeclined) -> GameState:
+    return _gain(_defeat_settled(s, e["seat"]), e["seat"], cowboys=1)
+
+
+@handles("undertaker_paid")
+def _undertaker_paid(s: GameState, e: UndertakerPaid) -> GameState:
+    s = _gain(_defeat_settled(s, e["seat"]), e["seat"], cowboys=1, money=-e["money"], vp=-e["vp"])
+    return _gain(s, e["undertaker"], money=e["money"])
 
 
 @handles("seat_replaced")

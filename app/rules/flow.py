@@ -30,11 +30,13 @@ from app.rules.catalog import (
     SETUP_STEPS,
     THREE_ROADS,
     WAGE_PER_COWBOY,
+    sided_cards,
 )
 from app.rules.characters import singer_cowboy_on, singer_gambles
 from app.rules.city_hall import city_hall_sites, cowboys_away, first_player
 from app.rules.construction import buildable_roads
 from app.rules.decisions import Decision
+from app.rules.defeats import defeat_decision
 from app.rules.duels import (
     attack_spots,
     city_hall_contenders,
@@ -182,14 +184,15 @@ def _vote(s: GameState) -> Step:
     """The per-card vote on sides: secret and simultaneous; majority wins, a tie is drawn (RULING V1)."""
     if s.config.sides != "vote" or s.sides:
         return None
-    missing = tuple(p.seat for p in s.players if len(s.votes.get(p.seat, {})) < len(s.cards))
+    cards = sided_cards(s.cards)  # not the Doctor / Undertaker, whose holder chooses (decision D73)
+    missing = tuple(p.seat for p in s.players if len(s.votes.get(p.seat, {})) < len(cards))
     if missing:
         return Awaiting(Decision.VOTE, missing)
 
     def count(rng: Rng) -> list[Event]:
         sides: dict[str, str] = {}
         drawn: list[str] = []
-        for card in s.cards:
+        for card in cards:
             red = sum(1 for votes in s.votes.values() if votes[card] == "red")
             yellow = len(s.votes) - red
             if red == yellow:
@@ -313,12 +316,17 @@ def _road(s: GameState) -> Step:
 
 
 def _single_square(square: str, perform: Callable[[GameState, str, int], Step]) -> Callable[[GameState], Step]:
-    """A square won by one player: a duel if several players are there, then the winner's action."""
+    """A square won by one player: a duel if several players are there, then the winner's action. A cowboy with
+    the Singer's "no duel" chip performs first, whoever else is there; the others are then resolved as if it were
+    absent (RULING G9)."""
 
     def step(s: GameState) -> Step:
         cowboys = s.squares.get(square)
         if not cowboys:
             return None
+        calm = next((c.seat for c in cowboys if c.no_duel), None)
+        if calm is not None:
+            return perform(s, square, calm)
         seats = duelling_seats(cowboys)
         if len(seats) > 1:
             return duel_step(s, {"square": square}, seats)
@@ -575,9 +583,12 @@ def _city_hall(s: GameState) -> Step:
 
 
 def _next_step(s: GameState) -> Step:
-    """The City Hall just drawn comes first, then a construction under way (its permission request before it)."""
+    """The defeated cowboys' fate comes first, then the City Hall just drawn, then a construction under way (its
+    permission request before it)."""
     if s.step == "finished":
         return None
+    if s.defeat is not None:  # the owners of cowboys just defeated decide at once (RULING G11)
+        return Awaiting(defeat_decision(s), s.defeat.seats[:1])
     if s.city_hall_drawn:
         return _city_hall(s)
     if s.work is not None:

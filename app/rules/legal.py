@@ -24,11 +24,14 @@ from app.rules.catalog import (
     CONSTRUCTION_SQUARES,
     COWBOYS_PER_PLAYER,
     INCOME_BUILDINGS,
+    NO_DUEL_CHIP_SQUARES,
+    PERSONALITIES,
     PROPERTY_TILES,
     PROSPECTOR_PRICE,
     SHOP,
     SHOP_EXCLUSIVE,
     SQUARES,
+    sided_cards,
 )
 from app.rules.characters import may_place_singer_cowboy, mine_sources, prospect_sites
 from app.rules.city_hall import city_hall_sites, cowboys_away
@@ -42,6 +45,7 @@ from app.rules.construction import (
     road_edges,
 )
 from app.rules.decisions import Decision
+from app.rules.defeats import burial_options, healing_price, is_unperformed
 from app.rules.duels import attack_spots, purchase_singles, purchase_spots
 from app.rules.dynamite import dynamite_moves, plays_two_tiles, tile_pairs, with_dynamite
 from app.rules.events import XY
@@ -55,7 +59,7 @@ from app.rules.supply import roads_in_supply
 from app.rules.townhouses import townhouse_targets
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
-    from app.rules.moves import ClaimParcel, Move, PlaceCowboy, ProspectMine
+    from app.rules.moves import ClaimParcel, HealCowboy, Move, PlaceCowboy, ProspectMine
 
 _XY: tuple[XY, ...] = tuple({"x": x, "y": y} for x, y in map(parcel_xy, range(64)))
 # Placement and claim moves are listed often; these shared rows are never handed out (legal_moves returns copies).
@@ -80,8 +84,18 @@ def _start_parcel(s: GameState, seat: int) -> list[Move]:
 
 
 def _personality(s: GameState, seat: int) -> list[Move]:
+    """The cards not taken yet; a card whose holder chooses its side is chosen with a side (the Doctor /
+    Undertaker, `001`; decision D73)."""
     taken = {p.personality for p in s.players}
-    return [{"type": "choose_personality", "card": card} for card in s.cards if card not in taken]
+    moves: list[Move] = []
+    for card in s.cards:
+        if card in taken:
+            continue
+        if PERSONALITIES[card].holder_chooses_side:
+            moves += [{"type": "choose_personality", "card": card, "side": side} for side in ("yellow", "red")]
+        else:
+            moves.append({"type": "choose_personality", "card": card})
+    return moves
 
 
 def _settler(s: GameState, seat: int) -> list[Move]:
@@ -181,15 +195,15 @@ def _may_join(cowboys: tuple[Cowboy, ...], seat: int, many: bool, red_sheriff: b
     """RULING B7: one cowboy per player except on Wages and Road, which take anyone, even beside the white
     cowboy, because nobody duels there (B6); elsewhere nobody joins the white cowboy (B6); the red Sheriff
     starts no duel (`000` "Sheriff", red side). The red Singer's cowboy never duels, so the others join as if it
-    were absent, but its player has a cowboy there (decision D43). One plain pass over the spot: placement asks
-    this of every occupied spot at every decision."""
+    were absent, but its player has a cowboy there (decision D43); so does a cowboy with the yellow Singer's chip
+    (RULING G9). One plain pass over the spot: placement asks this of every occupied spot at every decision."""
     if many:
         return True
     rivals = False
     for c in cowboys:
         if c.seat == seat:
             return False
-        if c.singer:
+        if c.never_duels:
             continue
         if c.white:
             return False
@@ -197,38 +211,61 @@ def _may_join(cowboys: tuple[Cowboy, ...], seat: int, many: bool, red_sheriff: b
     return not rivals or not red_sheriff
 
 
+def cowboy_spots(s: GameState, seat: int, squares: tuple[str, ...] | None = None) -> list[PlaceCowboy]:
+    """Where `seat` may put one of its own cowboys now: a square, an owner-free parcel, the City Hall, a building
+    (attack or defend) or an outlaw's parcel (`000` "Cowboy Placement", RULINGS B6, B7, G2; decision D52). The
+    placement phase offers these, and the Doctor chooses among them (RULING G11)."""
+    moves: list[PlaceCowboy] = []
+    red_sheriff = s.holds(seat, "sheriff", "red")
+    spots = s.parcel_cowboys
+    here = s.squares
+    moves += [
+        _PLACE_ON_SQUARE[square]
+        for square in (open_squares(s) if squares is None else squares)
+        if square not in here or _may_join(here[square], seat, SQUARES[square].many, red_sheriff)
+    ]
+    moves += [  # owner-free land: to buy it
+        _PLACE_ON_PARCEL[i]
+        for i in about_parcels(s, owner_free_land)
+        if i not in spots or _may_join(spots[i], seat, False, red_sheriff)
+    ]
+    # The City Hall: to occupy it, or to challenge its occupant (RULING G2); the white cowboy never (below).
+    if s.city_hall is not None and _may_join(spots.get(s.city_hall, ()), seat, False, red_sheriff):
+        moves.append(_PLACE_ON_PARCEL[s.city_hall])
+    # Buildings: to attack or defend; parcels with an outlaw: to fight it, which is a duel (`001` "How to
+    # Fight an Outlaw?", decision D52: the red Sheriff only on his own building).
+    for index in (*about_parcels(s, attackable_buildings), *about_parcels(s, fightable)):
+        defending = s.parcels[index].owner == seat and s.parcels[index].content in BUILDINGS
+        if red_sheriff and not defending:
+            continue  # the red Sheriff may not attack
+        if _may_join(spots.get(index, ()), seat, False, red_sheriff and not defending):
+            moves.append(_PLACE_ON_PARCEL[index])
+    return moves
+
+
+def _no_duel_placements(s: GameState, seat: int) -> list[Move]:
+    """The yellow Singer's cowboy with a "no duel" chip: on the squares of RULING G9 that are open, wherever the
+    player has no cowboy yet (one per player, RULING B7), even beside the white cowboy or a duel."""
+    return [
+        {"type": "place_cowboy", "square": square, "no_duel": True}
+        for square in open_squares(s)
+        if square in NO_DUEL_CHIP_SQUARES and not any(c.seat == seat for c in s.squares.get(square, ()))
+    ]
+
+
 def _placement(s: GameState, seat: int) -> list[Move]:
     """Place a cowboy on a square, an owner-free parcel or a building (attack or defend), or pass
     (`000` "Cowboy Placement", RULINGS B6, B7)."""
     p = s.players[seat]
     moves: list[Move] = []
-    red_sheriff = s.holds(seat, "sheriff", "red")
     squares = open_squares(s)
     spots = s.parcel_cowboys
     if p.cowboys > 0:
-        here = s.squares
-        moves += [
-            _PLACE_ON_SQUARE[square]
-            for square in squares
-            if square not in here or _may_join(here[square], seat, SQUARES[square].many, red_sheriff)
-        ]
-        moves += [  # owner-free land: to buy it
-            _PLACE_ON_PARCEL[i]
-            for i in about_parcels(s, owner_free_land)
-            if i not in spots or _may_join(spots[i], seat, False, red_sheriff)
-        ]
-        # The City Hall: to occupy it, or to challenge its occupant (RULING G2); the white cowboy never (below).
-        if s.city_hall is not None and _may_join(spots.get(s.city_hall, ()), seat, False, red_sheriff):
-            moves.append(_PLACE_ON_PARCEL[s.city_hall])
-        # Buildings: to attack or defend; parcels with an outlaw: to fight it, which is a duel (`001` "How to
-        # Fight an Outlaw?", decision D52: the red Sheriff only on his own building).
-        for index in (*about_parcels(s, attackable_buildings), *about_parcels(s, fightable)):
-            defending = s.parcels[index].owner == seat and s.parcels[index].content in BUILDINGS
-            if red_sheriff and not defending:
-                continue  # the red Sheriff may not attack
-            if _may_join(spots.get(index, ()), seat, False, red_sheriff and not defending):
-                moves.append(_PLACE_ON_PARCEL[index])
-        moves += with_dynamite(s, seat, moves)  # the same places with a dynamite chip (RULING G7)
+        moves += cowboy_spots(s, seat, squares)
+        if p.dynamite:
+            moves += with_dynamite(s, seat, moves)  # the same places with a dynamite chip (RULING G7)
+        if p.no_duel_chips:
+            moves += _no_duel_placements(s, seat)
     if may_place_singer_cowboy(s, seat):
         moves.append({"type": "place_singer_cowboy"})
     if s.white_cowboy and s.holds(seat, "sheriff", "yellow"):
@@ -265,6 +302,31 @@ def _outlaw_order(s: GameState, seat: int) -> list[Move]:
 def _outlaw_reward(s: GameState, seat: int) -> list[Move]:
     """The tile's VP, or half the building's income where that means something (`001`, decision D54)."""
     return [{"type": "outlaw_reward", "reward": reward} for reward in rewards(s)]
+
+
+def _doctor(s: GameState, seat: int) -> list[Move]:
+    """The owner of a defeated cowboy may have the Doctor move it, for $3 (free for his own), to a place no
+    cowboy holds whose turn in the resolution order has not come yet (RULING G11, decision D77), or let it go
+    home."""
+    moves: list[Move] = [{"type": "decline"}]
+    if healing_price(s, seat) > s.players[seat].money:
+        return moves
+    for spot in cowboy_spots(s, seat):
+        if is_unperformed(s, spot):
+            heal: HealCowboy = {"type": "heal_cowboy"}
+            if "square" in spot:
+                heal["square"] = spot["square"]
+            else:
+                heal["x"], heal["y"] = spot["x"], spot["y"]
+            moves.insert(-1, heal)
+    return moves
+
+
+def _undertaker(s: GameState, seat: int) -> list[Move]:
+    """$2 to the Undertaker or 1 VP for a defeated cowboy (`001`); with neither, nothing (decision D79)."""
+    options = burial_options(s, seat)
+    moves: list[Move] = [{"type": "pay_undertaker", "pay": pay} for pay in options]
+    return moves or [{"type": "decline"}]
 
 
 def _buy_parcel(s: GameState, seat: int) -> list[Move]:
@@ -340,7 +402,7 @@ def _vote(s: GameState, seat: int) -> list[Move]:
     voted = s.votes.get(seat, {})
     return [
         {"type": "vote_side", "card": card, "side": side}
-        for card in s.cards
+        for card in sided_cards(s.cards)
         if card not in voted
         for side in ("yellow", "red")
     ]
@@ -411,6 +473,8 @@ MOVES_BY_KIND: dict[Decision, Callable[[GameState, int], list[Move]]] = {
     Decision.START_PARCEL: _start_parcel,
     Decision.OUTLAW_ORDER: _outlaw_order,
     Decision.OUTLAW_REWARD: _outlaw_reward,
+    Decision.DOCTOR: _doctor,
+    Decision.UNDERTAKER: _undertaker,
     Decision.PERSONALITY: _personality,
     Decision.SETTLER: _settler,
     Decision.GROCER: _grocer,

@@ -33,12 +33,21 @@ class Cowboy:
     white: bool = False  # the Sheriff's white cowboy (RULING B6)
     singer: bool = False  # the red Singer's cowboy from the general reserve: it never duels (`001` "Singer")
     dynamite: bool = False  # placed with a dynamite chip: two dice (two tiles) in its duel (RULING G7)
+    no_duel: bool = False  # placed with the yellow Singer's "no duel" chip: it never duels (RULING G9)
+    # The Singer's cowboys, red or with a chip, take no part in a duel; the others there resolve as if they were
+    # absent (RULING G9, decision D43). The white cowboy never duels either, but nobody may join it (B6). Worked
+    # out once per cowboy (they are values made once), since every duel and placement scan reads it.
+    never_duels: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "never_duels", self.singer or self.no_duel)
 
 
 # Cowboys are values: one of each colour per seat serves every placement.
 COWBOYS: Final = {(seat, white): Cowboy(seat, white) for seat in range(MAX_PLAYERS) for white in (False, True)}
 SINGER_COWBOYS: Final = {seat: Cowboy(seat, singer=True) for seat in range(MAX_PLAYERS)}
 DYNAMITE_COWBOYS: Final = {seat: Cowboy(seat, dynamite=True) for seat in range(MAX_PLAYERS)}
+NO_DUEL_COWBOYS: Final = {seat: Cowboy(seat, no_duel=True) for seat in range(MAX_PLAYERS)}
 
 
 @dataclass(frozen=True)
@@ -58,6 +67,7 @@ class PlayerState:
     picks: int = 0  # A New Beginning: parcel picks bought and not yet placed
     outlaw_vp: int = 0  # the Outlaws: the part of `vp` won from outlaws (a score part of its own)
     dynamite: int = 0  # Gold & Guns: dynamite chips kept, until used (RULING G7, decision D57)
+    no_duel_chips: int = 0  # Gold & Guns: the yellow Singer's chips not yet placed this round (RULING G9)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +114,16 @@ class Auction:
 
 
 @dataclass(frozen=True)
+class Defeat:
+    """Cowboys just defeated in a duel or an outlaw fight while the Doctor or the Undertaker is held: their owners
+    decide one at a time, `seats` in order (RULING G11), before anything else happens. `stage` is where in the
+    resolution order (`defeats.RESOLUTION_STAGES`) the duel was fought: the Doctor moves a cowboy only later."""
+
+    seats: tuple[int, ...]
+    stage: str
+
+
+@dataclass(frozen=True)
 class GameState:
     config: GameConfig
     seq: int = 0
@@ -128,6 +148,7 @@ class GameState:
     outlaw_round: int = 0
     outlaws_moved: frozenset[int] | None = None
     outlaw_beaten: int | None = None  # the parcel whose outlaw was just beaten, until its winner takes the reward
+    defeat: Defeat | None = None  # Gold & Guns: defeated cowboys awaiting the Doctor or the Undertaker (G11)
     sides: Mapping[str, str] = field(default_factory=dict)  # card -> "yellow" | "red"
     cards: tuple[str, ...] = BASE_CARDS  # the personality cards of this game, by number (RULING G1)
     initial_order: tuple[int, ...] = ()
@@ -250,5 +271,5 @@ def _kept(s: GameState, part: P, question: Callable[[P], T]) -> T:
 T = TypeVar("T")
 P = TypeVar("P")
 _SLOTS: dict[type, tuple[str, ...]] = {
-    cls: tuple(f.name for f in fields(cls)) for cls in (Parcel, Cowboy, PermissionRequest, Construction, Auction)
+    cls: tuple(f.name for f in fields(cls)) for cls in (Parcel, PermissionRequest, Construction, Auction)
 }

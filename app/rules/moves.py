@@ -25,6 +25,7 @@ MoveType = Literal[
     "prospect_mine", "collect_tax", "place_singer_cowboy", "auction_parcel", "bid", "bid_pass",
     "move_outlaw", "outlaw_reward",
     "use_dynamite", "keep_dynamite", "reroll", "keep_roll",
+    "heal_cowboy", "pay_undertaker",
 ]
 MOVE_TYPES: Final[frozenset[MoveType]] = frozenset(get_args(MoveType))
 
@@ -59,6 +60,8 @@ class ChoosePersonality(TypedDict):
     card: Annotated[str, Field(description="sheriff, banker, grocer, chinese_worker, settler, captain, mercenary; "
                                            "with Gold & Guns also indian, prospector, gunsmith, singer, "
                                            "auctioneer, governor, doctor (the cards of the game)")]
+    side: NotRequired[Annotated[Literal["yellow", "red"], Field(
+        description="Gold & Guns: the side of the Doctor / Undertaker, chosen with the card (doctor only)")]]
 
 
 @with_config(_EXACT)
@@ -119,6 +122,8 @@ class PlaceCowboy(TypedDict):
     x: NotRequired[Annotated[int, OPTIONAL_X]]
     y: NotRequired[Annotated[int, OPTIONAL_Y]]
     dynamite: NotRequired[Annotated[bool, Field(description="Place a dynamite chip with the cowboy (Gold & Guns).")]]
+    no_duel: NotRequired[Annotated[bool, Field(
+        description="Gold & Guns, the yellow Singer: with a \"no duel\" chip (3 Roads, money, VP squares)")]]
 
 
 @with_config(_EXACT)
@@ -394,6 +399,22 @@ class KeepRoll(TypedDict):
     """Gold & Guns, the red Gunsmith: keep your roll in this duel."""
 
     type: Literal["keep_roll"]
+class HealCowboy(TypedDict):
+    """Gold & Guns, the Doctor: move your defeated cowboy (for $3, free for the Doctor's own) to a square or parcel
+    no cowboy holds whose turn has not come yet."""
+
+    type: Literal["heal_cowboy"]
+    square: NotRequired[str]
+    x: NotRequired[Annotated[int, OPTIONAL_X]]
+    y: NotRequired[Annotated[int, OPTIONAL_Y]]
+
+
+@with_config(_EXACT)
+class PayUndertaker(TypedDict):
+    """Gold & Guns, the Undertaker: for your defeated cowboy, pay him $2 ("money") or lose 1 VP ("vp")."""
+
+    type: Literal["pay_undertaker"]
+    pay: Literal["money", "vp"]
 
 
 Move: TypeAlias = (
@@ -405,6 +426,7 @@ Move: TypeAlias = (
     | ProspectMine | CollectTax | PlaceSingerCowboy | AuctionParcel | Bid | BidPass
     | MoveOutlaw | OutlawReward
     | UseDynamite | KeepDynamite | Reroll | KeepRoll
+    | HealCowboy | PayUndertaker
 )
 MOVE_SHAPES: Final[tuple[type[Any], ...]] = get_args(Move)
 MOVE_ADAPTER: Final[TypeAdapter[Move]] = TypeAdapter(Annotated[Move, Field(discriminator="type")])

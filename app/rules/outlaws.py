@@ -26,6 +26,7 @@ from app.rules.catalog import (
     OUTLAW_STRENGTH_BONUS,
     OUTLAW_VP,
 )
+from app.rules.defeats import outlaw_bounty
 from app.rules.duels import duel_won_vp, duelists, duelling_seats, strongest
 from app.rules.events import XY, DuelTarget, OutlawFought, OutlawJailed, OutlawMoved, OutlawsArrived
 from app.rules.income import building_income
@@ -182,6 +183,8 @@ def fight_outlaw(s: GameState, target: DuelTarget, seats: list[int], rng: Rng) -
                             "strength": s.outlaw_strength, "duelists": sides, "winner": winner}
     if winner is not None and (vp := duel_won_vp(s, winner)):  # the yellow Gunsmith counts outlaws too (R-GG-7)
         fought["winner_vp"] = vp
+    if bounty := outlaw_bounty(s, outlaws_removed(fought)):  # the Doctor's or the Undertaker's (RULING G11)
+        fought["bounty"] = bounty
     return fought
 
 

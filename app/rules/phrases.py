@@ -43,6 +43,8 @@ DECISION_PHRASES: Final[Mapping[Decision, str]] = {
     Decision.OUTLAW_REWARD: "take the beaten outlaw's victory points or half the income of its building",
     Decision.REROLL: "roll again in this duel with the Gunsmith, or keep your roll",
     Decision.DYNAMITE: "triple a mine's income with a dynamite chip, or keep your chips",
+    Decision.DOCTOR: "decide whether the Doctor moves your defeated cowboy to a place still to come",
+    Decision.UNDERTAKER: "pay the Undertaker $2 or 1 victory point for your defeated cowboy",
     Decision.BANKER_VP: "choose how many victory points to buy with the Banker",
     Decision.CASH_LIMIT: "give up the money above your cash limit",
     Decision.FINAL_ROADS: "place your remaining roads, or stop",

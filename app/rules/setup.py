@@ -15,11 +15,10 @@ from app.rules.catalog import (
     MIGHT_MONEY_BEFORE_TILES,
     MIGHT_TWO_PLAYER_MONEY,
     MOUNTAINS,
-    PERSONALITIES,
-    PLAYABLE_CARDS,
     RIVER_MOUNTAINS,
     RIVER_PARCELS,
     bag_contents,
+    sided_cards,
 )
 from app.rules.config import GameConfig
 from app.rules.decide import advance
@@ -31,22 +30,23 @@ from app.rules.supply import draw_into
 
 def _cards(config: GameConfig, rng: Rng) -> tuple[str, ...]:
     """The game's 7 cards, by number: the base cards, or with Gold & Guns the admin's choice or 7 drawn at random
-    from the cards the core plays (RULING G1, `catalog.PLAYABLE_CARDS`)."""
+    from the 14 (RULING G1)."""
     if not config.gold_and_guns:
         return BASE_CARDS
     numbers = config.characters
     if numbers is None:
-        pool = sorted(PERSONALITIES[card].number for card in PLAYABLE_CARDS)
+        pool = sorted(CARD_BY_NUMBER)
         numbers = tuple(rng.shuffled(pool)[:CHARACTERS_IN_PLAY])
     return tuple(CARD_BY_NUMBER[n] for n in sorted(numbers))
 
 
 def _sides(config: GameConfig, cards: tuple[str, ...], rng: Rng) -> dict[str, str]:
+    """The side of each card (RULING V1), but for a card whose holder chooses it with the card (decision D73)."""
     if config.sides == "vote":
         return {}  # decided by the players' vote before the starting parcels (RULING V1)
     if config.sides == "random":
-        return {card: rng.choice(("yellow", "red")) for card in cards}
-    return {card: config.sides for card in cards}
+        return {card: rng.choice(("yellow", "red")) for card in sided_cards(cards)}
+    return {card: config.sides for card in sided_cards(cards)}
 
 
 def _deal_tiles(config: GameConfig, rng: Rng) -> TilesDealt:

@@ -61,6 +61,11 @@ def phase(s: GameState) -> str:
     return "finished"
 
 
+def _no_duel_seats(cowboys: Sequence[Cowboy]) -> list[int]:
+    """The players whose cowboy on a square carries the yellow Singer's "no duel" chip (RULING G9)."""
+    return [c.seat for c in cowboys if c.no_duel]
+
+
 def _cowboy_seats(cowboys: Sequence[Cowboy]) -> list[int]:
     """The players' own cowboys on a spot (the white cowboy and the red Singer's are shown apart)."""
     return [c.seat for c in cowboys if not c.white and not c.singer]
@@ -74,7 +79,7 @@ def _player(s: GameState, seat: int, viewer: int | None, usernames: Sequence[str
     p = s.players[seat]
     card = p.personality
     own = seat == viewer
-    return {
+    row = {
         "seat": seat,
         "username": usernames[seat] if usernames else f"Player {seat + 1}",
         "money": p.money,
@@ -112,6 +117,9 @@ def _player(s: GameState, seat: int, viewer: int | None, usernames: Sequence[str
             "placement_cost": placement_cost(s, seat),
         },
     }
+    if s.config.gold_and_guns:  # the yellow Singer's chips not placed yet this round (RULING G9)
+        row["no_duel_chips"] = p.no_duel_chips
+    return row
 
 
 def _parcels(s: GameState) -> list[dict[str, Any]]:
@@ -145,7 +153,7 @@ def _parcels(s: GameState) -> list[dict[str, Any]]:
 
 def _squares(s: GameState) -> list[dict[str, Any]]:
     available = set(open_squares(s)) if s.round else set()
-    return [
+    rows: list[dict[str, Any]] = [
         {
             "square": square.square,
             "name": square.name,
@@ -155,6 +163,10 @@ def _squares(s: GameState) -> list[dict[str, Any]]:
         }
         for square in SQUARES.values()
     ]
+    if s.config.gold_and_guns:  # which of those cowboys carry a "no duel" chip (RULING G9)
+        for row in rows:
+            row["no_duel"] = _no_duel_seats(s.squares.get(str(row["square"]), ()))
+    return rows
 
 
 def _work(s: GameState) -> dict[str, Any] | None:
@@ -272,6 +284,8 @@ def _expansion_fields(s: GameState) -> dict[str, Any]:
             city_hall = {"x": x, "y": y, "occupant": occupant(s)}
         singer = next((c.seat for c in s.squares.get("gambling_income", ()) if c.singer), None)
         fields.update(
+            # Defeated cowboys waiting for their owners' decision, in order (the Doctor / Undertaker, RULING G11).
+            defeated=list(s.defeat.seats) if s.defeat is not None else [],
             townhouses_left=s.townhouses,
             city_hall=city_hall,
             # The red Singer's cowboy from the general reserve, on Gambling income (`001` "The Singer (11)").

@@ -174,7 +174,8 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     + CLAIM_REASONS.get(str(e.get("reason")), "") + ".",
     "personality_chosen": lambda d, e: f"{d.who(e['seat'])} chooses the {card_name(e['card'])} ({e['side']})"
     + (f" and receives ${e['money']}" if e.get("money") else "")
-    + (f" and receives {count(e['dynamite'], 'dynamite chip')}" if e.get("dynamite") else "") + ".",
+    + (f" and receives {count(e['dynamite'], 'dynamite chip')}" if e.get("dynamite") else "")
+    + (f" and receives {e['no_duel_chips']} \"no duel\" chips" if e.get("no_duel_chips") else "") + ".",
     "card_option_chosen": lambda d, e: f"{d.who(e['seat'])} chooses: {str(e['option']).replace(':', ' ')}.",
     "cowboys_hired": lambda d, e: f"{d.who(e['seat'])} hires {count(e['count'], 'cowboy')}"
     + (f" for ${e['price']}" if e["count"] else "") + ".",
@@ -186,7 +187,8 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "cowboy_placed": lambda d, e: f"{d.who(e['seat'])} places "
     + ("the white cowboy" if e.get("white") else "the Singer's cowboy" if e.get("singer") else "a cowboy")
     + (" with a dynamite chip" if e.get("dynamite") else "") + " on "
-    + (f"{square_name(e['square'])}" if "square" in e else f"parcel {at(e)}") + ".",
+    + (f"{square_name(e['square'])}" if "square" in e else f"parcel {at(e)}")
+    + (" with a \"no duel\" chip" if e.get("no_duel") else "") + ".",
     "player_passed": lambda d, e: f"{d.who(e['seat'])} passes.",
     "wages_paid": lambda d, e: "Wages: " + (", ".join(f"{d.who(p['seat'])} ${p['amount']}" for p in e["payments"])
                                             or "nobody") + ".",
@@ -296,7 +298,17 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "dynamite_kept": lambda d, e: f"{d.who(e['seat'])} keeps their dynamite.",
     "outlaw_fought": lambda d, e: "Fight with the outlaw on " + at(e) + " (strength " + str(e["strength"]) + "): "
     + ", ".join(f"{d.who(x['seat'])} {x['strength']}" for x in e["duelists"]) + " — "
-    + (f"{d.who(e['winner'])} wins." if e["winner"] is not None else "the outlaw wins."),
+    + (f"{d.who(e['winner'])} wins." if e["winner"] is not None else "the outlaw wins.")
+    + (f" {d.who(e['bounty']['seat'])} receives ${e['bounty']['amount']} from the bank for it."
+       if e.get("bounty") else ""),
+    # The Doctor and the Undertaker (RULING G11).
+    "cowboy_healed": lambda d, e: f"The Doctor moves {d.who(e['seat'])}'s defeated cowboy to "
+    + (f"{square_name(e['square'])}" if "square" in e else f"parcel {at(e)}")
+    + (f" for ${e['price']}" if e["price"] else " free of charge") + ".",
+    "healing_declined": lambda d, e: f"{d.who(e['seat'])}'s defeated cowboy goes home.",
+    "undertaker_paid": lambda d, e: f"{d.who(e['seat'])} "
+    + (f"pays the Undertaker ${e['money']}" if e["money"] else f"loses {e['vp']} VP to the Undertaker" if e["vp"]
+       else "owes the Undertaker nothing (no money, no VP)") + " for a defeated cowboy.",
     "outlaw_reward_taken": lambda d, e: f"{d.who(e['seat'])} "
     + (f"scores {e['vp']} VP for the outlaw." if e["reward"] == "vp"
        else f"takes half the income of the building on {at(e)}."),

@@ -185,6 +185,9 @@ class Labeller:
             return f"Take {self.parcel(move)}{how}"
         if kind == "choose_personality":
             card: dict[str, Any] = next((c for c in self.doc["personalities"] if c["card"] == move["card"]), {})
+            if "side" in move:  # the Doctor / Undertaker: the side comes with the choice
+                role = "Doctor" if move["side"] == "yellow" else "Undertaker"
+                return f"Choose the {card_name(move['card'])} as the {role}"
             side = card.get("side") or "side by vote"
             return f"Choose the {card_name(move['card'])} ({side})"
         if kind == "grocer_choice":
@@ -212,7 +215,13 @@ class Labeller:
         if kind == "place_cowboy":
             if move.get("dynamite"):
                 return f"Place a cowboy with a dynamite chip (two dice in its duel) on {self.spot(move)}"
+            if move.get("no_duel"):
+                return f"Place a cowboy with a \"no duel\" chip on {square_name(move.get('square'))}"
             return f"Place a cowboy on {self.spot(move)}"
+        if kind == "heal_cowboy":
+            return f"Have the Doctor move your defeated cowboy to {self.spot(move)}"
+        if kind == "pay_undertaker":
+            return "Pay the Undertaker $2" if move["pay"] == "money" else "Lose 1 VP to the Undertaker"
         if kind == "place_white_cowboy":
             return f"Place the white cowboy on {self.spot(move)}"
         if kind == "pass":

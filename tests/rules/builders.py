@@ -24,16 +24,13 @@ SEED = 12345
 class Game:
     """A game under test: its state, its event log and its seed."""
 
-    def __init__(self, players: int = 3, seed: int = SEED, *, unfinished_cards: bool = False,
-                 **variants: Any) -> None:
+    def __init__(self, players: int = 3, seed: int = SEED, **variants: Any) -> None:
         """A Gold & Guns game plays the seven base cards unless `characters` says otherwise (None: drawn at
-        random), so that scenarios written for the base cards keep them; `unfinished_cards` lets a test name a
-        card whose other side is not played yet (`catalog.UNFINISHED_SIDES`)."""
+        random), so that scenarios written for the base cards keep them."""
         self.seed = seed
         if "gold_and_guns" in variants.get("expansions", ()):
             variants.setdefault("characters", list(range(1, 8)))
-        self.config = GameConfig.from_variants(  # expansions in preview too
-            players, variants, preview=True, unfinished_cards=unfinished_cards)
+        self.config = GameConfig.from_variants(players, variants, preview=True)  # expansions in preview too
         self.events: list[Event] = new_game(self.config, seed)
         self.state: GameState = replay(self.events)
 

@@ -12,10 +12,13 @@ from app.rules.catalog import (
     COWBOYS_PER_PLAYER,
     DYNAMITE_CHIPS,
     HOUSES_SUPPLY,
+    NO_DUEL_CHIP_SQUARES,
     OUTLAW_MEEPLES,
+    PERSONALITIES,
     PROPERTY_TILES,
     ROADS_SUPPLY,
     TOWNHOUSES_SUPPLY,
+    sided_cards,
 )
 from app.rules.construction import owner_free_land, road_pieces_on_board
 from app.rules.dynamite import dynamite_in_supply
@@ -48,8 +51,24 @@ def check_invariants(s: GameState) -> None:
     # R-GG-10: the red Singer's cowboy stands only on Gambling income; R-GG-1: a game has 7 cards, sides for them.
     assert not any(c.singer for cowboys in s.parcel_cowboys.values() for c in cowboys)
     assert all(not c.singer for square, cowboys in s.squares.items() if square != "gambling_income" for c in cowboys)
-    assert len(s.cards) == len(set(s.cards)) == 7 and (not s.sides or set(s.sides) == set(s.cards))
+    # A card whose holder chooses its side (the Doctor / Undertaker, decision D73) has one only while chosen.
+    assert len(s.cards) == len(set(s.cards)) == 7
+    assert not s.sides or set(sided_cards(s.cards)) <= set(s.sides) <= set(s.cards)
+    # R-GG-9 (RULING G9): "no duel" chips only with the yellow Singer, at most two, their cowboys only on the
+    # chip squares.
+    for p in s.players:
+        chips = PERSONALITIES["singer"].yellow.no_duel_chips if s.holds(p.seat, "singer", "yellow") else 0
+        assert 0 <= p.no_duel_chips <= chips, f"seat {p.seat} has {p.no_duel_chips} no duel chips"
+    assert not any(c.no_duel for cowboys in s.parcel_cowboys.values() for c in cowboys)
+    chip_squares = {square for square, cowboys in s.squares.items() if any(c.no_duel for c in cowboys)}
+    assert chip_squares <= NO_DUEL_CHIP_SQUARES
+    # R-GG-15, R-GG-16 (RULING G11): defeated cowboys wait only while the Doctor or the Undertaker is held.
+    waiting = s.defeat.seats if s.defeat is not None else ()
+    assert len(set(waiting)) == len(waiting)
+    assert not waiting or any(s.holds(p.seat, "doctor") for p in s.players)
     placed = [0] * len(s.players)
+    for seat in waiting:
+        placed[seat] += 1  # off the board and out of the reserve, still the player's
     for spot in (*s.squares.values(), *s.parcel_cowboys.values()):
         for cowboy in spot:
             if not cowboy.white and not cowboy.singer:  # those two come from the general reserve

@@ -13,9 +13,8 @@ from app.rules import ConfigError, GameConfig, new_game, player_view, replay
 from app.rules.board import SIDES, parcel_index
 from app.rules.catalog import (
     BASE_CARDS,
+    CARD_BY_NUMBER,
     PERSONALITIES,
-    PLAYABLE_CARDS,
-    UNFINISHED_SIDES,
 )
 from app.rules.defaults import default_move
 from app.rules.model import COWBOYS, SINGER_COWBOYS
@@ -32,11 +31,10 @@ def with_card(number: int, instead_of: int = 7) -> list[int]:
     return sorted({*BASE, number} - {instead_of})
 
 
-def table(characters: list[int], players: int = 3, sides: str = "yellow", unfinished: bool = False,
-          **variants: object) -> Game:
+def table(characters: list[int], players: int = 3, sides: str = "yellow", **variants: object) -> Game:
     """A Gold & Guns game with these cards, its starting parcels on the north border, waiting for round 1's first
     personality."""
-    g = Game(players, expansions=GG, characters=characters, sides=sides, unfinished_cards=unfinished, **variants)
+    g = Game(players, expansions=GG, characters=characters, sides=sides, **variants)
     g.claim_starts([(x, 1) for x in range(1, 9)])
     assert g.awaiting == "personality"
     return g
@@ -75,34 +73,23 @@ def test_the_admin_chooses_seven_cards_only_with_gold_and_guns() -> None:
     assert "characters" not in GameConfig.from_variants(3, {"expansions": GG}, preview=True).to_json()
 
 
-def test_cards_with_a_side_not_played_yet_are_refused_by_name() -> None:
-    """R-GG-1: a card one of whose sides the core does not play yet cannot be chosen (one table,
-    `UNFINISHED_SIDES`); the flag of the tests (and of a stored log's replay) lets the sides already written be
-    played."""
-    with pytest.raises(ConfigError) as refused:
-        GameConfig.from_variants(3, {"expansions": GG, "characters": [1, 2, 3, 9, 11, 12, 14]}, preview=True)
-    assert refused.value.setting == "characters"
-    assert all(name in refused.value.message for name in ("singer (11)", "doctor (14)"))
-    assert "sheriff" not in refused.value.message and "prospector" not in refused.value.message
-    assert "auctioneer" not in refused.value.message
-    chosen = GameConfig.from_variants(3, {"expansions": GG, "characters": with_card(11)}, preview=True,
-                                      unfinished_cards=True)
-    assert chosen.characters == tuple(with_card(11))
-    assert {card for card, _ in UNFINISHED_SIDES} == {"singer", "doctor"}
-    assert set(PLAYABLE_CARDS) == {*BASE_CARDS, "indian", "governor", "prospector", "gunsmith", "auctioneer"}
+def test_every_card_of_the_box_may_be_chosen() -> None:
+    """R-GG-1 (RULING G1): any 7 of the 14 cards, the 7 Gold & Guns cards together as well."""
+    chosen = GameConfig.from_variants(3, {"expansions": GG, "characters": [14, 13, 12, 11, 10, 9, 8]}, preview=True)
+    assert chosen.characters == (8, 9, 10, 11, 12, 13, 14)
+    assert replay(new_game(chosen, 3)).cards == tuple(CARD_BY_NUMBER[n] for n in range(8, 15))
 
 
 def test_without_a_choice_seven_playable_cards_are_drawn_and_recorded() -> None:
-    """R-GG-1 (RULING G1, decision D46): without `characters`, 7 cards are drawn at random from the cards the core
-    plays, and the
+    """R-GG-1 (RULING G1, decision D46): without `characters`, 7 cards are drawn at random from the 14, and the
     draw is written into `game_started`; the state keeps them in card-number order; the sides cover exactly them."""
     drawn = set()
     for seed in range(12):
         events = new_game(GameConfig.from_variants(3, {"expansions": GG, "sides": "random"}, preview=True), seed)
         cards = events[0]["characters"]
-        assert len(cards) == len(set(cards)) == 7 and set(cards) <= set(PLAYABLE_CARDS)
+        assert len(cards) == len(set(cards)) == 7 and set(cards) <= set(PERSONALITIES)
         assert cards == sorted(cards, key=lambda c: PERSONALITIES[c].number)
-        assert set(events[0]["sides"]) == set(cards)
+        assert set(events[0]["sides"]) == set(cards) - {"doctor"}  # its holder chooses (decision D73)
         state = replay(events)
         assert state.cards == tuple(cards)
         drawn.add(tuple(cards))
@@ -334,7 +321,7 @@ def test_governor_red_taxes_every_full_or_started_ten_dollars() -> None:
 
 
 def gunsmith_duel(winner_is_gunsmith: bool) -> tuple[Game, int, int, dict[str, object]]:
-    g = Game(3, expansions=GG, characters=with_card(10), unfinished_cards=True)
+    g = Game(3, expansions=GG, characters=with_card(10))
     g.claim_starts([(x, 1) for x in range(1, 9)])
     g.choose(["gunsmith", "sheriff", "banker"])
     gunsmith, rival = g.state.holder("gunsmith"), g.state.holder("banker")
@@ -360,7 +347,7 @@ def test_gunsmith_yellow_scores_two_vp_for_each_duel_won() -> None:
 
 
 def singer_table(cards: tuple[str, str, str] = ("singer", "banker", "chinese_worker")) -> tuple[Game, int]:
-    g = Game(3, expansions=GG, characters=with_card(11), sides="red", unfinished_cards=True)
+    g = Game(3, expansions=GG, characters=with_card(11), sides="red")
     g.claim_starts([(x, 1) for x in range(1, 9)])
     g.choose(cards)
     singer = g.state.holder("singer")
@@ -428,7 +415,7 @@ def test_singer_cowboy_never_duels_and_wins_the_product_of_two_dice() -> None:
 
 
 def prospector_table() -> Game:
-    g = table(with_card(9), unfinished=True)
+    g = table(with_card(9))
     empty_town(g)
     for seat in range(3):
         g.set_player(seat, money=20)

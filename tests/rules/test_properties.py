@@ -40,7 +40,7 @@ def _play_checked(players: int, variants: dict[str, object] | str, seed: int, ch
                   probe: int) -> None:
     if isinstance(variants, str):
         variants = {"sides": variants}
-    config = GameConfig.from_variants(players, variants, preview=True, unfinished_cards=True)
+    config = GameConfig.from_variants(players, variants, preview=True)
     events = new_game(config, seed)
     state = replay(events)
     decisions = 0
@@ -170,6 +170,29 @@ def test_random_games_with_the_auctioneer_keep_invariants(players: int, variants
     """R-GG-11, R-GG-12 in whole games, 2-5 players, each side and base variant, with the Outlaws: the invariants
     after every decision (`check_auction`), replay equality and no secret in another's view."""
     chooser = random.Random(f"auction-{players}-{sorted(variants.items())}")
+    _play_checked(players, variants, chooser.randrange(10**15, 10**16), chooser, probe=2)
+
+
+# The yellow Singer's chips and the Doctor / Undertaker (whose holder picks a side at random here), with the
+# Outlaws, alone and with each base variant.
+_SINGER_DOCTOR: dict[str, object] = {"expansions": ["gold_and_guns", "outlaws"], "characters": [1, 2, 3, 6, 7, 11, 14]}
+SINGER_DOCTOR_CASES = [
+    _SINGER_DOCTOR,
+    {**_SINGER_DOCTOR, "sides": "vote"},
+    {**_SINGER_DOCTOR, "might_is_right": True},
+    {**_SINGER_DOCTOR, "river": True, "characters": [1, 4, 5, 8, 11, 13, 14]},
+    {**_SINGER_DOCTOR, "new_beginning": True},
+]
+
+
+@pytest.mark.parametrize("variants", SINGER_DOCTOR_CASES, ids=lambda v: "+".join(
+    f"{k}={v[k]}" for k in sorted(v) if k not in ("expansions", "characters")) or "plain")
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_with_the_singer_and_the_doctor_keep_invariants(players: int, variants: dict[str, object]) -> None:
+    """R-GG-9, R-GG-15, R-GG-16 in whole games with the Outlaws and every base variant: chips only on their squares,
+    defeated cowboys waiting only under the Doctor or the Undertaker and counted as their owners', the invariants
+    after every decision, replay equality and no secret in another's view."""
+    chooser = random.Random(f"singer-doctor-{players}-{sorted(variants)}")
     _play_checked(players, variants, chooser.randrange(10**15, 10**16), chooser, probe=2)
 
 
