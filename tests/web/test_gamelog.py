@@ -38,3 +38,9 @@ def test_the_log_has_a_heading_where_each_round_starts() -> None:
     lines = game_log(d, events, round_now=3)
     assert [(line.seq, line.text, line.heading) for line in lines] == [
         (13, "bob passes.", False), (12, "Round 3", True), (11, "Round 2 ends.", False), (10, "ann passes.", False)]
+
+
+def test_an_undo_says_who_took_back_their_move() -> None:
+    """API.md "Undo": the log keeps the move and says it was taken back."""
+    event = {"type": "move_undone", "seat": 0, "events": 2}
+    assert gamelog.Describer(["ann", "bob"]).describe(event) == "ann takes back their move."

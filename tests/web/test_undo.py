@@ -13,6 +13,7 @@ from conftest import Api, Player
 from sqlalchemy import select
 
 from app.store.tables import GameEvent, Outbox
+from app.web import present
 from tests.support import assert_error
 
 SEED = 7
@@ -259,3 +260,19 @@ async def test_the_undo_counts_the_log_as_each_viewer_does(api: Api, client: htt
     # A secret edit may not be taken back by an undo (D84: the shop takes items back itself).
     assert (await table.move(second, {"type": "shop_add", "item": "vp"})).status_code == 200
     assert_error(await table.undo(second), 409, "undo_not_allowed")
+
+
+def test_moves_that_end_something_for_the_round_ask_first() -> None:
+    """Issue "The table players would switch for", item 4: passing with cowboys left in reserve and refusing
+    every remaining parcel of a request carry a question (htmx's `hx-confirm`); passing with none left, or any
+    other move, does not."""
+    def doc(cowboys: int) -> dict[str, Any]:
+        return {"viewer": 0, "players": [{"username": "ann", "cowboys": cowboys}], "board": {"parcels": []},
+                "construction": []}
+
+    groups, _ = present.choices(doc(2), [{"type": "pass"}, {"type": "deny_remaining"}])
+    asked = {c.label: c.confirm for g in groups for c in g.choices}
+    assert "2 cowboys in reserve" in asked["Pass (no more cowboys this round)"]
+    assert asked["Refuse all remaining parcels"].startswith("Refuse every parcel")
+    assert present.Labeller(doc(0)).confirmation({"type": "pass"}) == ""
+    assert present.Labeller(doc(2)).confirmation({"type": "place_cowboy", "square": "wages"}) == ""
