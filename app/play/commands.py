@@ -1,7 +1,7 @@
 """The commands that change a running game's log; each goes through `GameService.apply`, the one write path.
 
 A command says what is asked, by whom, against what; it is decided against the game's current state by the
-rules core and recorded by `app.play.record`. Bots' moves and undos are further commands of the same kind.
+rules core and recorded by `app.play.record`. Bots' moves are further commands of the same kind.
 """
 
 from __future__ import annotations
@@ -42,4 +42,13 @@ class ReplaceSeat:
     username: str
 
 
-Command = PlayerMove | TimeOut | ReplaceSeat
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """A signed-in player takes back their own last move, asked against `seq` as that player counts the log."""
+
+    user_id: int
+    game_id: int
+    seq: int
+
+
+Command = PlayerMove | TimeOut | ReplaceSeat | Undo

@@ -65,6 +65,10 @@ class Outcome:
     # moves-per-minute cap and records nothing beyond it. (Who sits where needs no check: a seat changes hands
     # only with a `seat_replaced` event, which moves the head the statement already guards.)
     move_cap: int | None = None  # the most moves `actor` may have made within MOVE_WINDOW before this one
+    # The events are a move `actor` may take back (`app.rules.undo.may_be_undone`) until anything else is recorded.
+    undoable: bool = False
+    # Nobody needs a mail: an undo returns the game to a decision its seats were told of when it was awaited.
+    quiet: bool = False
 
     @property
     def new_seq(self) -> int:
@@ -81,7 +85,12 @@ class Outcome:
 _RECORD = """
     WITH moved AS (
         UPDATE games AS g
-        SET seq = %(new_seq)s, status = %(status)s, to_act = CAST(%(to_act)s AS integer[]), updated_at = now()
+        SET seq = %(new_seq)s, status = %(status)s, to_act = CAST(%(to_act)s AS integer[]), updated_at = now(),
+            -- Another seat's private edit leaves the last move undoable (its player cannot know of the edit, D85).
+            undo_seat = CASE WHEN %(private)s AND g.undo_seat IS DISTINCT FROM CAST(%(actor)s AS integer)
+                             THEN g.undo_seat ELSE CAST(%(undo_seat)s AS integer) END,
+            undo_events = CASE WHEN %(private)s AND g.undo_seat IS DISTINCT FROM CAST(%(actor)s AS integer)
+                               THEN g.undo_events ELSE CAST(%(undo_events)s AS integer) END
         WHERE g.id = %(game_id)s AND g.seq = %(expected_seq)s
           AND (CAST(%(expired_seat)s AS integer) IS NULL OR EXISTS (
                 SELECT FROM seats AS s
@@ -169,6 +178,9 @@ def _parameters(o: Outcome) -> dict[str, Any]:
         "types": [str(event["type"]) for event in o.events],
         "datas": [json.dumps({k: v for k, v in event.items() if k != "type"}) for event in o.events],
         "clocks": not o.private,
+        "private": o.private,
+        "undo_seat": o.actor if o.undoable else None,
+        "undo_events": len(o.events) if o.undoable else None,
         "restart": restart,
         "keep": [seat for seat in awaited if seat not in restart],
         "reset_seat": handover_seat if o.handover else (None if o.by_clock else o.actor),
@@ -189,7 +201,7 @@ def _parameters(o: Outcome) -> dict[str, Any]:
 def _outbox(o: Outcome) -> list[tuple[str, int | None, datetime | None, dict[str, Any]]]:
     """(kind, recipient, not before, payload) of each outbox row. The `game_changed` row says who was awaited
     before, so the mail worker can tell who has just become awaited; it is due at once (the database's now)."""
-    if o.private:
+    if o.private or o.quiet:
         return []
     changed = {"to_act": list(to_act(o.after)), "status": status_of(o.after), "from_seq": o.expected_seq,
                "was_to_act": list(o.was_to_act)}

@@ -1,7 +1,7 @@
 """The authoritative game service: create, join and start games; read views; apply commands.
 
-Every change of a running game's log — a player's move, a timeout, a seat changing hands (and bots' moves and
-undos) — goes through one function, `GameService.apply`: read the head, decide with the rules core (which returns
+Every change of a running game's log — a player's move, a timeout, a seat changing hands, an undo (and bots'
+moves) — goes through one function, `GameService.apply`: read the head, decide with the rules core (which returns
 the events and the new state), record the outcome with one statement (`app.play.record`), remember the state.
 
 Every seq a caller sees or sends is counted as that caller counts the log (`visible_seq`): events private to
@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.play import clocks
 from app.play.accounts import Account
 from app.play.bus import Change
-from app.play.commands import Command, PlayerMove, ReplaceSeat, TimeOut
+from app.play.commands import Command, PlayerMove, ReplaceSeat, TimeOut, Undo
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, PlayError, TooMany
 from app.play.record import MOVE_WINDOW, Mail, Outcome, record, status_of
 from app.rules import (
@@ -46,9 +46,10 @@ from app.rules import (
 )
 from app.rules.events import SeatReplaced
 from app.rules.rng import Rng
+from app.rules.undo import may_be_undone, move_undone
 from app.store import event_store
 from app.store.db import Database, DriverConnection
-from app.store.repository import StateCache
+from app.store.repository import StateCache, log_of
 from app.store.tables import Game, Seat, User
 
 GameStatus = Literal["open", "active", "finished"]
@@ -94,6 +95,7 @@ class GameSummary:
     created_at: datetime
     seats: tuple[SeatInfo, ...] = field(default=())
     head: int = 0
+    undo_seat: int | None = None  # the seat that may take back the last move, if any (for the server only)
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
@@ -154,6 +156,7 @@ class GameService:
             PlayerMove: self._decide_move,
             TimeOut: self._decide_timeout,
             ReplaceSeat: self._decide_replacement,
+            Undo: self._decide_undo,
         }
 
     # --- games -------------------------------------------------------------------------------------------
@@ -285,6 +288,8 @@ class GameService:
         summary, state = await self._current(game_id)
         seat = summary.seat_of(account.id) if account is not None else None
         view = player_view(state, seat, game_id=game_id, usernames=summary.usernames)
+        # Whether the viewer may take back their last move now: the server's knowledge, beside the state proper.
+        view["undo"] = seat is not None and summary.undo_seat == seat and summary.status == "active"
         if summary.move_timeout_hours is not None:
             # The move clocks are the server's, not the rules core's: added beside the state proper.
             view["deadlines"] = [
@@ -324,7 +329,7 @@ class GameService:
     async def apply(self, command: TimeOut) -> Applied | None: ...
 
     @overload
-    async def apply(self, command: PlayerMove | ReplaceSeat) -> Applied: ...
+    async def apply(self, command: PlayerMove | ReplaceSeat | Undo) -> Applied: ...
 
     async def apply(self, command: Command) -> Applied | None:
         """The one write path of a running game: decide `command` against the current state, with the rules core
@@ -386,12 +391,12 @@ class GameService:
         if seat is None or command.seq != visible_seq(state, seat):
             return None
         try:
-            events, after = _play(state, seat, command.move, table.seed)
+            events, after, draws = _play(state, seat, command.move, table.seed)
         except PlayError:
             return None
         return Outcome(
             command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=seat,
-            move_cap=self.moves_per_minute,
+            move_cap=self.moves_per_minute, undoable=may_be_undone(events, draws),
         )
 
     def _learn(self, game_id: int, user_id: int, head: _Head) -> None:
@@ -415,6 +420,18 @@ class GameService:
         """
         head = await _head(session, command.game_id, command.user_id)
         self._learn(command.game_id, command.user_id, head)
+        seat, state = await self._seat_at_head(session, command, head)
+        events, after, draws = _play(state, seat, command.move, head.seed)
+        return Outcome(
+            command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=seat,
+            undoable=may_be_undone(events, draws),
+        )
+
+    async def _seat_at_head(
+        self, session: AsyncSession, command: PlayerMove | Undo, head: _Head
+    ) -> tuple[int, GameState]:
+        """The caller's seat and the state at the head, once the caller may change the log there: seated, within
+        the moves-per-minute cap, and having seen the head (its seq as the caller counts the log)."""
         seat = head.seat
         if seat is None:
             raise NotAllowed("no_seat", "You do not have a seat in this game.")
@@ -429,8 +446,30 @@ class GameService:
         seen = visible_seq(state, seat)
         if command.seq != seen:
             raise _stale(seen)
-        events, after = _play(state, seat, command.move, head.seed)
-        return Outcome(command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=seat)
+        return seat, state
+
+    async def _decide_undo(self, session: AsyncSession, command: Undo) -> Outcome:
+        """The caller takes back their last move (`app.rules.undo`, decisions D83-D86): only while it is the last
+        move recorded (others' secret basket edits aside) and it drew and revealed nothing, which the move's own
+        record noted (`games.undo_seat`). The state after the undo is the log's fold, read from its start.
+
+        Raises what a move raises for the seat and the seq, and Conflict `undo_not_allowed`."""
+        head = await _head(session, command.game_id, command.user_id)
+        self._learn(command.game_id, command.user_id, head)
+        seat, state = await self._seat_at_head(session, command, head)
+        if head.status != "active":
+            raise Conflict("game_not_active", "This game is over; its moves stay made.")
+        if head.undo_seat != seat or head.undo_events is None:
+            raise Conflict(
+                "undo_not_allowed",
+                "You can take back only your own last move, while nobody else has moved since and the move drew "
+                "or revealed nothing (no die, no bag, no secret shown).",
+            )
+        event = move_undone(seat, head.undo_events)
+        after = replay([*await log_of(session, command.game_id, head.seq), event])
+        return Outcome(
+            command.game_id, state.seq, to_act(state), [event], after, self.clock(), actor=seat, quiet=True
+        )
 
     async def _decide_timeout(self, session: AsyncSession, command: TimeOut) -> Outcome | None:
         """The default move for a seat whose clock ran out by `command.now`, marked in the log as the clock's,
@@ -443,7 +482,7 @@ class GameService:
         move = default_move(state, command.seat)
         if move is None:
             return None
-        events, after = _play(state, command.seat, move, clock.seed)
+        events, after, _ = _play(state, command.seat, move, clock.seed)
         mails = await clocks.timeout_mails(
             session, clock.created_by, clock.user_id, clock.username, command.seat, move, clock.timeouts_in_row + 1
         )
@@ -536,6 +575,8 @@ class _Head:
     seat: int | None
     recent_moves: int  # the seat's moves in this game within MOVE_WINDOW
     retry_after: int  # seconds until the oldest of them leaves the window
+    undo_seat: int | None = None  # who may take back the last move, and how many events it made
+    undo_events: int | None = None
 
 
 # The head, the user's seat and the seat's moves within the window, in one statement. A move's events share their
@@ -543,7 +584,7 @@ class _Head:
 # moves) reads it, and building the same query with SQLAlchemy's expression language cost more than running it.
 _HEAD = text(
     """
-    SELECT g.status, g.seq, g.seed, s.seat, recent.moves, recent.wait
+    SELECT g.status, g.seq, g.seed, s.seat, recent.moves, recent.wait, g.undo_seat, g.undo_events
     FROM games AS g
     LEFT JOIN seats AS s ON s.game_id = g.id AND s.user_id = :user_id
     CROSS JOIN LATERAL (
@@ -564,7 +605,9 @@ async def _head(session: AsyncSession, game_id: int, user_id: int) -> _Head:
     row = (await session.execute(_HEAD, params)).one_or_none()
     if row is None:
         raise NotFound("game_not_found", f"There is no game {game_id}.")
-    return _Head(row.status, row.seq, row.seed, row.seat, row.moves, max(1, int(row.wait or 1)))
+    return _Head(
+        row.status, row.seq, row.seed, row.seat, row.moves, max(1, int(row.wait or 1)), row.undo_seat, row.undo_events
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -604,11 +647,14 @@ async def _seat_clock(session: AsyncSession, game_id: int, seat: int) -> _SeatCl
     return _SeatClock(*row) if row is not None else None
 
 
-def _play(state: GameState, seat: int, move: dict[str, Any], seed: int) -> tuple[list[Event], GameState]:
-    """The rules core decides, once: the events and the state after them. Its refusals reach the player by their
-    code (REFUSALS); anything else it raises is a bug, left to travel up as one (a 500, logged)."""
+def _play(state: GameState, seat: int, move: dict[str, Any], seed: int) -> tuple[list[Event], GameState, int]:
+    """The rules core decides, once: the events, the state after them and how often the generator drew. Its
+    refusals reach the player by their code (REFUSALS); anything else it raises is a bug, left to travel up as
+    one (a 500, logged)."""
+    rng = Rng(seed, state.seq)
     try:
-        return play(state, seat, move, Rng(seed, state.seq))
+        events, after = play(state, seat, move, rng)
+        return events, after, rng.draws
     except IllegalMove as exc:
         kind, code = REFUSALS.get(exc.code, (Invalid, exc.code))
         raise kind(code, exc.message) from exc
@@ -685,6 +731,7 @@ async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
             created_at=g.created_at,
             seats=tuple(seats.get(g.id, ())),
             head=g.seq,
+            undo_seat=g.undo_seat,
         )
         for g in games
     ]

@@ -8,7 +8,7 @@ from app.rules.decide import decide, play
 from app.rules.defaults import default_move
 from app.rules.errors import ConfigError, IllegalMove
 from app.rules.events import Event, private_to
-from app.rules.evolve import evolve, replay
+from app.rules.evolve import UndoBeyondState, evolve, replay
 from app.rules.flow import to_act
 from app.rules.legal import is_legal, legal_moves
 from app.rules.model import GameState
@@ -21,6 +21,7 @@ __all__ = [
     "GameConfig",
     "GameState",
     "IllegalMove",
+    "UndoBeyondState",
     "decide",
     "default_move",
     "evolve",

@@ -34,7 +34,7 @@ EventType = Literal[
     "attack_won", "estate_income_paid",
     "banker_vp_bought", "money_given_up", "cowboys_received", "round_ended", "final_roads_finished",
     "game_finished",
-    "seat_replaced",
+    "seat_replaced", "move_undone",
     # Gold & Guns characters
     "indian_parcels_taken", "card_flipped", "mine_prospected", "tax_collected", "singer_gambled",
     "auction_opened", "auction_parcel_chosen", "bid_made", "bid_passed", "auction_closed",
@@ -986,6 +986,17 @@ class SeatReplaced(TypedDict):
     username: str
 
 
+class MoveUndone(TypedDict):
+    """A player took back their last move (`app.rules.undo`): the `events` public events before this one that
+    the move made. Events of the log stay where they are; the state is as if the move had never been made. A
+    count, not seq numbers: viewers number the log differently (`visible_seq`), and every viewer sees all of
+    the move's events."""
+
+    type: Literal["move_undone"]
+    seat: int
+    events: int
+
+
 Event = (
     GameStarted | TurnOrderDrawn | CentrePlaced | MountainsPlaced | ConstructionRefilled | TilesDealt | SideVoted
     | SidesDecided | ShopItemAdded | ShopItemRemoved | ShoppingFinished | ShoppingRevealed | ParcelPickForfeited
@@ -998,7 +1009,7 @@ Event = (
     | BuildingKept | AttackCancelled
     | BuildingDefended
     | AttackWon | EstateIncomePaid | BankerVpBought | MoneyGivenUp | CowboysReceived | RoundEnded
-    | FinalRoadsFinished | GameFinished | SeatReplaced
+    | FinalRoadsFinished | GameFinished | SeatReplaced | MoveUndone
     | IndianParcelsTaken | CardFlipped | MineProspected | TaxCollected | SingerGambled
     | AuctionOpened | AuctionParcelChosen | BidMade | BidPassed | AuctionClosed
     | OutlawJailed | OutlawsArrived | OutlawMoved | OutlawsSettled | OutlawFought | OutlawRewardTaken

@@ -7,6 +7,7 @@ do the bookkeeping an event implies (a placed cowboy leaves the reserve, the tur
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from itertools import islice
 from typing import Any, TypeVar
 
 from app.rules.auction import next_bidder
@@ -86,6 +87,7 @@ from app.rules.events import (
     MoneyGained,
     MoneyGivenUp,
     MountainsPlaced,
+    MoveUndone,
     OutlawFought,
     OutlawJailed,
     OutlawMoved,
@@ -142,6 +144,7 @@ from app.rules.model import (
     PlayerState,
 )
 from app.rules.model import replace as model_replace
+from app.rules.undo import taken_back
 
 # A handler takes the event of its own type (the table dispatches on `type`); typed `Any` here so that each
 # handler can declare its own TypedDict.
@@ -179,15 +182,56 @@ def replace(obj: T, **changes: Any) -> T:
     return model_replace(obj, **changes)
 
 
+class UndoBeyondState(ValueError):
+    """An undo among the events to fold takes back a move folded into the state they were to be folded onto:
+    fold the log from its start instead."""
+
+
 def replay(events: Iterable[Event], state: GameState | None = None) -> GameState:
-    """Fold the events (from the start, or onto `state`)."""
-    events = iter(events)
+    """Fold the events (from the start, or onto `state`).
+
+    An undo (`move_undone`) returns to the state before the move it takes back, which a fold of one event
+    cannot know: the log is read twice, first for where each undone move starts (`undo.taken_back`), then
+    folded, keeping the states the undos return to. Raises UndoBeyondState when an undo reaches back before
+    `state`."""
+    log: list[Event] = events if isinstance(events, list) else list(events)
+    start = 0
     if state is None:
-        first = next(events)
+        first = log[0]
         assert first["type"] == "game_started", "a log starts with the setup of its game"
         state = evolve(GameState(config=GameConfig.from_json(first["players"], first["config"])), first)
-    for event in events:
-        state = evolve(state, event)
+        start = 1
+    undos = [i for i in range(start, len(log)) if log[i]["type"] == "move_undone"]
+    if not undos:
+        for event in islice(log, start, None):
+            state = evolve(state, event)
+        return state
+    return _replay_with_undos(log, start, state, undos)
+
+
+def _replay_with_undos(log: list[Event], start: int, state: GameState, undos: list[int]) -> GameState:
+    """`replay` of a log holding undos: the state before each undone move is kept until its undo, which returns
+    to it, folds again the events the undo keeps, and counts every event of the log (seq, private events)."""
+    moves: dict[int, tuple[int, list[int]]] = {}
+    for index in undos:
+        found = taken_back(log, index)
+        if found is None or found[0] < start:
+            raise UndoBeyondState(f"the undo at position {index} takes back events before the state given")
+        moves[index] = found
+    bases = {base for base, _ in moves.values()}
+    kept: dict[int, GameState] = {}
+    for index in range(start, len(log)):
+        if index in bases:
+            kept[index] = state
+        event = log[index]
+        if index in moves:
+            base, again = moves[index]
+            restored = kept[base]
+            for other in again:
+                restored = evolve(restored, log[other])
+            state = model_replace(restored, seq=state.seq + 1, private_events=state.private_events)
+        else:
+            state = evolve(state, event)
     return state
 
 
@@ -1090,3 +1134,8 @@ def _undertaker_paid(s: GameState, e: UndertakerPaid) -> GameState:
 def _seat_replaced(s: GameState, e: SeatReplaced) -> GameState:
     # Who plays a seat is the server's business (app.play.clocks); the game goes on as it was.
     return s
+
+
+@handles("move_undone")
+def _move_undone(s: GameState, e: MoveUndone) -> GameState:
+    raise UndoBeyondState("an undo returns to a state before the one given: `replay` folds it, with the log")

@@ -1,6 +1,8 @@
 """The seeded random source. Each decision gets a generator derived from the game's secret seed and the
 sequence number it is decided at, so no generator state is ever stored; every result it produces is written
-into the event that uses it, and replaying the log never draws again."""
+into the event that uses it, and replaying the log never draws again. A generator counts its draws (`draws`):
+a move that drew nothing told nobody anything random, which is what lets its player take it back
+(`app.rules.undo`)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ class Rng:
     def __init__(self, seed: int, seq: int) -> None:
         self._key = f"carson-city:{seed}:{seq}"
         self._generator: random.Random | None = None
+        self.draws = 0
 
     @property
     def _random(self) -> random.Random:
@@ -24,12 +27,15 @@ class Rng:
         return self._generator
 
     def die(self) -> int:
+        self.draws += 1
         return self._random.randint(1, 6)
 
     def choice(self, options: Sequence[T]) -> T:
+        self.draws += 1
         return options[self._random.randrange(len(options))]
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         result = list(items)
+        self.draws += 1
         self._random.shuffle(result)
         return result

@@ -14,7 +14,7 @@ from typing import cast
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.rules import Event, GameState, replay
+from app.rules import Event, GameState, UndoBeyondState, replay
 from app.store import event_store
 
 
@@ -49,14 +49,22 @@ class StateCache:
             self.hits += 1
             return cached
         self.misses += 1
+        state = None
         if cached is not None and cached.seq < head_seq:
             newer = await event_store.load(session, game_id, after=cached.seq, limit=head_seq - cached.seq)
-            state = replay(_logged(newer), cached)
-        else:
-            stored = await event_store.load(session, game_id, limit=head_seq)
-            state = replay(_logged(stored))
+            try:
+                state = replay(_logged(newer), cached)
+            except UndoBeyondState:  # an undo returns to a state older than the cached one
+                state = None
+        if state is None:
+            state = replay(await log_of(session, game_id, head_seq))
         self.remember(game_id, state)
         return state
+
+
+async def log_of(session: AsyncSession, game_id: int, head_seq: int) -> list[Event]:
+    """The log of `game_id` up to `head_seq`, every event of it, as the rules core's events."""
+    return _logged(await event_store.load(session, game_id, limit=head_seq))
 
 
 def _logged(rows: Iterable[event_store.StoredEvent]) -> list[Event]:

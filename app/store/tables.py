@@ -77,6 +77,10 @@ class Game(Base):
     move_timeout_hours: Mapped[int | None] = mapped_column(Integer)
     seq: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     to_act: Mapped[list[int]] = mapped_column(ARRAY(Integer), server_default=text("'{}'"))
+    # The last move, when its player may still take it back (app.rules.undo): the seat and how many events it
+    # made; NULL once anything else is recorded (another seat's secret basket edits aside, D85).
+    undo_seat: Mapped[int | None] = mapped_column(Integer)
+    undo_events: Mapped[int | None] = mapped_column(Integer)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = _now()
     updated_at: Mapped[datetime] = _now()

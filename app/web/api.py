@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Form, Query, Request, Response, status
 from fastapi.security import OAuth2PasswordRequestForm
 
-from app.play.commands import PlayerMove
+from app.play.commands import PlayerMove, Undo
 from app.web.deps import (
     AccountsDep,
     CurrentAccount,
@@ -35,6 +35,7 @@ from app.web.schemas import (
     PasswordChangeIn,
     RegisterIn,
     TokenOut,
+    UndoIn,
 )
 from app.web.security import hold_in_cookie
 
@@ -194,6 +195,14 @@ async def post_move(game_id: Id, body: MoveIn, account: CurrentAccount, service:
     """Submit a move made against `seq` (409 `stale_seq` if the game moved on; 429 `too_many_moves`, with
     Retry-After, beyond 60 moves of the seat within a minute); errors leave the log alone."""
     return MoveOut(seq=(await service.apply(PlayerMove(account.id, game_id, body.seq, body.move))).seq)
+
+
+@router.post("/games/{game_id}/undo", responses=errors(403, 404, 409, 429), tags=["play"])
+async def post_undo(game_id: Id, body: UndoIn, account: CurrentAccount, service: ServiceDep) -> MoveOut:
+    """Take back the caller's own last move, made against `seq`, while nobody else has moved since and the move
+    drew and revealed nothing (no die, no bag, no secret shown): the log gains a `move_undone` event and the
+    game is as if the move had never been made. Otherwise 409 `undo_not_allowed` (or `stale_seq`)."""
+    return MoveOut(seq=(await service.apply(Undo(account.id, game_id, body.seq))).seq)
 
 
 @router.get("/games/{game_id}/events", responses=errors(404), tags=["play"])

@@ -273,6 +273,7 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "auction_closed": _auction_closed,
     "seat_replaced": lambda d, e: f"{e['username']} takes over {e['previous']}'s seat "
     f"({COLOUR_NAMES[e['seat'] % len(COLOUR_NAMES)]}).",
+    "move_undone": lambda d, e: f"{d.who(e['seat'])} takes back their move.",
     # The Outlaws (RULING G4).
     "outlaw_jailed": lambda d, e: f"The outlaw on the prison {at(e)} is jailed: {d.who(e['seat'])} scores "
     f"{e['vp']} VP.",

@@ -21,7 +21,7 @@ from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
 from app.play.accounts import Account
-from app.play.commands import PlayerMove
+from app.play.commands import PlayerMove, Undo
 from app.play.errors import Conflict, NotAllowed, PlayError, TooMany
 from app.play.service import GameService, GameSummary
 from app.rules.catalog import OUTLAW_VP, ROUNDS
@@ -386,6 +386,40 @@ async def move(
     move: FormStr,
     csrf_token: OptionalFormStr = None,
 ) -> Response:
+    def command(user_id: int, seen: int) -> PlayerMove:
+        parsed = json.loads(move)
+        if not isinstance(parsed, dict):
+            raise ValueError
+        return PlayerMove(user_id, game_id, seen, parsed)
+
+    return await _change_table(request, account, service, game_id, seq, csrf_token, command)
+
+
+@router.post("/games/{game_id}/undo")
+async def undo(
+    request: Request,
+    game_id: Id,
+    account: OptionalAccount,
+    service: ServiceDep,
+    seq: FormStr,
+    csrf_token: OptionalFormStr = None,
+) -> Response:
+    """The table's Undo button: take back one's last move (`GameService.apply(Undo)`)."""
+    return await _change_table(request, account, service, game_id, seq, csrf_token,
+                               lambda user_id, seen: Undo(user_id, game_id, seen))
+
+
+async def _change_table(
+    request: Request,
+    account: Account | None,
+    service: GameService,
+    game_id: int,
+    seq: str,
+    csrf_token: str | None,
+    command: Callable[[int, int], PlayerMove | Undo],
+) -> Response:
+    """A move or an undo from the table: check the CSRF token, read the form into a command (`command` raises
+    ValueError when it cannot), apply it, and show the table again with what went wrong, if anything."""
     if account is None:
         return to_login(request)
     try:
@@ -395,14 +429,15 @@ async def move(
     notice = error = None
     status = 200
     try:
-        parsed, seen = json.loads(move), int(seq)
-        if not isinstance(parsed, dict) or seen < 0:
+        seen = int(seq)
+        if seen < 0:
             raise ValueError
+        asked = command(account.id, seen)
     except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than the parser goes
         error, status = "That choice could not be read; please choose again.", 422
     else:
         try:
-            await service.apply(PlayerMove(account.id, game_id, seen, parsed))
+            await service.apply(asked)
         except Conflict as exc:
             status = 409
             if exc.code == "stale_seq":

@@ -29,7 +29,7 @@ from app.rules.config import EXPANSION_NAMES
 from app.rules.decisions import Decision
 from app.rules.moves import MoveType
 from app.rules.phrases import DECISION_PHRASES
-from app.web.gamelog import building_name, card_name, road_name, square_name
+from app.web.gamelog import building_name, card_name, count, road_name, square_name
 from app.web.guide import SQUARE_HELP, STEP_NAMES, building_help
 
 Move = dict[str, Any]
@@ -319,12 +319,27 @@ class Labeller:
             return "Place no more roads"
         return str(kind).replace("_", " ").capitalize()
 
+    def confirmation(self, move: Move) -> str:
+        """The question to ask before a move that ends something for the round and cannot be taken back by
+        playing on: passing with cowboys still in reserve, refusing every parcel a request has left (issue "The
+        table players would switch for", item 4). Empty for every other move."""
+        if move["type"] == "pass":
+            viewer = self.doc.get("viewer")
+            left = self.doc["players"][viewer]["cowboys"] if viewer is not None else 0
+            if left:
+                return (f"You still have {count(left, 'cowboy')} in reserve. Pass and place no more cowboys "
+                        "this round?")
+        if move["type"] == "deny_remaining":
+            return "Refuse every parcel of this request not answered yet?"
+        return ""
+
 
 @dataclass
 class Choice:
     label: str
     value: str
     tone: str = ""  # "yes", "no" or "" — only for the button's look
+    confirm: str = ""  # the question asked before the move is sent (moves that end something for the round)
 
 
 @dataclass
@@ -392,8 +407,11 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
             groups.append(Group(_spot_title(key), target.moves, anchor=f"choose-{key}"))
     if free:
         many = len(free) > 10
-        groups.insert(0, Group("Your choice", [Choice(labeller.label(m), encode(m), _tone(m)) for m in free],
-                               as_select=many))
+        groups.insert(0, Group(
+            "Your choice",
+            [Choice(labeller.label(m), encode(m), _tone(m), labeller.confirmation(m)) for m in free],
+            as_select=many,
+        ))
     if on_board:
         groups.append(Group(
             "Every board choice as a list",

@@ -174,6 +174,16 @@ class MoveOut(BaseModel):
     seq: int
 
 
+class UndoIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seq: int = Field(
+        ge=0,
+        le=MAX_INTEGER,
+        description="The sequence number the client saw, as for a move (409 `stale_seq` if the game moved on).",
+    )
+
+
 class EventOut(BaseModel):
     seq: int
     type: str

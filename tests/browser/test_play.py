@@ -33,6 +33,7 @@ def two_players(browser: Browser, live: LiveServer, names: tuple[str, str]) -> t
     pages = (contexts[0].new_page(), contexts[1].new_page())
     for page, name in zip(pages, names, strict=True):
         sign_up(page, live.url, name)
+        page.on("dialog", lambda dialog: dialog.accept())  # "Pass with cowboys left?" and the like: yes
     return contexts[0], contexts[1], pages[0], pages[1]
 
 

@@ -14,7 +14,9 @@ import random
 import pytest
 
 from app.rules import GameConfig, legal_moves, new_game, play, replay, to_act
+from app.rules.model import replace
 from app.rules.rng import Rng
+from app.rules.undo import may_be_undone, move_undone
 from tests.rules.invariants import (
     check_events_redacted,
     check_invariants,
@@ -245,3 +247,38 @@ def test_same_seed_and_moves_give_the_same_log() -> None:
             events += new
         logs.append(events)
     assert logs[0] == logs[1]
+
+
+@pytest.mark.parametrize(("players", "variants"), [
+    (3, {"sides": "random"}),
+    (3, {"new_beginning": True, "might_is_right": True, "sides": "vote"}),
+    (4, {"expansions": ["gold_and_guns", "outlaws"]}),
+])
+def test_random_games_with_undos_keep_invariants(players: int, variants: dict[str, object]) -> None:
+    """Decisions D83-D84: in random complete games where a player now and then takes back a move that drew and
+    revealed nothing (and then plays on, often otherwise), every undo returns to the state before its move, the
+    invariants hold, and the whole log — undos included — replays to the final state."""
+    chooser = random.Random(2026)
+    config = GameConfig.from_variants(players, variants, preview=True)
+    for seed in range(2):
+        events = new_game(config, seed)
+        state = replay(events)
+        undos = 0
+        while state.status != "finished":
+            seat = chooser.choice(to_act(state))
+            rng = Rng(seed, state.seq)
+            before = state
+            new, state = play(state, seat, chooser.choice(legal_moves(state, seat)), rng)
+            events += new
+            if may_be_undone(new, rng.draws) and chooser.random() < 0.3:
+                undo = move_undone(seat, len(new))
+                events.append(undo)
+                state = replay([*new, undo], before)
+                assert state.seq == before.seq + len(new) + 1
+                assert replace(state, seq=before.seq) == before
+                undos += 1
+            check_invariants(state)
+        assert undos > 10
+        check_seq_counts_visible_events(events, state)
+        assert replay(events) == state, "D83: replaying a log with undos must give the same state"
+        assert replay(json.loads(json.dumps(events))) == state

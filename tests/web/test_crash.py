@@ -113,12 +113,14 @@ async def test_sigkill_mid_stream_loses_no_acknowledged_move(clean_db: str) -> N
             await engine.dispose()
         assert len(log) >= acked[-1]
         usernames = [s["username"] for s in sorted(game["seats"], key=lambda s: s["seat"])]
-        before_crash = player_view(replay(log[: seen["seq"]]), None, game_id=gid, usernames=usernames)
+        # A spectator ("boss" has no seat) never may undo; the flag is the server's, beside the view.
+        before_crash = {**player_view(replay(log[: seen["seq"]]), None, game_id=gid, usernames=usernames),
+                        "undo": False}
         assert json.loads(json.dumps(before_crash)) == seen
 
         with server_process(clean_db, port):
             await wait_healthy(client)
             state = (await client.get(f"/api/v1/games/{gid}/state", headers=boss)).json()
-            expected = player_view(replay(log), None, game_id=gid, usernames=usernames)
+            expected = {**player_view(replay(log), None, game_id=gid, usernames=usernames), "undo": False}
             assert state == json.loads(json.dumps(expected))
             assert await play_one(client, gid, by_seat) > len(log)

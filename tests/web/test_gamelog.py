@@ -75,3 +75,9 @@ def test_the_auction_reads_bid_by_bid_and_says_who_paid_whom() -> None:
         "ann wins the auction for $5 (keeping $5) and takes the 3-guns chip.")
     assert d.describe({"type": "auction_closed", "seat": 0, "lot": "chip", "winner": None, "amount": 0, "bank": 0,
                        "auctioneer_gets": 0, "parcels": []}) == "Nobody bids: the auction ends without a sale."
+
+
+def test_an_undo_says_who_took_back_their_move() -> None:
+    """API.md "Undo": the log keeps the move and says it was taken back."""
+    event = {"type": "move_undone", "seat": 0, "events": 2}
+    assert gamelog.Describer(["ann", "bob"]).describe(event) == "ann takes back their move."

@@ -50,6 +50,9 @@ async def test_state_and_events_are_the_views_of_the_callers_seat(
     for viewer, seat in viewers:
         shown = (await client.get(f"/api/v1/games/{gid}/state", headers=viewer.headers)).json()
         distinct.add(json.dumps(shown, sort_keys=True))
+        # Whether the viewer may take back their last move is the server's knowledge, added beside the view.
+        undo = shown.pop("undo")
+        assert undo is False if seat is None else isinstance(undo, bool)
         assert shown == _json(player_view(state, seat, game_id=gid, usernames=usernames)), viewer.username
         events = (await client.get(f"/api/v1/games/{gid}/events", headers=viewer.headers)).json()["events"]
         known = [_json(shown) for e in log if (shown := redact_event(e, seat)) is not None]

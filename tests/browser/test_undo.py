@@ -1,0 +1,100 @@
+"""Undo and confirmations at the table, by clicking (issue "The table players would switch for", item 4;
+`../shared/API.md` "Undo"; decisions D83-D86): a placement taken back with the Undo button, the other page
+following live; a pass with cowboys left asks first, and nothing is sent when the question is declined.
+
+Screenshots under tests/browser/artifacts/.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from playwright.sync_api import Browser, Dialog, Page, expect
+
+from tests.browser.conftest import ADMIN, PASSWORD, LiveServer
+from tests.browser.helpers import TIMEOUT, board_seq, click_and_wait, is_acting, scripted_moves, sign_up, wait_seq
+
+SEED = 11
+
+
+def _at_placement(browser: Browser, live: LiveServer, names: tuple[str, str]) -> tuple[list[Any], Page, Page, str]:
+    """Two players at the first placement of a game fast-forwarded through the API; returns the contexts, the
+    awaited player's page, the other's, and the awaited player's name."""
+    moves, _ = scripted_moves(2, SEED, "place_cowboy")
+    contexts = [browser.new_context(), browser.new_context()]
+    pages = [context.new_page() for context in contexts]
+    for page, name in zip(pages, names, strict=True):
+        sign_up(page, live.url, name)
+    with httpx.Client(base_url=f"{live.url}/api/v1", timeout=10) as api:
+        def bearer(name: str, password: str) -> dict[str, str]:
+            r = api.post("/auth/token", data={"username": name, "password": password})
+            return {"Authorization": f"Bearer {r.json()['access_token']}"}
+
+        game = api.post("/games", json={"name": "Undo", "seats": 2, "players": list(names), "seed": SEED},
+                        headers=bearer(*ADMIN)).json()
+        by_seat = {s["seat"]: bearer(s["username"], PASSWORD) for s in game["seats"]}
+        seq = game["seq"]
+        for seat, move in moves:
+            r = api.post(f"/games/{game['id']}/moves", json={"seq": seq, "move": move}, headers=by_seat[seat])
+            assert r.status_code == 200, r.text
+            seq = r.json()["seq"]
+    for page in pages:
+        page.goto(f"{live.url}/games/{game['id']}")
+    actor = next(p for p in pages if is_acting(p))
+    return contexts, actor, next(p for p in pages if p is not actor), names[pages.index(actor)]
+
+
+def test_a_placement_is_taken_back_with_the_undo_button(browser: Browser, live: LiveServer, shots: Any) -> None:
+    contexts, actor, other, name = _at_placement(browser, live, ("una", "ned"))
+    try:
+        expect(actor.locator("#undo")).to_have_count(0)
+        start = board_seq(actor)
+        click_and_wait(actor, actor.get_by_role("button", name="Place a cowboy on Wages"), [other])
+        expect(actor.locator("#square-wages .sq-cowboys .meeple-inline")).to_have_count(1)
+        expect(other.locator("#undo")).to_have_count(0)
+        undo = actor.get_by_role("button", name="Undo my last move")
+        expect(undo).to_be_visible()
+        shots(actor, "20-undo-button-after-a-placement")
+        seq = click_and_wait(actor, undo, [other])
+        assert seq == start + 2  # the placement and the undo, both in the log
+        for page in (actor, other):
+            expect(page.locator("#square-wages .sq-cowboys .meeple-inline")).to_have_count(0)
+            expect(page.locator(".log")).to_contain_text(f"{name} takes back their move")
+        expect(actor.locator("#turn-status")).to_contain_text("Your turn")
+        expect(actor.locator("#undo")).to_have_count(0)
+        shots(other, "21-after-undo-other-player")
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_a_pass_with_cowboys_left_asks_first(browser: Browser, live: LiveServer, shots: Any) -> None:
+    contexts, actor, other, name = _at_placement(browser, live, ("pia", "max"))
+    try:
+        asked: list[str] = []
+
+        def decline(dialog: Dialog) -> None:
+            asked.append(dialog.message)
+            dialog.dismiss()
+
+        actor.once("dialog", decline)
+        start = board_seq(actor)
+        passing = actor.get_by_role("button", name="Pass (no more cowboys this round)")
+        passing.click()
+        expect(actor.locator("#board")).to_have_attribute("data-seq", str(start))
+        actor.wait_for_timeout(300)  # a request, had one been sent, would have changed the board by now
+        assert board_seq(actor) == start
+        assert len(asked) == 1 and "cowboys in reserve" in asked[0] and "Pass" in asked[0]
+        expect(actor.locator("#turn-status")).to_contain_text("Your turn")
+
+        actor.once("dialog", lambda dialog: dialog.accept())
+        passing.click()
+        actor.wait_for_function("old => document.getElementById('board').dataset.seq !== String(old)", arg=start,
+                                timeout=TIMEOUT)
+        wait_seq(other, board_seq(actor))
+        expect(other.locator(".log")).to_contain_text(f"{name} passes")
+        shots(actor, "22-pass-confirmed")
+    finally:
+        for context in contexts:
+            context.close()
