@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any, Final, Literal
 
 from app.rules.board import parcel_index
-from app.rules.catalog import TRACK_STEPS, Side
+from app.rules.catalog import PERSONALITIES, TRACK_STEPS, Side
 from app.rules.decisions import Decision
 from app.rules.events import Bounty
 from app.rules.model import Defeat, GameState
@@ -33,12 +33,21 @@ RESOLUTION_STAGES: Final = tuple(
 _STAGE_INDEX: Final = {stage: i for i, stage in enumerate(RESOLUTION_STAGES)}
 
 
+# The cards with a side that has each field set: a duel asks who holds one, and most games have none.
+_CARDS_WITH: Final = {
+    field: frozenset(card for card, p in PERSONALITIES.items() if getattr(p.yellow, field) or getattr(p.red, field))
+    for field in ("healing_price", "burial_price", "outlaw_bounty")
+}
+
+
 def _holder_with(s: GameState, field: str) -> tuple[int, Side] | None:
     """The seat holding a card this round whose side has `field` set, with that side."""
+    cards = _CARDS_WITH[field]
     for p in s.players:
-        side = s.side(p.seat)
-        if side is not None and getattr(side, field):
-            return p.seat, side
+        if p.personality in cards:
+            side = s.side(p.seat)
+            if side is not None and getattr(side, field):
+                return p.seat, side
     return None
 
 
@@ -65,7 +74,9 @@ def duel_stage(s: GameState, target: Mapping[str, Any], outlaw_fight: bool = Fal
     return "city_hall" if parcel_index(target["x"], target["y"]) == s.city_hall else "attacks"
 
 
-def defeated_cowboys(s: GameState, losers: list[int], stage: str) -> Defeat | None:
+def defeated_cowboys(
+    s: GameState, losers: list[int], target: Mapping[str, Any], outlaw_fight: bool = False
+) -> Defeat | None:
     """The defeated cowboys whose owners are to decide, or None when they simply go home: the Doctor's patients,
     his own first, then in turn order (RULING G11); the Undertaker's, in the same order, but never his own, which
     cost nothing (`001`)."""
@@ -77,7 +88,7 @@ def defeated_cowboys(s: GameState, losers: list[int], stage: str) -> Defeat | No
     seats = sorted(losers, key=lambda seat: (seat != holder, order.index(seat) if seat in order else seat))
     if side.healing_price is None:
         seats = [seat for seat in seats if seat != holder]
-    return Defeat(tuple(seats), stage) if seats else None
+    return Defeat(tuple(seats), duel_stage(s, target, outlaw_fight)) if seats else None
 
 
 def defeat_decision(s: GameState) -> Decision:
