@@ -181,7 +181,7 @@ def _may_join(cowboys: tuple[Cowboy, ...], seat: int, many: bool, red_sheriff: b
     for c in cowboys:
         if c.seat == seat:
             return False
-        if c.singer or c.no_duel:  # never duels (`Cowboy.never_duels`, read as fields: this is the hot path)
+        if c.singer or c.no_duel:  # the Singer's cowboys never duel: the others join as if they were absent
             continue
         if c.white:
             return False

@@ -31,13 +31,7 @@ class Cowboy:
     seat: int
     white: bool = False  # the Sheriff's white cowboy (RULING B6)
     singer: bool = False  # the red Singer's cowboy from the general reserve: it never duels (`001` "Singer")
-    no_duel: bool = False  # placed with the yellow Singer's "no duel" chip: it never duels (RULING G9)
-
-    @property
-    def never_duels(self) -> bool:
-        """The Singer's cowboys, red or with a chip, take no part in a duel; the others there resolve as if they
-        were absent (RULING G9, decision D43). The white cowboy never duels either, but nobody may join it (B6)."""
-        return self.singer or self.no_duel
+    no_duel: bool = False  # placed with the yellow Singer's "no duel" chip: it never duels and acts first (G9)
 
 
 # Cowboys are values: one of each colour per seat serves every placement.
