@@ -33,7 +33,7 @@ RESOLUTION_STAGES: Final = tuple(
 _STAGE_INDEX: Final = {stage: i for i, stage in enumerate(RESOLUTION_STAGES)}
 
 
-# The cards with a side that acts on defeated cowboys or beaten outlaws, by the field that says so.
+# The cards with a side that has each field set: a duel asks who holds one, and most games have none.
 _CARDS_WITH: Final = {
     field: frozenset(card for card, p in PERSONALITIES.items() if getattr(p.yellow, field) or getattr(p.red, field))
     for field in ("healing_price", "burial_price", "outlaw_bounty")
@@ -41,14 +41,13 @@ _CARDS_WITH: Final = {
 
 
 def _holder_with(s: GameState, field: str) -> tuple[int, Side] | None:
-    """The seat holding a card this round whose side has `field` set, with that side (none at once when no card
-    of the game has such a side)."""
-    if _CARDS_WITH[field].isdisjoint(s.cards):
-        return None
+    """The seat holding a card this round whose side has `field` set, with that side."""
+    cards = _CARDS_WITH[field]
     for p in s.players:
-        side = s.side(p.seat)
-        if side is not None and getattr(side, field):
-            return p.seat, side
+        if p.personality in cards:
+            side = s.side(p.seat)
+            if side is not None and getattr(side, field):
+                return p.seat, side
     return None
 
 
@@ -75,7 +74,9 @@ def duel_stage(s: GameState, target: Mapping[str, Any], outlaw_fight: bool = Fal
     return "city_hall" if parcel_index(target["x"], target["y"]) == s.city_hall else "attacks"
 
 
-def defeated_cowboys(s: GameState, losers: list[int], stage: str) -> Defeat | None:
+def defeated_cowboys(
+    s: GameState, losers: list[int], target: Mapping[str, Any], outlaw_fight: bool = False
+) -> Defeat | None:
     """The defeated cowboys whose owners are to decide, or None when they simply go home: the Doctor's patients,
     his own first, then in turn order (RULING G11); the Undertaker's, in the same order, but never his own, which
     cost nothing (`001`)."""
@@ -87,7 +88,7 @@ def defeated_cowboys(s: GameState, losers: list[int], stage: str) -> Defeat | No
     seats = sorted(losers, key=lambda seat: (seat != holder, order.index(seat) if seat in order else seat))
     if side.healing_price is None:
         seats = [seat for seat in seats if seat != holder]
-    return Defeat(tuple(seats), stage) if seats else None
+    return Defeat(tuple(seats), duel_stage(s, target, outlaw_fight)) if seats else None
 
 
 def defeat_decision(s: GameState) -> Decision:

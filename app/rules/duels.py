@@ -18,11 +18,11 @@ from app.rules.rng import Rng
 
 
 def duelling_seats(cowboys: Iterable[Cowboy]) -> list[int]:
-    """The distinct players with a cowboy on a spot, in the order they arrived; the Singer's cowboys never duel
-    (`001` "The Singer (11)", both sides; RULING G9)."""
+    """The distinct players with a cowboy on a spot, in the order they arrived; the red Singer's cowboy never
+    duels (`001` "The Singer (11)")."""
     seats: list[int] = []
     for c in cowboys:
-        if c.seat not in seats and not c.never_duels:
+        if c.seat not in seats and not c.singer:
             seats.append(c.seat)
     return seats
 

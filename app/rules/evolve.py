@@ -35,7 +35,7 @@ from app.rules.catalog import (
     bag_contents,
 )
 from app.rules.config import GameConfig
-from app.rules.defeats import defeated_cowboys, duel_stage
+from app.rules.defeats import defeated_cowboys
 from app.rules.events import (
     ActionDeclined,
     AttackCancelled,
@@ -285,12 +285,13 @@ def _square_done(s: GameState, square: str | None, seat: int) -> GameState:
     cowboy that never duels, which acts first (RULING G9); otherwise the performer is the last one there."""
     if square is None or square not in s.squares:
         return s
+    for c in s.squares[square]:
+        if c.seat != seat:
+            break
+    else:  # the usual case, and the only one without a chip: a plain loop, as this runs at every action
+        return _clear_square(s, square)
     squares = dict(s.squares)
-    rest = tuple(c for c in squares[square] if c.seat != seat)
-    if rest:
-        squares[square] = rest
-    else:
-        del squares[square]
+    squares[square] = tuple(c for c in squares[square] if c.seat != seat)
     return replace(s, squares=squares)
 
 
@@ -408,7 +409,7 @@ def _personality_chosen(s: GameState, e: PersonalityChosen) -> GameState:
         s = _chips(s, seat, e["dynamite"])
     if "no_duel_chips" in e:
         s = _update_player(s, seat, no_duel_chips=e["no_duel_chips"])
-    if s.sides.get(e["card"]) != e["side"]:  # a card whose holder chooses its side (the Doctor / Undertaker)
+    if e["card"] not in s.sides:  # a card whose holder chooses its side (the Doctor / Undertaker)
         s = replace(s, sides={**s.sides, e["card"]: e["side"]})
     side = PERSONALITIES[e["card"]].side(s.sides[e["card"]])
     return replace(s, card_decision=seat if side.decision else None)
@@ -520,19 +521,18 @@ def _roads_handed_out(s: GameState, e: RoadsHandedOut) -> GameState:
 
 @handles("duel_fought")
 def _duel_fought(s: GameState, e: DuelFought) -> GameState:
-    stage = duel_stage(s, e["target"])
-    return _duel_outcome(s, e["target"], e["duelists"], e["winner"], e.get("winner_vp", 0), stage)
+    return _duel_outcome(s, e["target"], e["duelists"], e["winner"], e.get("winner_vp", 0))
 
 
 def _duel_outcome(
     s: GameState, target: Mapping[str, Any], duelists: list[Duelist], winner: int | None, winner_vp: int,
-    stage: str,
+    outlaw_fight: bool = False,
 ) -> GameState:
     """Every duellist but the winner goes back to their reserve (the red Sheriff scoring for each lost duel) —
     or, while the Doctor or the Undertaker is held, waits for its owner's decision (RULING G11); with Might Is
     Right the played tiles go to the used pile; the winner scores what winning gives (the yellow Gunsmith)."""
     losers = [d["seat"] for d in duelists if d["seat"] != winner]
-    defeat = defeated_cowboys(s, losers, stage)
+    defeat = defeated_cowboys(s, losers, target, outlaw_fight)
     waiting = defeat.seats if defeat is not None else ()
     s = replace(_remove_cowboys(s, target, losers), duel_target=None, defeat=defeat)
     if s.duel_rolls:  # the red Gunsmith's duel is over (RULING G7)
@@ -1031,7 +1031,7 @@ def _outlaws_settled(s: GameState, e: OutlawsSettled) -> GameState:
 @handles("outlaw_fought")
 def _outlaw_fought(s: GameState, e: OutlawFought) -> GameState:
     """The losers go home; a beaten outlaw goes back to the supply, its winner's cowboy waits for the reward."""
-    s = _duel_outcome(s, e, e["duelists"], e["winner"], e.get("winner_vp", 0), duel_stage(s, e, outlaw_fight=True))
+    s = _duel_outcome(s, e, e["duelists"], e["winner"], e.get("winner_vp", 0), outlaw_fight=True)
     if "bounty" in e:
         s = _gain(s, e["bounty"]["seat"], money=e["bounty"]["amount"])
     if e["winner"] is None:

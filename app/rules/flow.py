@@ -324,9 +324,9 @@ def _single_square(square: str, perform: Callable[[GameState, str, int], Step]) 
         cowboys = s.squares.get(square)
         if not cowboys:
             return None
-        calm = next((c.seat for c in cowboys if c.no_duel), None)
-        if calm is not None:
-            return perform(s, square, calm)
+        for c in cowboys:  # a plain loop: the schedule looks ahead through this step often
+            if c.no_duel:
+                return perform(s, square, c.seat)
         seats = duelling_seats(cowboys)
         if len(seats) > 1:
             return duel_step(s, {"square": square}, seats)

@@ -59,13 +59,18 @@ from app.rules.supply import roads_in_supply
 from app.rules.townhouses import townhouse_targets
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
-    from app.rules.moves import ClaimParcel, HealCowboy, Move, PlaceCowboy, ProspectMine
+    from app.rules.moves import ChoosePersonality, ClaimParcel, HealCowboy, Move, PlaceCowboy, ProspectMine
 
 _XY: tuple[XY, ...] = tuple({"x": x, "y": y} for x, y in map(parcel_xy, range(64)))
 # Placement and claim moves are listed often; these shared rows are never handed out (legal_moves returns copies).
 _PLACE_ON_PARCEL: tuple[PlaceCowboy, ...] = tuple({"type": "place_cowboy", "x": p["x"], "y": p["y"]} for p in _XY)
 _CLAIM_PARCEL: tuple[ClaimParcel, ...] = tuple({"type": "claim_parcel", "x": p["x"], "y": p["y"]} for p in _XY)
 _PLACE_ON_SQUARE: dict[str, PlaceCowboy] = {square: {"type": "place_cowboy", "square": square} for square in SQUARES}
+_CHOOSE: dict[str, tuple[ChoosePersonality, ...]] = {
+    card: tuple({"type": "choose_personality", "card": card, "side": side} for side in ("yellow", "red"))
+    if p.holder_chooses_side else ({"type": "choose_personality", "card": card},)
+    for card, p in PERSONALITIES.items()
+}
 
 
 def _xy(index: int) -> XY:
@@ -87,15 +92,7 @@ def _personality(s: GameState, seat: int) -> list[Move]:
     """The cards not taken yet; a card whose holder chooses its side is chosen with a side (the Doctor /
     Undertaker, `001`; decision D73)."""
     taken = {p.personality for p in s.players}
-    moves: list[Move] = []
-    for card in s.cards:
-        if card in taken:
-            continue
-        if PERSONALITIES[card].holder_chooses_side:
-            moves += [{"type": "choose_personality", "card": card, "side": side} for side in ("yellow", "red")]
-        else:
-            moves.append({"type": "choose_personality", "card": card})
-    return moves
+    return [move for card in s.cards if card not in taken for move in _CHOOSE[card]]
 
 
 def _settler(s: GameState, seat: int) -> list[Move]:
@@ -203,7 +200,7 @@ def _may_join(cowboys: tuple[Cowboy, ...], seat: int, many: bool, red_sheriff: b
     for c in cowboys:
         if c.seat == seat:
             return False
-        if c.never_duels:
+        if c.singer or c.no_duel:  # the Singer's cowboys never duel: the others join as if they were absent
             continue
         if c.white:
             return False

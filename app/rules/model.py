@@ -33,14 +33,7 @@ class Cowboy:
     white: bool = False  # the Sheriff's white cowboy (RULING B6)
     singer: bool = False  # the red Singer's cowboy from the general reserve: it never duels (`001` "Singer")
     dynamite: bool = False  # placed with a dynamite chip: two dice (two tiles) in its duel (RULING G7)
-    no_duel: bool = False  # placed with the yellow Singer's "no duel" chip: it never duels (RULING G9)
-    # The Singer's cowboys, red or with a chip, take no part in a duel; the others there resolve as if they were
-    # absent (RULING G9, decision D43). The white cowboy never duels either, but nobody may join it (B6). Worked
-    # out once per cowboy (they are values made once), since every duel and placement scan reads it.
-    never_duels: bool = field(init=False, default=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "never_duels", self.singer or self.no_duel)
+    no_duel: bool = False  # placed with the yellow Singer's "no duel" chip: it never duels and acts first (G9)
 
 
 # Cowboys are values: one of each colour per seat serves every placement.
@@ -271,5 +264,5 @@ def _kept(s: GameState, part: P, question: Callable[[P], T]) -> T:
 T = TypeVar("T")
 P = TypeVar("P")
 _SLOTS: dict[type, tuple[str, ...]] = {
-    cls: tuple(f.name for f in fields(cls)) for cls in (Parcel, PermissionRequest, Construction, Auction)
+    cls: tuple(f.name for f in fields(cls)) for cls in (Parcel, Cowboy, PermissionRequest, Construction, Auction)
 }

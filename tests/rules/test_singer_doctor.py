@@ -297,10 +297,12 @@ def test_a_defeated_cowboy_may_be_moved_for_3_to_a_place_still_to_come_and_acts_
 
 def test_the_doctors_own_cowboy_comes_first_and_free_then_turn_order() -> None:
     """R-GG-15 (`001`: "a Doctor's cowboy is always first, then in the order following the turn order track. The
-    Doctor pays nothing for healing his own cowboys"; RULING G11; decision D76)."""
-    g = table(DOCTOR_FIRST)
+    Doctor pays nothing for healing his own cowboys"; RULING G11; decision D76): the Doctor chose last, so he is
+    last in turn order, and still decides first."""
+    g = table([{"card": "banker"}, {"card": "chinese_worker"}, {"card": "doctor", "side": "yellow"}])
     doctor = seat(g, "doctor")
     first, second = others(g, "doctor")
+    assert g.state.choosing_order[-1] == doctor
     for s, power in ((doctor, 0), (first, 0), (second, 20)):
         firepower(g, s, power)
     on_square(g, "ammunition", COWBOYS[first, False], COWBOYS[second, False], COWBOYS[doctor, False])
@@ -415,6 +417,7 @@ def test_each_defeated_cowboy_costs_2_to_the_undertaker_or_1_vp_his_own_free() -
     for s, power in ((undertaker, 0), (winner, 20), (loser, 0)):
         firepower(g, s, power)
     g.set_player(loser, vp=3)
+    g.set_player(undertaker, vp=3)  # he could pay either way, were he to pay
     on_square(g, "ammunition", COWBOYS[undertaker, False], COWBOYS[winner, False], COWBOYS[loser, False])
     money = [p.money for p in g.state.players]
     g.resume_at("ammunition")
