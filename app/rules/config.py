@@ -16,11 +16,11 @@ from app.rules.errors import ConfigError
 
 SIDES = ("yellow", "red", "random", "vote")
 KNOWN_EXPANSIONS = ("gold_and_guns", "outlaws", "big_box")
-# The Outlaws are played whole, by the core and the pages. Gold & Guns is played whole by the rules core (its
-# buildings, townhouses and the 7 characters) but not yet by the pages and the admin's form, so no player may open
-# a table with it: it is in preview. Big Box is not played at all.
-PLAYABLE_EXPANSIONS = ("outlaws",)
-PREVIEW_EXPANSIONS = ("gold_and_guns",)
+# Gold & Guns and the Outlaws are played whole, by the core and the pages, alone, together and with every base
+# variant. An expansion the core plays only in part would be in preview (refused to players, accepted where the
+# caller asks for it); none is today. Big Box is not played at all.
+PLAYABLE_EXPANSIONS = ("gold_and_guns", "outlaws")
+PREVIEW_EXPANSIONS: tuple[str, ...] = ()
 EXPANSION_NAMES = {"gold_and_guns": "Gold & Guns", "outlaws": "The Outlaws", "big_box": "Big Box"}
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5

@@ -127,6 +127,10 @@ VARIANT_HELP: Final[dict[str, str]] = {
              "for items next to a bridge, a bonus for mines by the water, and a last road phase after round 4.",
     "new_beginning": "Everyone starts with $50 and 1 cowboy and no parcels, and shops in secret before round 1: "
                      "cowboys, revolvers, roads, victory points, parcel picks, a marksman, or money for VP.",
+    "gold_and_guns": "Townhouses, higher incomes, five new kinds of building (station, City Hall, schools, "
+                     "general stores, blacksmiths) and seven new characters: the Indian, the Prospector, the "
+                     "Gunsmith, the Singer, the Auctioneer, the Governor and the Doctor / Undertaker, with dynamite, "
+                     "\"no duel\" chips and auctions. 7 of the 14 characters are played.",
     "outlaws": "From round 2, 1 to 3 outlaws arrive each round (strength 8 to 13, by dice) and move toward the "
                "richest buildings. A parcel with an outlaw cannot be bought or built on and its building earns "
                "half. Send cowboys to fight one before the estate income: beat its strength for its VP (half its "
@@ -157,7 +161,7 @@ ROUND_OUTLINE: Final = (
 VARIANT_NAMES: Final = {
     "yellow": "Yellow sides", "red": "Red sides", "random": "Random sides", "vote": "Sides by vote",
     "might_is_right": "Might Is Right", "river": "The River", "new_beginning": "A New Beginning",
-    "outlaws": "The Outlaws",
+    "gold_and_guns": "Gold & Guns", "outlaws": "The Outlaws",
 }
 
 

@@ -24,7 +24,7 @@ from app.play.accounts import Account
 from app.play.commands import PlayerMove, Undo
 from app.play.errors import Conflict, NotAllowed, PlayError, TooMany
 from app.play.service import GameService, GameSummary
-from app.rules.catalog import OUTLAW_VP, ROUNDS
+from app.rules.catalog import OUTLAW_VP, PERSONALITIES, ROUNDS
 from app.rules.config import EXPANSION_NAMES, PLAYABLE_EXPANSIONS, SIDES
 from app.web import csrf, guide, present
 from app.web.assets import static_url
@@ -51,6 +51,7 @@ templates.env.globals.update(
 )
 router = APIRouter(include_in_schema=False)
 LOG_LENGTH = 80
+CARDS_BY_NUMBER = sorted(PERSONALITIES.values(), key=lambda card: card.number)  # the admin's choice of characters
 STALE_NOTICE = "The game moved on before your click arrived: here is the table as it is now. Please choose again."
 LOBBY_VIEWS = 20  # games whose decision the lobby names (one state read each)
 
@@ -298,7 +299,7 @@ async def new_game_form(request: Request, account: OptionalAccount) -> Response:
     if not account.is_admin:
         return render(request, "pages/error.html", account, status=403, message="Only an admin may create games.")
     return render(request, "pages/new_game.html", account, sides=SIDES, values={"seats": "2", "sides": "yellow"},
-                  expansions=PLAYABLE_EXPANSIONS)
+                  expansions=PLAYABLE_EXPANSIONS, cards=CARDS_BY_NUMBER)
 
 
 @router.post("/games/new")
@@ -313,6 +314,7 @@ async def new_game(
     river: OptionalFormStr = None,
     new_beginning: OptionalFormStr = None,
     expansions: Annotated[list[str] | None, Form()] = None,
+    characters: Annotated[list[str] | None, Form()] = None,
     players: OptionalFormStr = None,
     seed: OptionalFormStr = None,
     move_timeout_hours: OptionalFormStr = None,
@@ -322,14 +324,15 @@ async def new_game(
         return to_login(request)
     values = {
         "name": name, "seats": seats, "sides": sides, "might_is_right": bool(might_is_right), "river": bool(river),
-        "new_beginning": bool(new_beginning), "expansions": expansions or [], "players": players or "",
+        "new_beginning": bool(new_beginning), "expansions": expansions or [], "characters": characters or [],
+        "players": players or "",
         "seed": seed or "",
         "move_timeout_hours": move_timeout_hours or "",
     }
 
     def again(message: str, status: int) -> HTMLResponse:
         return render(request, "pages/new_game.html", account, status=status, sides=SIDES, values=values,
-                      expansions=PLAYABLE_EXPANSIONS, error=message)
+                      expansions=PLAYABLE_EXPANSIONS, cards=CARDS_BY_NUMBER, error=message)
 
     try:
         csrf.check(request, csrf_token)
@@ -346,6 +349,7 @@ async def new_game(
                 "river": bool(river),
                 "new_beginning": bool(new_beginning),
                 "expansions": expansions or None,
+                "characters": characters or None,  # ticked cards; none ticked: drawn at random (RULING G1)
             },
             "players": names or None,
             "seed": seed.strip() if seed and seed.strip() else None,

@@ -1,6 +1,7 @@
-"""The Outlaws open to players (issue "Gold & Guns and the Outlaws", items 1, 3, 4): a table with them can be
-created through the API and the admin's form, with any base variant; its state document carries the fields of
-API.md "With expansions"; the expansions the core does not play whole are refused by name."""
+"""Gold & Guns and the Outlaws open to players (issue "Gold & Guns and the Outlaws", items 1, 3, 4): a table with
+them can be created through the API and the admin's form, with any base variant and the characters chosen or
+drawn (RULING G1); its state document carries the fields of API.md "With expansions"; Big Box, not played, is
+refused by name."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ async def test_a_table_with_the_outlaws_starts_and_shows_them(api: Any, client: 
 
 async def test_expansions_not_played_whole_are_refused_by_name(api: Any, client: httpx.AsyncClient) -> None:
     admin = await api.admin()
-    for expansions, name in ((["gold_and_guns"], "Gold & Guns"), (["outlaws", "big_box"], "Big Box")):
+    for expansions, name in ((["big_box"], "Big Box"), (["outlaws", "big_box"], "Big Box")):
         body = {"name": "Later", "seats": 2, "variants": {"expansions": expansions}}
         detail = assert_error(await client.post("/api/v1/games", json=body, headers=admin.headers), 422)
         assert f"{name} is not playable yet" in detail["message"]
@@ -35,10 +36,32 @@ async def test_expansions_not_played_whole_are_refused_by_name(api: Any, client:
 async def test_the_admin_form_offers_the_outlaws(api: Any, client: httpx.AsyncClient) -> None:
     token = await _page_client(client, api)
     form = (await client.get("/games/new", headers={"Accept": "text/html"})).text
-    assert 'name="expansions" value="outlaws"' in form and 'value="gold_and_guns"' not in form
+    assert 'name="expansions" value="outlaws"' in form and 'value="big_box"' not in form
     r = await client.post("/games/new", data={"name": "Wild", "seats": "2", "sides": "vote",
                                               "expansions": "outlaws", "csrf_token": token})
     assert r.status_code == 303, r.text
     game_id = int(r.headers["location"].rsplit("/", 1)[1])
     summary = (await client.get(f"/api/v1/games/{game_id}", headers={"Accept": "application/json"})).json()
     assert summary["variants"]["expansions"] == ["outlaws"] and summary["variants"]["sides"] == "vote"
+
+
+async def test_the_admin_form_chooses_the_characters_or_leaves_them_to_chance(
+    api: Any, client: httpx.AsyncClient
+) -> None:
+    """R-GG-1 (RULING G1): the 7 ticked cards are the game's; none ticked draws 7 at random; 6 ticked is refused
+    with the rule's words and the form keeps what was ticked."""
+    token = await _page_client(client, api)
+    form = (await client.get("/games/new", headers={"Accept": "text/html"})).text
+    assert 'value="gold_and_guns"' in form and form.count('name="characters"') == 14
+    base = {"name": "Gold", "seats": "3", "expansions": ["gold_and_guns", "outlaws"], "csrf_token": token}
+    chosen = ["8", "9", "10", "11", "12", "13", "14"]
+    r = await client.post("/games/new", data={**base, "characters": chosen})
+    assert r.status_code == 303, r.text
+    game_id = int(r.headers["location"].rsplit("/", 1)[1])
+    summary = (await client.get(f"/api/v1/games/{game_id}", headers={"Accept": "application/json"})).json()
+    assert summary["variants"]["characters"] == [8, 9, 10, 11, 12, 13, 14]
+    r = await client.post("/games/new", data=base)
+    assert r.status_code == 303
+    r = await client.post("/games/new", data={**base, "characters": chosen[:6]})
+    assert r.status_code == 422 and "7 different card numbers" in r.text
+    assert 'value="9" checked' in r.text and 'value="14" checked' not in r.text
