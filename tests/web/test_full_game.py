@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import httpx
+import pytest
 from conftest import Api
 from support import assert_error
 
 
-async def test_play_a_two_player_game_to_the_end(api: Api, client: httpx.AsyncClient) -> None:
+@pytest.mark.parametrize("variants", [
+    {},
+    # Both expansions and the characters drawn at random (issue "Gold & Guns and the Outlaws": "played to its end
+    # ... through the API").
+    {"expansions": ["gold_and_guns", "outlaws"], "sides": "random"},
+], ids=["base", "gold-and-guns-and-outlaws"])
+async def test_play_a_two_player_game_to_the_end(api: Api, client: httpx.AsyncClient, variants: dict[str, Any]) -> None:
     admin = await api.admin()
     ann, bob = await api.player("ann"), await api.player("bob")
-    game = await api.started_game(admin, [ann, bob], seed=5)
+    game = await api.started_game(admin, [ann, bob], seed=5, variants=variants)
     gid = game["id"]
     seats = api.seated(game, [ann, bob])
     chooser = random.Random(5)
