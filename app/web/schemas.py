@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from app.play import chat, notes
 from app.play.chat import ChatLine
 from app.play.notes import Notes
 from app.play.service import GameSummary, MoveOptions, PendingInvitation, VisibleEvent
 from app.rules.moves import move_json_schema
-from app.web.fields import MAX_INTEGER, LongText, Text
+from app.web.fields import MAX_INTEGER, LongText, Text, refuse_control_characters
 
 USERNAME_PATTERN = r"^[A-Za-z0-9_.-]+$"
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
@@ -226,7 +226,12 @@ class InvitationsOut(BaseModel):
     invitations: list[InvitationOut]
 
 
-ChatText = Annotated[Text, StringConstraints(strip_whitespace=True, min_length=1, max_length=chat.MAX_LENGTH)]
+# Stripped first, so a message of spaces alone is empty; then checked like every other text.
+ChatText = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=chat.MAX_LENGTH),
+    AfterValidator(refuse_control_characters),
+]
 
 
 class ChatIn(BaseModel):
