@@ -21,7 +21,9 @@ from app.notify.sender import LogSender, Sender, SmtpSender
 from app.notify.worker import MailSettings, Notifier
 from app.play.accounts import Accounts, make_hasher
 from app.play.bus import Bus
+from app.play.chat import Chat
 from app.play.keeper import ClockKeeper
+from app.play.notes import NoteBook
 from app.play.service import GameService
 from app.play.sign_in import SignIn
 from app.play.sign_in_limits import Limits
@@ -124,7 +126,13 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
                     settings.admin_password,
                     f"{settings.admin_username.lower()}@admin.invalid",
                 )
-            services = Services(service=GameService(db), sign_in=sign_in, bus=bus)
+            services = Services(
+                service=GameService(db, players_create_games=settings.players_create_games),
+                sign_in=sign_in,
+                bus=bus,
+                chat=Chat(db),
+                notes=NoteBook(db),
+            )
             async with contextlib.AsyncExitStack() as jobs:
                 if settings.background_jobs:
                     await jobs.enter_async_context(background_jobs(settings, services.service))

@@ -46,6 +46,8 @@ class Settings(BaseSettings):
 
     admin_username: str | None = None
     admin_password: str | None = None
+    # Every signed-in player may open a table (and invite to it); off for clubs where only admins create games.
+    players_create_games: bool = True
 
     migrate_on_start: bool = True
     token_max_age_hours: int = 24 * 30

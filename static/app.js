@@ -20,6 +20,12 @@
 
   document.addEventListener("htmx:sseBeforeMessage", function (evt) {
     evt.preventDefault(); // nothing is swapped from the stream itself
+    if (evt.detail.type === "chat") {
+      // A new message in the table chat: read the chat log again.
+      var chat = document.getElementById("chat-log");
+      if (chat) htmx.trigger(chat, "refresh");
+      return;
+    }
     var data;
     try {
       data = JSON.parse(evt.detail.data);
@@ -28,6 +34,14 @@
     }
     var b = board();
     if (b && String(data.seq) !== b.dataset.seq) htmx.trigger(b, "refresh");
+    // A table waiting for players has no board: once the game starts, the page becomes the table.
+    if (!b && document.getElementById("waiting") && data.status && data.status !== "open") window.location.reload();
+  });
+
+  // A chat message sent: empty the field for the next one.
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var form = evt.detail.elt;
+    if (form && form.id === "chat-form" && evt.detail.successful && !document.getElementById("chat-error")) form.reset();
   });
 
   document.addEventListener("htmx:afterSettle", markTurn);

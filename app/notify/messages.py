@@ -31,6 +31,8 @@ KINDS: tuple[str, ...] = (
     "timed_out",
     "admin_alert",
     "seat_replaced",
+    "invitation",
+    "chat",
 )
 KIND_LABELS: Mapping[str, str] = {
     "your_turn": "It is your turn",
@@ -41,10 +43,21 @@ KIND_LABELS: Mapping[str, str] = {
     "timed_out": "Your clock ran out and a move was made for you",
     "admin_alert": "A player keeps running out of time (admins)",
     "seat_replaced": "Another player takes over a seat in your game",
+    "invitation": "A player invites you to a table",
+    "chat": "Another player writes in the chat of your game",
 }
+# The mode of a kind for a user who never chose one; "immediately" for every kind not named here. Chat is quiet
+# unless asked for: a lively table would otherwise fill the other players' inboxes.
+DEFAULT_MODES: Mapping[str, str] = {"chat": "off"}
 MODES: tuple[str, ...] = ("immediately", "digest", "off")
 # Mails about a decision that is still awaited from the recipient; once the game moved on they are stale.
 ABOUT_AN_AWAITED_DECISION = frozenset({"your_turn", "permission", "reminder"})
+# Mails about a table rather than a position of its game (which may not have started): they show no state.
+ABOUT_THE_TABLE = frozenset({"invitation", "chat"})
+
+
+def default_mode(kind: str) -> str:
+    return DEFAULT_MODES.get(kind, "immediately")
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +192,14 @@ def _subject_and_context(message: Message) -> tuple[str, dict[str, Any]]:
         context.update(newcomer=newcomer, previous=previous, you=newcomer == message.recipient.username)
         taker = "You take" if context["you"] else f"{newcomer} takes"
         return f"{taker} over {previous}'s seat in {game}", context
+    if kind == "invitation":
+        by = str(details.get("by") or "A player")
+        context.update(by=by)
+        return f"{by} invites you to {game}", context
+    if kind == "chat":
+        author = str(details.get("from") or "A player")
+        context.update(author=author, text=str(details.get("text", "")))
+        return f"{author} wrote in the chat of {game}", context
     if kind == "digest":
         games: Sequence[Mapping[str, Any]] = details.get("games", [])
         waiting = sum(1 for g in games if g.get("awaiting"))

@@ -1,5 +1,6 @@
-"""Who wants which mail, how: per user and kind "immediately" (the default), "digest" or "off"; and the signed
-one-click unsubscribe links that change a preference without signing in.
+"""Who wants which mail, how: per user and kind "immediately", "digest" or "off" (without a choice, the kind's
+default: `messages.default_mode`); and the signed one-click unsubscribe links that change a preference without
+signing in.
 """
 
 from __future__ import annotations
@@ -11,10 +12,9 @@ from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.notify.messages import KINDS, MODES
+from app.notify.messages import KINDS, MODES, default_mode
 from app.store.tables import NotificationPreference
 
-DEFAULT_MODE = "immediately"
 DIGEST = "digest"  # an unsubscribe link in a digest turns off every kind the user gets as a digest
 
 
@@ -51,7 +51,7 @@ async def modes(session: AsyncSession, user_id: int) -> dict[str, str]:
         )
     )
     chosen = dict(rows.all())
-    return {kind: chosen.get(kind, DEFAULT_MODE) for kind in KINDS}
+    return {kind: chosen.get(kind, default_mode(kind)) for kind in KINDS}
 
 
 async def set_modes(session: AsyncSession, user_id: int, changes: Mapping[str, str]) -> None:

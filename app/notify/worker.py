@@ -30,14 +30,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.notify import presence
 from app.notify.messages import (
     ABOUT_AN_AWAITED_DECISION,
+    ABOUT_THE_TABLE,
     Message,
     Recipient,
     awaited_phrase,
     compose,
+    default_mode,
     game_link,
     subject_of,
 )
-from app.notify.preferences import DEFAULT_MODE, UnsubscribeLinks
+from app.notify.preferences import UnsubscribeLinks
 from app.notify.sender import Sender, SendFailed, build_email
 from app.rules import GameState, player_view, to_act
 from app.rules.decisions import Decision
@@ -45,7 +47,7 @@ from app.rules.flow import awaiting
 from app.store.availability import run_forever
 from app.store.db import Database
 from app.store.repository import StateCache
-from app.store.tables import Game, NotificationPreference, Outbox, Seat, User
+from app.store.tables import Game, Invitation, NotificationPreference, Outbox, Seat, User
 
 log = logging.getLogger(__name__)
 
@@ -237,10 +239,13 @@ class Notifier:
                 return "off"
             if message in ABOUT_AN_AWAITED_DECISION and await self._is_stale(session, row):
                 return "stale"
-            if message == "your_turn" and row.game_id is not None:
+            if message == "invitation" and not await _still_invited(session, row):
+                return "stale"
+            if message in ("your_turn", "chat") and row.game_id is not None:
+                # At the table already, or told within the hour: a mail would only repeat the page.
                 if await presence.is_watching(session, row.game_id, user.id, now):
                     return "watching"
-                if await self._turn_mail_sent_lately(session, user.id, row.game_id, now):
+                if await self._mail_sent_lately(session, user.id, row.game_id, message, now):
                     return "throttled"
             if mode == "digest":
                 row.kind = "digest_item"
@@ -303,7 +308,9 @@ class Notifier:
             return deadline is None or deadline != datetime.fromisoformat(str(row.payload["deadline"]))
         return False
 
-    async def _turn_mail_sent_lately(self, session: AsyncSession, user_id: int, game_id: int, now: datetime) -> bool:
+    async def _mail_sent_lately(
+        self, session: AsyncSession, user_id: int, game_id: int, message: str, now: datetime
+    ) -> bool:
         since = now - self.settings.turn_mail_interval
         found = await session.scalar(
             select(func.count())
@@ -314,7 +321,7 @@ class Notifier:
                 Outbox.game_id == game_id,
                 Outbox.outcome == "sent",
                 Outbox.sent_at > since,
-                Outbox.payload["message"].astext == "your_turn",
+                Outbox.payload["message"].astext == message,
             )
         )
         return bool(found)
@@ -324,6 +331,8 @@ class Notifier:
         if message == "digest":
             details = {"games": await self._digest_games(session, recipient, details.get("items", []))}
             return Message("digest", recipient, details=details)
+        if message in ABOUT_THE_TABLE and row.game_id is not None:
+            return Message(message, recipient, row.game_id, await self._name(session, row.game_id), None, details)
         if row.game_id is None or row.seq is None:
             return Message(message, recipient, details=details)
         seat = details.get("seat") if message != "admin_alert" else None
@@ -334,7 +343,7 @@ class Notifier:
         self, session: AsyncSession, game_id: int, seq: int, seat: int | None
     ) -> tuple[str, dict[str, Any]]:
         """The game's name and `seat`'s view of the state at `seq` (a spectator's for None)."""
-        name = await session.scalar(select(Game.name).where(Game.id == game_id)) or f"Game {game_id}"
+        name = await self._name(session, game_id)
         usernames = list(
             (
                 await session.scalars(
@@ -348,6 +357,9 @@ class Notifier:
         state = await self.cache.load(session, game_id, seq)
         return name, player_view(state, seat, game_id=game_id, usernames=usernames)
 
+    async def _name(self, session: AsyncSession, game_id: int) -> str:
+        return await session.scalar(select(Game.name).where(Game.id == game_id)) or f"Game {game_id}"
+
     async def _digest_games(
         self, session: AsyncSession, recipient: Recipient, items: Sequence[dict[str, Any]]
     ) -> list[dict[str, Any]]:
@@ -355,10 +367,14 @@ class Notifier:
         games: dict[int, dict[str, Any]] = {}
         for item in items:
             game_id, seq, message = item.get("game_id"), item.get("seq"), str(item.get("message"))
-            if game_id is None or seq is None:
+            if game_id is None or (seq is None and message not in ABOUT_THE_TABLE):
                 continue
-            seat = item.get("seat") if message != "admin_alert" else None
-            name, view = await self._view(session, game_id, seq, seat)
+            view: dict[str, Any] | None = None
+            if message in ABOUT_THE_TABLE or seq is None:  # (None only for them: see above)
+                name = await self._name(session, game_id)
+            else:
+                seat = item.get("seat") if message != "admin_alert" else None
+                name, view = await self._view(session, game_id, seq, seat)
             entry = games.setdefault(
                 game_id,
                 {"name": name, "link": game_link(self.settings.base_url, game_id), "lines": [], "awaiting": None},
@@ -446,4 +462,11 @@ async def _mode(session: AsyncSession, user_id: int, kind: str) -> str:
             NotificationPreference.user_id == user_id, NotificationPreference.kind == kind
         )
     )
-    return mode or DEFAULT_MODE
+    return mode or default_mode(kind)
+
+
+async def _still_invited(session: AsyncSession, row: Outbox) -> bool:
+    """Whether the invitation the mail announces still waits for an answer (not accepted, declined or lapsed)."""
+    if row.game_id is None or row.recipient_id is None:
+        return False
+    return await session.get(Invitation, (row.game_id, row.recipient_id)) is not None

@@ -5,7 +5,8 @@ PostgreSQL delivers the notice exactly when (and only if) the change commits, to
 one. Each instance keeps one LISTEN connection and hands notices to the in-process queues of its subscribers (the
 SSE streams). A notice carries the head of the log (`seq`, `to_act`, `status`) and, for a seat's secret edit,
 that seat (`only`); the streams turn it into what their viewer may know (`GameService.seen_by`) before anything
-leaves the server.
+leaves the server. A new message of a game's table chat travels the same way (`ChatPosted`, notified by the
+transaction that stores it): the notice names the message, never its text, which each client then reads.
 """
 
 from __future__ import annotations
@@ -66,6 +67,28 @@ class Change:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class ChatPosted:
+    """A new message `message_id` in the table chat of `game_id` (chat is not part of the game's log)."""
+
+    game_id: int
+    message_id: int
+
+    def to_json(self) -> str:
+        return json.dumps({"game_id": self.game_id, "chat": self.message_id})
+
+
+Notice = Change | ChatPosted
+
+
+def notice_from_json(payload: str) -> Notice:
+    """The notice a payload of CHANNEL carries: a chat message when it names one, else a change of the log."""
+    data = json.loads(payload)
+    if "chat" in data:
+        return ChatPosted(int(data["game_id"]), int(data["chat"]))
+    return Change.from_json(payload)
+
+
 class Bus:
     """One LISTEN connection per instance, and per-game queues of the local subscribers."""
 
@@ -74,7 +97,7 @@ class Bus:
         self.queue_size = queue_size
         # Shown in pg_stat_activity, so an operator (or a test) can tell the listeners apart.
         self.name = f"carson-bus-{uuid.uuid4().hex[:8]}"
-        self._subscribers: defaultdict[int, set[asyncio.Queue[Change]]] = defaultdict(set)
+        self._subscribers: defaultdict[int, set[asyncio.Queue[Notice]]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
 
@@ -91,9 +114,9 @@ class Bus:
             self._task = None
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, game_id: int) -> AsyncIterator[asyncio.Queue[Change]]:
-        """A queue that receives every change of `game_id` until the block exits."""
-        queue: asyncio.Queue[Change] = asyncio.Queue(self.queue_size)
+    async def subscribe(self, game_id: int) -> AsyncIterator[asyncio.Queue[Notice]]:
+        """A queue that receives every notice about `game_id` until the block exits."""
+        queue: asyncio.Queue[Notice] = asyncio.Queue(self.queue_size)
         self._subscribers[game_id].add(queue)
         try:
             yield queue
@@ -107,13 +130,14 @@ class Bus:
     def subscriber_count(self, game_id: int) -> int:
         return len(self._subscribers.get(game_id, ()))
 
-    def deliver(self, change: Change) -> None:
-        """Hand `change` to every local subscriber of its game; a full queue drops its oldest notice."""
-        for queue in tuple(self._subscribers.get(change.game_id, ())):
+    def deliver(self, notice: Notice) -> None:
+        """Hand `notice` to every local subscriber of its game; a full queue drops its oldest notice."""
+        for queue in tuple(self._subscribers.get(notice.game_id, ())):
             if queue.full():
-                # Only the newest head matters to a stream: a slow reader loses stale notices, not the latest.
+                # Only the newest head matters to a stream (and a chat notice only says "read the chat again"):
+                # a slow reader loses stale notices, not the latest.
                 queue.get_nowait()
-            queue.put_nowait(change)
+            queue.put_nowait(notice)
 
     async def _listen_forever(self) -> None:
         delay = 0.5
@@ -130,7 +154,7 @@ class Bus:
                     delay = 0.5
                     async for notice in conn.notifies():
                         try:
-                            self.deliver(Change.from_json(notice.payload))
+                            self.deliver(notice_from_json(notice.payload))
                         except (ValueError, KeyError, TypeError):
                             log.warning("ignoring a malformed notice on %s", CHANNEL)
             except asyncio.CancelledError:

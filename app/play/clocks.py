@@ -57,12 +57,16 @@ async def timeout_mails(
     count: int,
 ) -> list[Mail]:
     """The mails of the `count`-th timeout in a row of `seat` (played by `user_id`, called `player`): the
-    player's, and on the third in a row an alert to the game's creator (or every admin when it has none)."""
+    player's, and on the third in a row an alert to the game's creator if an admin created it (a player's table:
+    every admin, who alone may hand the seat to someone else)."""
     mails = [Mail(user_id, "timed_out", {"seat": seat, "move": move, "count": count})]
     if count == TIMEOUTS_BEFORE_ALERT:
+        by_admin = created_by is not None and bool(
+            await session.scalar(select(User.is_admin).where(User.id == created_by))
+        )
         admins = (
             [created_by]
-            if created_by is not None
+            if by_admin and created_by is not None
             else list((await session.scalars(select(User.id).where(User.is_admin))).all())
         )
         mails += [Mail(admin, "admin_alert", {"seat": seat, "player": player, "count": count}) for admin in admins]

@@ -22,7 +22,7 @@ from typing import Any, Literal, overload
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.play import clocks
+from app.play import clocks, invitations
 from app.play.accounts import Account
 from app.play.bus import Change
 from app.play.commands import Command, PlayerMove, ReplaceSeat, TimeOut, Undo
@@ -96,6 +96,10 @@ class GameSummary:
     seats: tuple[SeatInfo, ...] = field(default=())
     head: int = 0
     undo_seat: int | None = None  # the seat that may take back the last move, if any (for the server only)
+    public: bool = True  # anyone may join while it is open; otherwise only the players invited
+    created_by: int | None = None
+    creator: str | None = None  # the username of `created_by`
+    invited: tuple[str, ...] = ()  # the players invited who have not answered yet (open tables)
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
@@ -105,6 +109,14 @@ class GameSummary:
         """Usernames indexed by seat (only meaningful once the game has started)."""
         by_seat = sorted((s for s in self.seats if s.seat is not None), key=lambda s: s.seat or 0)
         return [s.username for s in by_seat]
+
+
+@dataclass(frozen=True, slots=True)
+class PendingInvitation:
+    """An invitation to an open table, and who made it."""
+
+    game: GameSummary
+    invited_by: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +156,11 @@ class GameService:
         cache: StateCache | None = None,
         clock: clocks.Clock = clocks.utc_now,
         moves_per_minute: int = MOVES_PER_MINUTE,
+        *,
+        players_create_games: bool = True,
     ) -> None:
         self.db = db
+        self.players_create_games = players_create_games  # False: only admins open tables (PLAYERS_CREATE_GAMES)
         self.cache = cache or StateCache()
         self.clock = clock
         self.moves_per_minute = moves_per_minute
@@ -163,7 +178,7 @@ class GameService:
 
     async def create_game(
         self,
-        admin: Account,
+        creator: Account,
         *,
         name: str,
         seat_count: int,
@@ -171,12 +186,24 @@ class GameService:
         players: Sequence[str] | None = None,
         seed: int | None = None,
         move_timeout_hours: int | None = None,
+        public: bool = True,
     ) -> GameSummary:
-        """Create a game; with a full `players` list it starts at once (random seating)."""
-        _require_admin(admin)
+        """Open a table. An admin's table seats the `players` listed and starts at once when they fill it (random
+        seating); a player's table seats its creator and invites the `players` listed, who accept or decline.
+
+        Raises NotAllowed `players_create_games_off` (a player, where only admins create games) or
+        `seed_admin_only`, Invalid for variants or player lists that cannot be played."""
+        if not creator.is_admin:
+            if not self.players_create_games:
+                raise NotAllowed("players_create_games_off", "On this site only an admin may open a table.")
+            if seed is not None:
+                raise NotAllowed("seed_admin_only", "Only an admin may choose a game's seed.")
         config = _config(seat_count, variants)
         players = list(players or [])
-        if len(players) > seat_count:
+        if not creator.is_admin:  # the creator sits down anyway: naming oneself invites nobody
+            players = [p for p in players if p.lower() != creator.username.lower()]
+        places = seat_count if creator.is_admin else seat_count - 1
+        if len(players) > places:
             raise Invalid(
                 "too_many_players", f"The game has {seat_count} seats but {len(players)} players were listed."
             )
@@ -190,15 +217,20 @@ class GameService:
                 variants=config.to_json(),
                 seed=seed if seed is not None else secrets.randbelow(MAX_SEED),
                 move_timeout_hours=move_timeout_hours,
-                created_by=admin.id,
+                created_by=creator.id,
+                public=public,
             )
             session.add(game)
             await session.flush()
-            session.add_all(Seat(game_id=game.id, user_id=user.id) for user in users)
-            await session.flush()
             state = None
-            if len(users) == seat_count:
-                state = await self._start(session, game)
+            if creator.is_admin:
+                session.add_all(Seat(game_id=game.id, user_id=user.id) for user in users)
+                await session.flush()
+                if len(users) == seat_count:
+                    state = await self._start(session, game)
+            else:
+                session.add(Seat(game_id=game.id, user_id=creator.id))
+                await invitations.invite(session, game.id, creator.id, users)
             await session.commit()
             game_id = game.id
         if state is not None:
@@ -206,28 +238,88 @@ class GameService:
         return await self.summary(game_id)
 
     async def join(self, account: Account, game_id: int) -> GameSummary:
-        """Take a free seat in an open game."""
+        """Take a free seat in an open game, or the seat one's invitation holds (accepting it). A table by
+        invitation only takes its invited players alone."""
         async with self.db.session() as session:
             game = await _game_for_update(session, game_id)
             if game.status != "open":
                 raise Conflict("game_started", "This game has already started; nobody can join it now.")
-            seated = await session.scalar(select(func.count()).select_from(Seat).where(Seat.game_id == game_id))
             if await session.get(Seat, (game_id, account.id)) is not None:
                 raise Conflict("already_joined", "You have already joined this game.")
-            if (seated or 0) >= game.seat_count:
-                raise Conflict("game_full", "Every seat of this game is taken.")
+            if not await invitations.take(session, game_id, account.id):
+                if not game.public:
+                    raise NotAllowed("invitation_required", "This table is by invitation only.")
+                if await invitations.free_seats(session, game_id, game.seat_count) <= 0:
+                    raise Conflict("game_full", "Every seat of this game is taken or held for an invited player.")
             session.add(Seat(game_id=game_id, user_id=account.id))
             await session.commit()
         return await self.summary(game_id)
 
-    async def start(self, admin: Account, game_id: int) -> GameSummary:
-        """Start an open game with the players who joined, seated at random."""
-        _require_admin(admin)
+    async def leave(self, account: Account, game_id: int) -> None:
+        """Give up one's seat at an open table. The last player to leave closes the table (it is deleted with its
+        invitations and chat); a creator who leaves hands the table to the player seated longest."""
         async with self.db.session() as session:
             game = await _game_for_update(session, game_id)
             if game.status != "open":
+                raise Conflict("game_started", "This game has started; its seats are played to the end.")
+            seat = await session.get(Seat, (game_id, account.id))
+            if seat is None:
+                raise Conflict("not_joined", "You have no seat at this table.")
+            await session.delete(seat)
+            await session.flush()
+            stays = await session.scalar(
+                select(Seat.user_id).where(Seat.game_id == game_id).order_by(Seat.joined_at, Seat.user_id).limit(1)
+            )
+            if stays is None:
+                await session.delete(game)
+            elif game.created_by == account.id:
+                game.created_by = stays
+            await session.commit()
+
+    async def invite(self, account: Account, game_id: int, username: str) -> GameSummary:
+        """Invite the player called `username` to an open table (its creator, or an admin): the invitation holds
+        a seat for them and is mailed to them."""
+        async with self.db.session() as session:
+            game = await _game_for_update(session, game_id)
+            _require_host(account, game)
+            if game.status != "open":
+                raise Conflict("game_started", "This game has already started; nobody can be invited now.")
+            (user,) = await _users_named(session, [username])
+            if await session.get(Seat, (game_id, user.id)) is not None:
+                raise Conflict("already_joined", f"{user.username} already sits at this table.")
+            if await invitations.is_invited(session, game_id, user.id):
+                raise Conflict("already_invited", f"{user.username} is invited already.")
+            if await invitations.free_seats(session, game_id, game.seat_count) <= 0:
+                raise Conflict("game_full", "Every seat of this table is taken or held for an invited player.")
+            await invitations.invite(session, game_id, account.id, [user])
+            await session.commit()
+        return await self.summary(game_id)
+
+    async def decline(self, account: Account, game_id: int) -> None:
+        """Turn down one's invitation to a table; its seat is free again."""
+        async with self.db.session() as session:
+            if not await invitations.take(session, game_id, account.id):
+                raise NotFound("no_invitation", "You have no invitation to this table.")
+            await session.commit()
+
+    async def pending_invitations(self, account: Account) -> list[PendingInvitation]:
+        """The caller's pending invitations, oldest first."""
+        async with self.db.reading() as session:
+            pending = await invitations.of_user(session, account.id)
+            found = await _summaries(session, select(Game).where(Game.id.in_([g for g, _ in pending])))
+        by_id = {g.id: g for g in found}
+        return [PendingInvitation(by_id[g], by) for g, by in pending if g in by_id]
+
+    async def start(self, account: Account, game_id: int) -> GameSummary:
+        """Start an open game with the players who joined, seated at random (its creator, or an admin); the
+        invitations nobody answered lapse."""
+        async with self.db.session() as session:
+            game = await _game_for_update(session, game_id)
+            _require_host(account, game)
+            if game.status != "open":
                 raise Conflict("game_started", "This game has already started.")
             state = await self._start(session, game)
+            await invitations.drop_all(session, game_id)
             await session.commit()
         self.cache.remember(game_id, state)
         return await self.summary(game_id)
@@ -669,6 +761,12 @@ def _require_admin(account: Account) -> None:
         raise NotAllowed("admin_only", "Only an admin may do this.")
 
 
+def _require_host(account: Account, game: Game) -> None:
+    """The table's creator or an admin."""
+    if not account.is_admin and game.created_by != account.id:
+        raise NotAllowed("not_creator", "Only the player who opened this table (or an admin) may do this.")
+
+
 def _config(players: int, variants: dict[str, Any]) -> GameConfig:
     try:
         return GameConfig.from_variants(players=players, variants=variants)
@@ -718,6 +816,9 @@ async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
     seats: dict[int, list[SeatInfo]] = {}
     for game_id, seat, user_id, username, deadline in rows.all():
         seats.setdefault(game_id, []).append(SeatInfo(seat, user_id, username, deadline))
+    creators = {g.created_by for g in games if g.created_by is not None}
+    names = dict((await session.execute(select(User.id, User.username).where(User.id.in_(creators)))).all())
+    invited = await invitations.invited_names(session, [g.id for g in games if g.status == "open"])
     return [
         GameSummary(
             id=g.id,
@@ -732,6 +833,10 @@ async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
             seats=tuple(seats.get(g.id, ())),
             head=g.seq,
             undo_seat=g.undo_seat,
+            public=g.public,
+            created_by=g.created_by,
+            creator=names.get(g.created_by) if g.created_by is not None else None,
+            invited=tuple(invited.get(g.id, ())),
         )
         for g in games
     ]

@@ -84,6 +84,8 @@ class Game(Base):
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = _now()
     updated_at: Mapped[datetime] = _now()
+    # An open table anyone may join; otherwise only the players invited to it (`invitations`).
+    public: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
 
 
 class Seat(Base):
@@ -101,6 +103,45 @@ class Seat(Base):
     timeouts_in_row: Mapped[int] = mapped_column(Integer, server_default=text("0"))
 
     __table_args__ = (Index("uq_seats_game_id_seat", "game_id", "seat", unique=True),)
+
+
+class Invitation(Base):
+    """A player invited to an open table, until they accept (join) or decline; it holds a seat for them."""
+
+    __tablename__ = "invitations"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
+    invited_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = _now()
+
+
+class ChatMessage(Base):
+    """A message of a game's table chat: talk around the game, not part of its event log."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    text: Mapped[str] = mapped_column(String(1000))
+    created_at: Mapped[datetime] = _now()
+
+    __table_args__ = (
+        Index("ix_chat_messages_game_id_id", "game_id", "id"),
+        Index("ix_chat_messages_user_id_created_at", "user_id", "created_at"),
+    )
+
+
+class Note(Base):
+    """A player's private notes on a game, read and written by that player alone."""
+
+    __tablename__ = "notes"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    text: Mapped[str] = mapped_column(String(10000))
+    updated_at: Mapped[datetime] = _now()
 
 
 class GameEvent(Base):
@@ -144,7 +185,8 @@ class Outbox(Base):
 
 
 class NotificationPreference(Base):
-    """How a user wants one kind of mail: "immediately" (the default, when no row exists), "digest" or "off"."""
+    """How a user wants one kind of mail: "immediately", "digest" or "off"; without a row, the kind's default
+    (app.notify.messages.default_mode: "immediately", but "off" for chat)."""
 
     __tablename__ = "notification_preferences"
 

@@ -10,8 +10,10 @@ from fastapi.security import OAuth2PasswordRequestForm
 from app.play.commands import PlayerMove, Undo
 from app.web.deps import (
     AccountsDep,
+    ChatDep,
     CurrentAccount,
     CurrentSignedIn,
+    NotesDep,
     OptionalSignedIn,
     ServiceDep,
     SessionDep,
@@ -22,16 +24,24 @@ from app.web.deps import (
 from app.web.fields import Id, Offset, Text
 from app.web.schemas import (
     AccountOut,
+    ChatIn,
+    ChatMessageOut,
+    ChatOut,
     CreateGameIn,
     ErrorResponse,
     EventOut,
     EventsOut,
     GameListOut,
     GameOut,
+    InvitationOut,
+    InvitationsOut,
+    InviteIn,
     MeOut,
     MoveIn,
     MoveOut,
     MovesOut,
+    NotesIn,
+    NotesOut,
     PasswordChangeIn,
     RegisterIn,
     TokenOut,
@@ -130,7 +140,11 @@ async def me(account: CurrentAccount) -> MeOut:
 
 @router.post("/games", status_code=status.HTTP_201_CREATED, responses=errors(403), tags=["games"])
 async def create_game(body: CreateGameIn, account: CurrentAccount, service: ServiceDep) -> GameOut:
-    """Create a game (admins only). With a full `players` list it starts at once, seated at random."""
+    """Open a table. Any signed-in player may (403 `players_create_games_off` where the site leaves it to
+    admins): the creator takes a seat and `players` are invited (each mailed; they accept by joining or decline),
+    and the creator starts the game once enough have joined. `seed` is for admins only (403 `seed_admin_only`).
+    An admin's table seats the `players` listed instead, and a full list starts it at once, seated at random.
+    `public: false` makes a table by invitation only."""
     summary = await service.create_game(
         account,
         name=body.name,
@@ -139,6 +153,7 @@ async def create_game(body: CreateGameIn, account: CurrentAccount, service: Serv
         players=body.players,
         seed=body.seed,
         move_timeout_hours=body.move_timeout_hours,
+        public=body.public,
     )
     return GameOut.of(summary)
 
@@ -163,16 +178,93 @@ async def get_game(game_id: Id, account: CurrentAccount, service: ServiceDep) ->
     return GameOut.of(await service.summary(game_id))
 
 
-@router.post("/games/{game_id}/join", responses=errors(404, 409), tags=["games"])
+@router.post("/games/{game_id}/join", responses=errors(403, 404, 409), tags=["games"])
 async def join_game(game_id: Id, account: CurrentAccount, service: ServiceDep) -> GameOut:
-    """Take a free seat in an open game."""
+    """Take a free seat in an open game, or accept one's invitation (its seat was held). A table by invitation
+    only: 403 `invitation_required` for the others; 409 `game_full` when the free seats are taken or held."""
     return GameOut.of(await service.join(account, game_id))
+
+
+@router.post(
+    "/games/{game_id}/leave", status_code=status.HTTP_204_NO_CONTENT, responses=errors(404, 409), tags=["games"]
+)
+async def leave_game(game_id: Id, account: CurrentAccount, service: ServiceDep) -> Response:
+    """Free one's seat at an open table (409 `game_started` once it runs, `not_joined` without a seat). The last
+    player to leave closes the table; a creator who leaves hands it to the player seated longest."""
+    await service.leave(account, game_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post(
+    "/games/{game_id}/invitations",
+    status_code=status.HTTP_201_CREATED,
+    responses=errors(403, 404, 409),
+    tags=["games"],
+)
+async def invite_player(game_id: Id, body: InviteIn, account: CurrentAccount, service: ServiceDep) -> GameOut:
+    """Invite a player to an open table (its creator or an admin; 403 `not_creator` otherwise): the invitation
+    holds a seat and is mailed. 409 `game_full`, `already_joined`, `already_invited`; 422 `unknown_player`."""
+    return GameOut.of(await service.invite(account, game_id, body.username))
+
+
+@router.post(
+    "/games/{game_id}/decline", status_code=status.HTTP_204_NO_CONTENT, responses=errors(404), tags=["games"]
+)
+async def decline_invitation(game_id: Id, account: CurrentAccount, service: ServiceDep) -> Response:
+    """Turn down one's invitation to a table (404 `no_invitation` without one); its seat is free again."""
+    await service.decline(account, game_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get("/me/invitations", tags=["games"])
+async def my_invitations(account: CurrentAccount, service: ServiceDep) -> InvitationsOut:
+    """The caller's pending invitations: accept with POST .../join, decline with POST .../decline."""
+    return InvitationsOut(invitations=[InvitationOut.of(i) for i in await service.pending_invitations(account)])
 
 
 @router.post("/games/{game_id}/start", responses=errors(403, 404, 409), tags=["games"])
 async def start_game(game_id: Id, account: CurrentAccount, service: ServiceDep) -> GameOut:
-    """Start an open game with the players who joined (admins only); seats are drawn at random."""
+    """Start an open game with the players who joined (its creator or an admin; 403 `not_creator` otherwise);
+    seats are drawn at random and unanswered invitations lapse."""
     return GameOut.of(await service.start(account, game_id))
+
+
+# --- table talk: chat and private notes ---------------------------------------------------------------------
+
+
+@router.get("/games/{game_id}/chat", responses=errors(404), tags=["chat"])
+async def get_chat(
+    game_id: Id,
+    account: CurrentAccount,
+    chat: ChatDep,
+    after: Offset = 0,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> ChatOut:
+    """The table chat after message `after` (its `id`), oldest first; without `after`, the newest `limit`
+    messages. Everyone who may look at the table reads it. Not part of the game's log."""
+    return ChatOut(messages=[ChatMessageOut.of(m) for m in await chat.read(game_id, after=after, limit=limit)])
+
+
+@router.post(
+    "/games/{game_id}/chat", status_code=status.HTTP_201_CREATED, responses=errors(403, 404, 429), tags=["chat"]
+)
+async def post_chat(game_id: Id, body: ChatIn, account: CurrentAccount, chat: ChatDep) -> ChatMessageOut:
+    """Write in the table chat (seated players: 403 `no_seat` otherwise; 1..1000 characters, no control
+    characters). Announced on the game's stream as a `chat` event. 429 `too_many_messages`, with Retry-After,
+    beyond 5 messages within 10 seconds."""
+    return ChatMessageOut.of(await chat.post(account, game_id, body.text))
+
+
+@router.get("/games/{game_id}/notes", responses=errors(403, 404), tags=["chat"])
+async def get_notes(game_id: Id, account: CurrentAccount, notes: NotesDep) -> NotesOut:
+    """The caller's private notes on a game they sit in (nobody else ever reads them)."""
+    return NotesOut.of(await notes.read(account, game_id))
+
+
+@router.put("/games/{game_id}/notes", responses=errors(403, 404), tags=["chat"])
+async def put_notes(game_id: Id, body: NotesIn, account: CurrentAccount, notes: NotesDep) -> NotesOut:
+    """Replace the caller's private notes on a game they sit in (up to 10,000 characters; line breaks kept)."""
+    return NotesOut.of(await notes.write(account, game_id, body.text))
 
 
 # --- play ---------------------------------------------------------------------------------------------------

@@ -27,12 +27,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.play.accounts import Account
 from app.play.bus import Bus
+from app.play.chat import Chat
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn, PlayError, TooMany
+from app.play.notes import NoteBook
 from app.play.service import GameService
 from app.play.sign_in import SignIn
 from app.settings import Settings
 from app.store.availability import is_unavailable
-from app.web import api, notifications, openapi, pages, settings_pages, stream
+from app.web import api, notifications, openapi, pages, settings_pages, stream, talk_pages
 from app.web.assets import STATIC_DIR, VersionedStaticFiles
 from app.web.cross_site import CrossSiteGuard
 from app.web.fields import CONTROL_CHARACTERS
@@ -303,6 +305,8 @@ class Services:
     service: GameService
     sign_in: SignIn
     bus: Bus
+    chat: Chat
+    notes: NoteBook
 
 
 Running = Callable[[], AbstractAsyncContextManager[Services]]
@@ -319,6 +323,8 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
             app.state.sign_in = services.sign_in
             app.state.accounts = services.sign_in.accounts
             app.state.bus = services.bus
+            app.state.chat = services.chat
+            app.state.notes = services.notes
             app.state.signer = TokenSigner(settings.signing_key(), settings.token_max_age_hours * 3600)
             yield
 
@@ -353,6 +359,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.include_router(notifications.router)
     app.include_router(pages.router)
     app.include_router(settings_pages.router)
+    app.include_router(talk_pages.router)
     app.mount("/static", VersionedStaticFiles(directory=STATIC_DIR), name="static")
 
     @app.get("/healthz", tags=["ops"], responses={503: {"model": ErrorResponse}})

@@ -12,7 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.accounts import Account, Accounts
 from app.play.bus import Bus
+from app.play.chat import Chat
 from app.play.errors import NotSignedIn
+from app.play.notes import NoteBook
 from app.play.service import GameService
 from app.play.sessions import Kind
 from app.play.sign_in import SignIn
@@ -44,6 +46,16 @@ async def _bus(request: Request) -> Bus:
     return bus
 
 
+async def _chat(request: Request) -> Chat:
+    chat: Chat = request.app.state.chat
+    return chat
+
+
+async def _notes(request: Request) -> NoteBook:
+    notes: NoteBook = request.app.state.notes
+    return notes
+
+
 async def _signer(request: Request) -> TokenSigner:
     signer: TokenSigner = request.app.state.signer
     return signer
@@ -63,6 +75,8 @@ SettingsDep = Annotated[Settings, Depends(_settings)]
 ServiceDep = Annotated[GameService, Depends(_service)]
 AccountsDep = Annotated[Accounts, Depends(_accounts)]
 BusDep = Annotated[Bus, Depends(_bus)]
+ChatDep = Annotated[Chat, Depends(_chat)]
+NotesDep = Annotated[NoteBook, Depends(_notes)]
 SignerDep = Annotated[TokenSigner, Depends(_signer)]
 SignInDep = Annotated[SignIn, Depends(_sign_in)]
 SessionDep = Annotated[AsyncSession, Depends(_session)]

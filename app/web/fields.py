@@ -33,6 +33,14 @@ def refuse_control_characters(value: str) -> str:
     return value
 
 
+def refuse_control_characters_but_line_breaks(value: str) -> str:
+    """`value` unchanged, unless it holds a character of REFUSED_CATEGORIES other than a line break or a tab
+    (free text written over several lines: a player's notes)."""
+    refuse_control_characters(value.replace("\r\n", "").replace("\n", "").replace("\t", ""))
+    return value
+
+
 Text = Annotated[str, AfterValidator(refuse_control_characters)]
+LongText = Annotated[str, AfterValidator(refuse_control_characters_but_line_breaks)]
 Id = Annotated[int, Path(ge=0, le=MAX_INTEGER)]
 Offset = Annotated[int, Query(ge=0, le=MAX_INTEGER)]

@@ -1,4 +1,4 @@
-"""The HTML pages (see docs/api.md "Pages"): lobby, sign-up, sign-in/out, the admin's new-game form and the table.
+"""The HTML pages (see docs/api.md "Pages"): lobby, sign-up, sign-in/out, the new-game form and the table.
 
 Handlers parse, call the services, and render; requests made by htmx (`HX-Request`) get the board fragment
 instead of the whole page. Every POST checks the CSRF token first. What a seat sees is built only from
@@ -26,7 +26,7 @@ from app.play.errors import Conflict, NotAllowed, PlayError, TooMany
 from app.play.service import GameService, GameSummary
 from app.rules.catalog import OUTLAW_VP, PERSONALITIES, ROUNDS
 from app.rules.config import EXPANSION_NAMES, PLAYABLE_EXPANSIONS, SIDES
-from app.web import csrf, guide, present
+from app.web import csrf, guide, present, talk
 from app.web.assets import static_url
 from app.web.deps import (
     AccountsDep,
@@ -64,8 +64,14 @@ def is_htmx(request: Request) -> bool:
     return request.headers.get("hx-request") == "true"
 
 
+def may_create_games(request: Request, account: Account | None) -> bool:
+    """Admins always; every other signed-in player unless the site leaves it to admins (PLAYERS_CREATE_GAMES)."""
+    return account is not None and (account.is_admin or request.app.state.settings.players_create_games)
+
+
 def render(request: Request, name: str, account: Account | None, status: int = 200, **context: Any) -> HTMLResponse:
-    context.update(request=request, account=account, csrf_token=csrf.token(request))
+    context.update(request=request, account=account, csrf_token=csrf.token(request),
+                   may_create=may_create_games(request, account))
     response = templates.TemplateResponse(request, name, context, status_code=status)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -212,13 +218,26 @@ async def lobby(request: Request, account: OptionalAccount, service: ServiceDep)
     mine, _ = await service.list_games(account, mine=True, limit=100)
     open_games, _ = await service.list_games(account, status="open", limit=100)
     finished, _ = await service.list_games(account, status="finished", mine=True, limit=50)
+    invitations = await service.pending_invitations(account)
     running = [g for g in mine if g.status != "finished"]
     rows = [await _lobby_row(service, account, g, i < LOBBY_VIEWS) for i, g in enumerate(running)]
     rows.sort(key=lambda r: not r["my_turn"])
-    joinable = [_plain_row(account, g) for g in open_games if g.seat_of(account.id) is None and
-                all(s.user_id != account.id for s in g.seats)]
+    invited_to = {i.game.id for i in invitations}
+    joinable = [_plain_row(account, g) for g in open_games
+                if g.public and g.id not in invited_to and free_seats(g) > 0 and not talk.is_seated(account, g)]
     return render(request, "pages/lobby.html", account, mine=rows, joinable=joinable,
+                  invitations=[{**_plain_row(account, i.game), "invited_by": i.invited_by} for i in invitations],
                   finished=[_plain_row(account, g) for g in finished])
+
+
+def free_seats(g: GameSummary) -> int:
+    """Seats of an open table neither taken nor held for an invited player."""
+    return g.seat_count - len(g.seats) - len(g.invited)
+
+
+def is_host(account: Account, g: GameSummary) -> bool:
+    """Who may start an open table and invite to it: its creator, or an admin."""
+    return account.is_admin or g.created_by == account.id
 
 
 def _plain_row(account: Account, g: GameSummary) -> dict[str, Any]:
@@ -228,6 +247,8 @@ def _plain_row(account: Account, g: GameSummary) -> dict[str, Any]:
         "variants": present.variant_badges(g.variants),
         "deadlines": _deadlines(g),
         "joined": any(s.user_id == account.id for s in g.seats),
+        "host": is_host(account, g),
+        "free": free_seats(g),
     }
 
 
@@ -266,23 +287,40 @@ def _deadlines(g: GameSummary) -> list[tuple[str, str, str]]:
 
 
 async def _table_command(request: Request, account: Account | None, csrf_token: str | None, game_id: int,
-                         command: Callable[[Account, int], Awaitable[GameSummary]]) -> Response:
-    """Join or start a game from the lobby: check the CSRF token, run the command, show the table."""
+                         command: Callable[[Account, int], Awaitable[object]], then: str | None = None) -> Response:
+    """Join, leave, decline or start a table from the lobby or its page: check the CSRF token, run the command,
+    show the table (or `then`)."""
     if account is None:
         return to_login(request)
     try:
         csrf.check(request, csrf_token)
         await command(account, game_id)
     except PlayError as exc:
-        return render(request, "pages/error.html", account, status=409, message=exc.message)
-    return redirect(f"/games/{game_id}")
+        status = 403 if isinstance(exc, NotAllowed) else 409
+        return render(request, "pages/error.html", account, status=status, message=exc.message)
+    return redirect(then or f"/games/{game_id}")
 
 
 @router.post("/games/{game_id}/join")
 async def join(
     request: Request, game_id: Id, account: OptionalAccount, service: ServiceDep, csrf_token: OptionalFormStr = None
 ) -> Response:
+    """Join a table, or accept one's invitation to it."""
     return await _table_command(request, account, csrf_token, game_id, service.join)
+
+
+@router.post("/games/{game_id}/leave")
+async def leave(
+    request: Request, game_id: Id, account: OptionalAccount, service: ServiceDep, csrf_token: OptionalFormStr = None
+) -> Response:
+    return await _table_command(request, account, csrf_token, game_id, service.leave, then="/")
+
+
+@router.post("/games/{game_id}/decline")
+async def decline(
+    request: Request, game_id: Id, account: OptionalAccount, service: ServiceDep, csrf_token: OptionalFormStr = None
+) -> Response:
+    return await _table_command(request, account, csrf_token, game_id, service.decline, then="/")
 
 
 @router.post("/games/{game_id}/start")
@@ -292,14 +330,32 @@ async def start(
     return await _table_command(request, account, csrf_token, game_id, service.start)
 
 
+@router.post("/games/{game_id}/invitations")
+async def invite(
+    request: Request,
+    game_id: Id,
+    account: OptionalAccount,
+    service: ServiceDep,
+    username: FormText,
+    csrf_token: OptionalFormStr = None,
+) -> Response:
+    """The host invites a player by name from the table's waiting page."""
+
+    async def inviting(account: Account, game_id: int) -> object:
+        return await service.invite(account, game_id, username.strip())
+
+    return await _table_command(request, account, csrf_token, game_id, inviting)
+
+
 @router.get("/games/new")
 async def new_game_form(request: Request, account: OptionalAccount) -> Response:
     if account is None:
         return to_login(request)
-    if not account.is_admin:
+    if not may_create_games(request, account):
         return render(request, "pages/error.html", account, status=403, message="Only an admin may create games.")
-    return render(request, "pages/new_game.html", account, sides=SIDES, values={"seats": "2", "sides": "yellow"},
-                  expansions=PLAYABLE_EXPANSIONS, cards=CARDS_BY_NUMBER)
+    return render(request, "pages/new_game.html", account, sides=SIDES,
+                  values={"seats": "2", "sides": "yellow", "access": "public"}, expansions=PLAYABLE_EXPANSIONS,
+                  cards=CARDS_BY_NUMBER)
 
 
 @router.post("/games/new")
@@ -318,8 +374,10 @@ async def new_game(
     players: OptionalFormStr = None,
     seed: OptionalFormStr = None,
     move_timeout_hours: OptionalFormStr = None,
+    access: FormStr = "public",
     csrf_token: OptionalFormStr = None,
 ) -> Response:
+    """Open a table: an admin's seats the players listed; a player's seats its creator and invites them."""
     if account is None:
         return to_login(request)
     values = {
@@ -328,6 +386,7 @@ async def new_game(
         "players": players or "",
         "seed": seed or "",
         "move_timeout_hours": move_timeout_hours or "",
+        "access": access,
     }
 
     def again(message: str, status: int) -> HTMLResponse:
@@ -355,6 +414,7 @@ async def new_game(
             "seed": seed.strip() if seed and seed.strip() else None,
             "move_timeout_hours": move_timeout_hours.strip() if move_timeout_hours and move_timeout_hours.strip()
             else None,
+            "public": access != "invitation",
         })
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -363,10 +423,10 @@ async def new_game(
     try:
         summary = await service.create_game(
             account, name=body.name, seat_count=body.seats, variants=body.variants.settings(), players=body.players,
-            seed=body.seed, move_timeout_hours=body.move_timeout_hours,
+            seed=body.seed, move_timeout_hours=body.move_timeout_hours, public=body.public,
         )
     except PlayError as exc:
-        return again(exc.message, 422)
+        return again(exc.message, 403 if isinstance(exc, NotAllowed) else 422)
     return redirect(f"/games/{summary.id}")
 
 
@@ -474,13 +534,15 @@ async def _render_table(
     except PlayError as exc:
         return render(request, "pages/error.html", account, status=404, message=exc.message)
     if summary.status == "open":
-        return render(request, "pages/waiting.html", account, game=summary,
-                      joined=any(s.user_id == account.id for s in summary.seats),
+        return render(request, "pages/waiting.html", account, game=summary, row=_plain_row(account, summary),
+                      invited=account.username in summary.invited, **await talk.talk_context(request, account, summary),
                       variants=present.variant_badges(summary.variants), deadlines=_deadlines(summary))
     context = await _table_context(service, account, summary)
     context.update(notice=notice, error=error, render_ms=round((time.perf_counter() - started) * 1000, 1))
-    name = "partials/board.html" if is_htmx(request) else "pages/game.html"
-    return render(request, name, account, status=status, **context)
+    if is_htmx(request):
+        return render(request, "partials/board.html", account, status=status, **context)
+    context.update(await talk.talk_context(request, account, summary))
+    return render(request, "pages/game.html", account, status=status, **context)
 
 
 async def _table_context(service: GameService, account: Account, summary: GameSummary) -> dict[str, Any]:

@@ -5,11 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
-from app.play.service import GameSummary, MoveOptions, VisibleEvent
+from app.play import chat, notes
+from app.play.chat import ChatLine
+from app.play.notes import Notes
+from app.play.service import GameSummary, MoveOptions, PendingInvitation, VisibleEvent
 from app.rules.moves import move_json_schema
-from app.web.fields import MAX_INTEGER, Text
+from app.web.fields import MAX_INTEGER, LongText, Text, refuse_control_characters
 
 USERNAME_PATTERN = r"^[A-Za-z0-9_.-]+$"
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
@@ -84,9 +87,17 @@ class CreateGameIn(BaseModel):
     name: Text = Field(min_length=1, max_length=100)
     seats: int = Field(ge=2, le=5)
     variants: VariantsIn = Field(default_factory=VariantsIn)
-    players: list[Text] | None = Field(default=None, max_length=5)
-    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    players: list[Text] | None = Field(
+        default=None,
+        max_length=5,
+        description="An admin's table seats these players (a full list starts the game at once); a player's table "
+        "seats its creator and invites these players.",
+    )
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1, description="Admins only (403 seed_admin_only).")
     move_timeout_hours: int | None = Field(default=None, ge=1, le=24 * 60)
+    public: bool = Field(
+        default=True, description="Anyone may join while the table is open; false: only the players invited."
+    )
 
 
 class SeatOut(BaseModel):
@@ -114,6 +125,9 @@ class GameOut(BaseModel):
     deadlines: list[DeadlineOut] = Field(
         default_factory=list, description="The running move clocks: one entry per awaited seat of a timed game."
     )
+    public: bool = Field(default=True, description="Anyone may join while it is open; false: by invitation only.")
+    creator: str | None = Field(default=None, description="Who opened the table (starts it, invites to it).")
+    invited: list[str] = Field(default_factory=list, description="Players invited who have not answered yet.")
 
     @classmethod
     def of(cls, g: GameSummary) -> GameOut:
@@ -133,6 +147,9 @@ class GameOut(BaseModel):
                 for s in g.seats
                 if s.seat is not None and s.deadline is not None
             ],
+            public=g.public,
+            creator=g.creator,
+            invited=list(g.invited),
         )
 
 
@@ -198,3 +215,66 @@ class EventOut(BaseModel):
 
 class EventsOut(BaseModel):
     events: list[EventOut]
+
+
+class InviteIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    username: Text = Field(min_length=1, max_length=32)
+
+
+class InvitationOut(BaseModel):
+    game: GameOut
+    invited_by: str | None
+
+    @classmethod
+    def of(cls, i: PendingInvitation) -> InvitationOut:
+        return cls(game=GameOut.of(i.game), invited_by=i.invited_by)
+
+
+class InvitationsOut(BaseModel):
+    invitations: list[InvitationOut]
+
+
+# Stripped first, so a message of spaces alone is empty; then checked like every other text.
+ChatText = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=chat.MAX_LENGTH),
+    AfterValidator(refuse_control_characters),
+]
+
+
+class ChatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: ChatText
+
+
+class ChatMessageOut(BaseModel):
+    id: int
+    username: str
+    text: str
+    at: datetime
+
+    @classmethod
+    def of(cls, line: ChatLine) -> ChatMessageOut:
+        return cls(id=line.id, username=line.username, text=line.text, at=line.at)
+
+
+class ChatOut(BaseModel):
+    messages: list[ChatMessageOut]
+
+
+class NotesIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: LongText = Field(max_length=notes.MAX_LENGTH, description="Line breaks and tabs are kept.")
+
+
+class NotesOut(BaseModel):
+    text: str
+    updated_at: datetime | None = Field(description="When the notes were last saved; null before the first time.")
+
+    @classmethod
+    def of(cls, n: Notes) -> NotesOut:
+        return cls(text=n.text, updated_at=n.updated_at)

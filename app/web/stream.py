@@ -16,7 +16,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from app.notify.presence import watching
 from app.play.accounts import Account
-from app.play.bus import Bus, Change
+from app.play.bus import Bus, Change, ChatPosted
 from app.play.service import GameService
 from app.web.api import errors
 from app.web.deps import BusDep, CurrentAccount, ServiceDep, SettingsDep
@@ -24,6 +24,7 @@ from app.web.fields import Id
 
 router = APIRouter(prefix="/api/v1", tags=["play"])
 EVENT_NAME = "turn"
+CHAT_EVENT = "chat"  # a new message in the table chat: `{"id"}`, the client reads it from the chat
 
 
 def _message(change: Change) -> ServerSentEvent:
@@ -38,6 +39,9 @@ async def _changes(service: GameService, bus: Bus, game_id: int, account: Accoun
         yield _message(last)
         while True:
             change = await queue.get()
+            if isinstance(change, ChatPosted):
+                yield ServerSentEvent(data=json.dumps({"id": change.message_id}), event=CHAT_EVENT)
+                continue
             if not change.reaches(seat):
                 continue
             if last.status == "open":
@@ -55,7 +59,8 @@ async def _changes(service: GameService, bus: Bus, game_id: int, account: Accoun
     responses={
         200: {
             "content": {"text/event-stream": {}},
-            "description": 'An event "turn" with {"seq", "to_act", "status"} now and after every change.',
+            "description": 'An event "turn" with {"seq", "to_act", "status"} now and after every change; an event '
+            '"chat" with {"id"} after every new message of the table chat.',
         },
         **errors(404),
     },
@@ -68,6 +73,7 @@ async def stream(
     bus: BusDep,
     settings: SettingsDep,
 ) -> EventSourceResponse:
-    """Live updates of a game: its head now, then after every change, with keep-alive pings."""
+    """Live updates of a game: its head now, then after every change, with keep-alive pings; and a `chat` event
+    for each new message of the table chat (read it from GET .../chat)."""
     await service.summary(game_id)  # 404 before the stream opens
     return EventSourceResponse(_changes(service, bus, game_id, account), ping=settings.sse_ping_seconds)

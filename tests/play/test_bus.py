@@ -8,7 +8,7 @@ import psycopg
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from app.play.bus import CHANNEL, Bus, Change
+from app.play.bus import CHANNEL, Bus, Change, ChatPosted, notice_from_json
 from app.store.db import make_engine, to_libpq_url
 
 
@@ -67,3 +67,11 @@ async def test_after_a_lost_connection_subscribers_get_the_current_head(clean_db
                 assert change == Change(gid, 5, (1,), "active")
     finally:
         await bus.stop()
+
+
+def test_a_chat_notice_names_the_message_and_a_change_stays_a_change() -> None:
+    """Both kinds of notice share the channel: each payload reads back as what was sent."""
+    posted = ChatPosted(7, 42)
+    assert notice_from_json(posted.to_json()) == posted
+    change = Change(7, 3, (0, 1), "active", only=1)
+    assert notice_from_json(change.to_json()) == change

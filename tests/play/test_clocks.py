@@ -213,3 +213,30 @@ async def test_a_replacement_racing_a_move_leaves_one_unbroken_log(
         events = (await client.get(f"/api/v1/games/{table.id}/events", headers=admin.headers)).json()["events"]
         assert [e["seq"] for e in events] == list(range(1, (await service.summary(table.id)).seq + 1))
         assert [e["type"] for e in events].count("seat_replaced") == 1
+
+
+async def test_three_timeouts_at_a_players_table_alert_the_admins_not_its_creator(
+    api: Api, client: httpx.AsyncClient, service: GameService, notifier: Notifier, smtp: SmtpServer
+) -> None:
+    """A player who opened a table cannot hand a seat to someone else: the alert goes to the admins."""
+    await api.admin()
+    ann, bob = await api.player("ann"), await api.player("bob")
+    r = await client.post("/api/v1/games", json={"name": "Slow", "seats": 2, "move_timeout_hours": 1},
+                          headers=ann.headers)
+    gid = r.json()["id"]
+    await client.post(f"/api/v1/games/{gid}/join", headers=bob.headers)
+    game = (await client.post(f"/api/v1/games/{gid}/start", headers=ann.headers)).json()
+    table = Table(service, game, [ann, bob])
+    keeper = ClockKeeper(service)
+    t = now()
+    counts: dict[int, int] = {}
+    for _ in range(40):
+        t += timedelta(hours=2)
+        for seat in await table.to_act():
+            counts[seat] = counts.get(seat, 0) + 1
+        await keeper.tick(t)
+        if 3 in counts.values():
+            break
+    await drain(notifier, t)
+    alerts = [rcpt for rcpt, m in smtp.inbox.mails if "ran out of time 3 times in a row" in m["Subject"]]
+    assert alerts == [["admin@example.com"]]

@@ -12,16 +12,32 @@ ROLES = ("anonymous", "seated", "other", "admin")
 MATRIX: list[tuple[str, str, tuple[int, int, int, int]]] = [
     ("GET", "/api/v1/auth/me", (401, 200, 200, 200)),
     ("GET", "/api/v1/games", (401, 200, 200, 200)),
-    ("POST", "/api/v1/games", (401, 403, 403, 201)),
+    ("POST", "/api/v1/games", (401, 201, 201, 201)),
     ("GET", "/api/v1/games/{gid}", (401, 200, 200, 200)),
     ("POST", "/api/v1/games/{open}/join", (401, 200, 200, 200)),
     ("POST", "/api/v1/games/{open2}/start", (401, 403, 403, 200)),
+    ("POST", "/api/v1/games/{open2}/leave", (401, 204, 204, 409)),
+    ("POST", "/api/v1/games/{open}/invitations", (401, 403, 403, 201)),
+    ("POST", "/api/v1/games/{open}/decline", (401, 404, 404, 404)),
+    ("GET", "/api/v1/me/invitations", (401, 200, 200, 200)),
+    ("GET", "/api/v1/games/{gid}/chat", (401, 200, 200, 200)),
+    ("POST", "/api/v1/games/{gid}/chat", (401, 201, 201, 403)),
+    ("GET", "/api/v1/games/{gid}/notes", (401, 200, 200, 403)),
+    ("PUT", "/api/v1/games/{gid}/notes", (401, 200, 200, 403)),
     ("GET", "/api/v1/games/{gid}/state", (401, 200, 200, 200)),
     ("GET", "/api/v1/games/{gid}/moves", (401, 200, 200, 200)),
     ("POST", "/api/v1/games/{gid}/moves", (401, 200, 403, 403)),
     ("GET", "/api/v1/games/{gid}/events", (401, 200, 200, 200)),
     ("GET", "/api/v1/games/999/stream", (401, 404, 404, 404)),
 ]
+
+
+BODIES = {
+    "/api/v1/games": {"name": "new", "seats": 2},
+    "/api/v1/games/{open}/invitations": {"username": "ann"},
+    "/api/v1/games/{gid}/chat": {"text": "hello"},
+    "/api/v1/games/{gid}/notes": {"text": "mine"},
+}
 
 
 @pytest.mark.parametrize(("method", "path", "expected"), MATRIX, ids=[f"{m} {p}" for m, p, _ in MATRIX])
@@ -43,10 +59,8 @@ async def test_authorization_matrix(
         await client.post(f"/api/v1/games/{ids['open2']}/join", headers=ann.headers)
         await client.post(f"/api/v1/games/{ids['open2']}/join", headers=bob.headers)
         headers = {"seated": seated.headers, "other": other.headers, "admin": admin.headers}.get(role, {})
-        body = None
-        if path == "/api/v1/games":
-            body = {"name": "new", "seats": 2}
-        elif path.endswith("/moves") and method == "POST":
+        body = BODIES.get(path)
+        if path.endswith("/moves") and method == "POST":
             moves = (await client.get(f"/api/v1/games/{game['id']}/moves", headers=seated.headers)).json()
             move = moves["moves"][0] if moves["moves"] else {"type": "pass"}
             body = {"seq": summary["seq"], "move": move}

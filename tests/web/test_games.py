@@ -30,7 +30,7 @@ async def test_players_join_and_the_admin_starts(api: Api, client: httpx.AsyncCl
     r = await client.post(f"/api/v1/games/{gid}/join", headers=bob.headers)
     assert [s["seat"] for s in r.json()["seats"]] == [None, None]
     assert_error(await client.post(f"/api/v1/games/{gid}/join", headers=cid.headers), 409, "game_full")
-    assert_error(await client.post(f"/api/v1/games/{gid}/start", headers=ann.headers), 403, "admin_only")
+    assert_error(await client.post(f"/api/v1/games/{gid}/start", headers=ann.headers), 403, "not_creator")
     r = await client.post(f"/api/v1/games/{gid}/start", headers=admin.headers)
     assert r.status_code == 200 and r.json()["status"] == "active"
     assert sorted(s["seat"] for s in r.json()["seats"]) == [0, 1]
@@ -44,12 +44,6 @@ async def test_a_game_needs_two_players_to_start(api: Api, client: httpx.AsyncCl
     gid = r.json()["id"]
     await client.post(f"/api/v1/games/{gid}/join", headers=admin.headers)
     assert_error(await client.post(f"/api/v1/games/{gid}/start", headers=admin.headers), 409, "not_enough_players")
-
-
-async def test_only_admins_create_games(api: Api, client: httpx.AsyncClient) -> None:
-    ann = await api.player("ann")
-    r = await client.post("/api/v1/games", json={"name": "Mine", "seats": 2}, headers=ann.headers)
-    assert_error(r, 403, "admin_only")
 
 
 async def test_unknown_variant_settings_are_named_in_a_422(api: Api, client: httpx.AsyncClient) -> None:

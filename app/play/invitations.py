@@ -1,0 +1,81 @@
+"""Invitations to an open table: a player named by the table's creator, holding a seat for them until they accept
+(join) or decline; each invitation is announced by mail through the outbox, in the transaction that makes it.
+
+The rows live while the table is open: joining takes one's own invitation, declining drops it, and starting
+the game drops the ones nobody answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+
+from app.store.tables import Invitation, Outbox, Seat, User
+
+MAIL = "invitation"  # the kind of mail (app.notify.messages)
+
+
+async def free_seats(session: AsyncSession, game_id: int, seat_count: int) -> int:
+    """Seats neither taken nor held for an invited player."""
+    seated = await session.scalar(select(func.count()).select_from(Seat).where(Seat.game_id == game_id))
+    held = await session.scalar(select(func.count()).select_from(Invitation).where(Invitation.game_id == game_id))
+    return seat_count - (seated or 0) - (held or 0)
+
+
+async def invite(session: AsyncSession, game_id: int, inviter_id: int, users: Sequence[User]) -> None:
+    """Invite `users` (checked by the caller: not seated, not invited yet, room for them) and queue their mails."""
+    by = await session.scalar(select(User.username).where(User.id == inviter_id))
+    for user in users:
+        session.add(Invitation(game_id=game_id, user_id=user.id, invited_by=inviter_id))
+        session.add(Outbox(game_id=game_id, kind="mail", recipient_id=user.id, payload={"message": MAIL, "by": by}))
+    await session.flush()
+
+
+async def is_invited(session: AsyncSession, game_id: int, user_id: int) -> bool:
+    return await session.get(Invitation, (game_id, user_id)) is not None
+
+
+async def take(session: AsyncSession, game_id: int, user_id: int) -> bool:
+    """Remove `user_id`'s invitation to `game_id` (accepted or declined); whether there was one."""
+    found = await session.execute(
+        delete(Invitation)
+        .where(Invitation.game_id == game_id, Invitation.user_id == user_id)
+        .returning(Invitation.user_id)
+    )
+    return found.first() is not None
+
+
+async def drop_all(session: AsyncSession, game_id: int) -> None:
+    """The table starts: the invitations nobody answered lapse."""
+    await session.execute(delete(Invitation).where(Invitation.game_id == game_id))
+
+
+async def invited_names(session: AsyncSession, game_ids: Sequence[int]) -> dict[int, list[str]]:
+    """The usernames invited to each game, in the order they were invited."""
+    if not game_ids:
+        return {}
+    rows = await session.execute(
+        select(Invitation.game_id, User.username)
+        .join(User, User.id == Invitation.user_id)
+        .where(Invitation.game_id.in_(game_ids))
+        .order_by(Invitation.game_id, Invitation.created_at, User.username)
+    )
+    found: dict[int, list[str]] = {}
+    for game_id, username in rows.all():
+        found.setdefault(game_id, []).append(username)
+    return found
+
+
+async def of_user(session: AsyncSession, user_id: int) -> list[tuple[int, str | None]]:
+    """(game id, who invited) of each pending invitation of `user_id`, oldest first."""
+    inviter = aliased(User)
+    rows = await session.execute(
+        select(Invitation.game_id, inviter.username)
+        .outerjoin(inviter, inviter.id == Invitation.invited_by)
+        .where(Invitation.user_id == user_id)
+        .order_by(Invitation.created_at, Invitation.game_id)
+    )
+    return [(game_id, by) for game_id, by in rows.all()]

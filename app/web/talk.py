@@ -1,0 +1,36 @@
+"""What the table's chat box and notes box show one viewer: the chat's latest messages for everyone who may look
+at the table, a field to write in for seated players, and the viewer's own notes (seated players only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+
+from app.play.accounts import Account
+from app.play.chat import Chat
+from app.play.notes import NoteBook
+from app.play.service import GameSummary
+
+CHAT_SHOWN = 100  # the newest messages a table shows; the API reads further back
+
+
+def is_seated(account: Account, game: GameSummary) -> bool:
+    """A seat at the table, taken by joining it (before the start) or drawn at the start."""
+    return any(s.user_id == account.id for s in game.seats)
+
+
+async def chat_context(request: Request, game: GameSummary) -> dict[str, Any]:
+    chat: Chat = request.app.state.chat
+    return {"chat": await chat.read(game.id, limit=CHAT_SHOWN)}
+
+
+async def talk_context(request: Request, account: Account, game: GameSummary) -> dict[str, Any]:
+    """The chat box's and the notes box's context for `account` at `game`'s table."""
+    seated = is_seated(account, game)
+    notes: NoteBook = request.app.state.notes
+    return {
+        **await chat_context(request, game),
+        "seated": seated,
+        "notes": await notes.read(account, game.id) if seated else None,
+    }
