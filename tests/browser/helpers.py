@@ -38,7 +38,7 @@ def sign_in_admin(page: Page, base: str) -> None:
 
 def create_game(page: Page, base: str, name: str, players: list[str], *, seed: int | None = None,
                 sides: str = "yellow", might_is_right: bool = False, river: bool = False,
-                new_beginning: bool = False) -> int:
+                new_beginning: bool = False, expansions: tuple[str, ...] = ()) -> int:
     """Fill the admin's form; return the new game's id (the page shows the table)."""
     page.goto(f"{base}/games/new")
     page.locator("[name=name]").fill(name)
@@ -46,6 +46,8 @@ def create_game(page: Page, base: str, name: str, players: list[str], *, seed: i
     page.locator("[name=sides]").select_option(sides)
     for label, on in (("Might Is Right", might_is_right), ("The River", river), ("A New Beginning", new_beginning)):
         page.get_by_label(label).set_checked(on)
+    for expansion in expansions:
+        page.locator(f"input[name=expansions][value={expansion}]").check()
     page.locator("[name=players]").fill(", ".join(players))
     if seed is not None:
         page.locator("[name=seed]").fill(str(seed))

@@ -309,3 +309,28 @@ def test_two_players_play_a_complete_game_by_clicking(browser: Browser, live: Li
     finally:
         for ctx in (ctx_a, ctx_b, admin_ctx):
             ctx.close()
+
+
+def test_a_complete_game_with_both_expansions_by_clicking(browser: Browser, live: LiveServer, shots: Any) -> None:
+    """Gold & Guns and the Outlaws on the admin's form, 7 characters drawn at random, the whole game played by
+    clicking to the final score (issue "Gold & Guns and the Outlaws": "played to its end in the browser")."""
+    ctx_a, ctx_b, gus, hal = two_players(browser, live, ("gus", "hal"))
+    pages = [gus, hal]
+    admin_ctx, _ = open_table(browser, live, "Gold and outlaws", pages, ["gus", "hal"], seed=8, sides="random",
+                              expansions=("gold_and_guns", "outlaws"))
+    try:
+        expect(gus.locator(".badges")).to_contain_text("Gold & Guns")
+        rnd = random.Random(8)
+        clicks = 0
+        while not gus.locator("#score").count():
+            actor, others = actor_of(pages)
+            _click_a_choice(actor, others, rnd)
+            clicks += 1
+            assert clicks < 600, "the game should end"
+        shots(gus, "19-both-expansions-final-score")
+        for page in pages:
+            expect(page.locator("#score th.winner")).to_have_count(1)
+        assert all(was_not_reloaded(p) for p in pages)
+    finally:
+        for ctx in (ctx_a, ctx_b, admin_ctx):
+            ctx.close()
