@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.play.service import GameSummary, MoveOptions, VisibleEvent
+from app.play.service import Export, GameSummary, MoveOptions, VisibleEvent
 from app.rules.moves import move_json_schema
 from app.web.fields import MAX_INTEGER, Text
 
@@ -114,6 +114,15 @@ class GameOut(BaseModel):
     deadlines: list[DeadlineOut] = Field(
         default_factory=list, description="The running move clocks: one entry per awaited seat of a timed game."
     )
+    seed_commitment: str = Field(
+        description="The SHA-256 (64 hex characters) of the game's secret seed, published when the game was created "
+        "and before any random draw (see /fairness)."
+    )
+    seed: str | None = Field(
+        description="The secret seed (32 bytes as 64 hex characters) once the game is finished; null before. Its "
+        "SHA-256 is `seed_commitment`; `python -m app verify` replays an export from it."
+    )
+    seed_chosen: bool = Field(description="True when an admin chose the seed instead of the server drawing it.")
 
     @classmethod
     def of(cls, g: GameSummary) -> GameOut:
@@ -133,6 +142,9 @@ class GameOut(BaseModel):
                 for s in g.seats
                 if s.seat is not None and s.deadline is not None
             ],
+            seed_commitment=g.seed_commitment,
+            seed=g.seed,
+            seed_chosen=g.seed_chosen,
         )
 
 
@@ -188,3 +200,17 @@ class EventOut(BaseModel):
 
 class EventsOut(BaseModel):
     events: list[EventOut]
+
+
+class ExportOut(BaseModel):
+    """A game's record: redacted for the caller while it runs; once finished, every event unredacted and the seed,
+    so that `python -m app verify` can replay it."""
+
+    game: GameOut
+    events: list[EventOut] = Field(description="The whole log as the caller counts it (a finished game's whole).")
+    seed: str | None = Field(description="The secret seed in hex once the game is finished; null before.")
+    state: dict[str, Any] = Field(description="The caller's view of the state at the end of `events`.")
+
+    @classmethod
+    def of(cls, e: Export) -> ExportOut:
+        return cls(game=GameOut.of(e.summary), events=[EventOut.of(v) for v in e.events], seed=e.seed, state=e.view)
