@@ -195,11 +195,13 @@ async def get_state(
 
 
 @router.get("/games/{game_id}/export", responses=errors(404, 409), tags=["play"])
-async def export_game(game_id: Id, account: CurrentAccount, service: ServiceDep) -> ExportOut:
+async def export_game(game_id: Id, account: CurrentAccount, service: ServiceDep, response: Response) -> ExportOut:
     """The game's record as a JSON document: the summary, every event the caller may see (redacted for the caller
     while the game runs; once it is finished every event unredacted and the seed, for anyone), and the caller's
     view of the present state. `python -m app verify FILE` replays a finished game's export from its seed."""
-    return ExportOut.of(await service.export(account, game_id))
+    export = ExportOut.of(await service.export(account, game_id))
+    response.headers["Content-Disposition"] = f'attachment; filename="carson-city-game-{game_id}.json"'
+    return export
 
 
 @router.get("/games/{game_id}/moves", responses=errors(404, 409), tags=["play"])

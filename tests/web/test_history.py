@@ -68,7 +68,9 @@ async def test_a_finished_games_export_verifies_and_one_changed_die_does_not(
     seed = bytes.fromhex(summary["seed"])
     assert len(seed) == 32 and summary["seed_chosen"] is False
     assert summary["seed_commitment"] == hashlib.sha256(seed).hexdigest()
-    export = (await client.get(f"/api/v1/games/{summary['id']}/export", headers=eve.headers)).json()
+    answer = await client.get(f"/api/v1/games/{summary['id']}/export", headers=eve.headers)
+    assert answer.headers["content-disposition"] == f'attachment; filename="carson-city-game-{summary["id"]}.json"'
+    export = answer.json()
     assert export["seed"] == summary["seed"] and export["game"]["seed"] == summary["seed"]
     assert [e["seq"] for e in export["events"]] == list(range(1, summary["seq"] + 1))
     assert export["state"]["status"] == "finished" and export["state"]["winner"] is not None
