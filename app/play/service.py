@@ -120,9 +120,11 @@ class MoveOptions:
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """A past position of a game as one viewer saw it (`app.rules.history`): the state document at `view["seq"]`,
-    the log up to it, the viewer's newest position, and where each round began (round, position)."""
+    """A past position of a game as one viewer saw it (`app.rules.history`): the game's summary, the state
+    document at `view["seq"]`, the log up to it, the viewer's newest position, and where each round began (round,
+    position)."""
 
+    summary: GameSummary
     view: dict[str, Any]
     events: list[VisibleEvent]
     last: int
@@ -353,26 +355,26 @@ class GameService:
     async def history(self, account: Account | None, game_id: int, at: int) -> Position:
         """The caller's view as it was at position `at` of the log as the caller counts it (a finished game's log
         counted whole and shown unredacted: nothing is secret any more). NotFound outside 1 .. the head."""
-        summary, seat, stored, everything = await self._record_for(account, game_id)
+        summary, seat, stored, everything = await self._whole_log(account, game_id)
         events = [row.event for row in stored]
         seen = seen_log(events, seat, everything=everything)
         if not 1 <= at <= len(seen):
             raise NotFound("position_not_found", f"This game's log has positions 1 to {len(seen)}, not {at}.")
         state = state_at(events, seat, at, everything=everything)
         view = player_view(state, seat, game_id=game_id, usernames=summary.usernames, reveal_all=everything)
-        return Position(view, _visible(seen[:at], stored), len(seen), round_starts(seen))
+        return Position(summary, view, _visible(seen[:at], stored), len(seen), round_starts(seen))
 
     async def export(self, account: Account | None, game_id: int) -> Export:
         """The game's record for the caller: while it runs, the log and state as the caller may see them; once
         finished, every event unredacted and the seed, for anyone who may see the game."""
-        summary, seat, stored, everything = await self._record_for(account, game_id)
+        summary, seat, stored, everything = await self._whole_log(account, game_id)
         events = [row.event for row in stored]
         seen = seen_log(events, seat, everything=everything)
         state = state_at(events, seat, len(seen), everything=everything)
         view = player_view(state, seat, game_id=game_id, usernames=summary.usernames, reveal_all=everything)
         return Export(summary, _visible(seen, stored), view, summary.seed)
 
-    async def _record_for(
+    async def _whole_log(
         self, account: Account | None, game_id: int
     ) -> tuple[GameSummary, int | None, list[event_store.StoredEvent], bool]:
         """The summary, the caller's seat, the whole log, and whether everything may be shown (the game is over)."""

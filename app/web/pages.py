@@ -465,13 +465,12 @@ async def _render_past(request: Request, account: Account, service: GameService,
     controls (`partials/history.html`)."""
     started = time.perf_counter()
     try:
-        summary = await service.summary(game_id)
         position = await service.history(account, game_id, at)
     except PlayError as exc:
         return render(request, "pages/error.html", account, status=404, message=exc.message)
     logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out) for e in position.events[-LOG_LENGTH:]]
-    context = table_context(summary, position.view, [], logged)
-    context.update(my_turn=False, history=_history_controls(summary, position),
+    context = table_context(position.summary, position.view, [], logged)
+    context.update(my_turn=False, history=_history_controls(position),
                    render_ms=round((time.perf_counter() - started) * 1000, 1))
     return render(request, "pages/game.html", account, **context)
 
@@ -494,8 +493,9 @@ class HistoryControls:
         return self.at + 1 if self.at < self.last else None
 
 
-def _history_controls(summary: GameSummary, position: Position) -> HistoryControls:
-    return HistoryControls(position.view["seq"], position.last, position.rounds, summary.status == "finished")
+def _history_controls(position: Position) -> HistoryControls:
+    everything = position.summary.status == "finished"
+    return HistoryControls(position.view["seq"], position.last, position.rounds, everything)
 
 
 async def _table_context(service: GameService, account: Account, summary: GameSummary) -> dict[str, Any]:

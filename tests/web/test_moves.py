@@ -223,6 +223,8 @@ async def test_the_seed_never_reaches_a_client(api: Api, client: httpx.AsyncClie
     bodies.append(r.text)
     for path in ("/export", "/state?at=1"):
         bodies.append((await client.get(f"/api/v1/games/{gid}{path}", headers=ann.headers)).text)
+    for page in (f"/games/{gid}", f"/games/{gid}?at=3"):  # the table, live and past
+        bodies.append((await client.get(page, headers=ann.headers)).text)
     secret = seed_bytes(seed).hex()
     assert not [b for b in bodies if str(seed) in b or secret in b or secret.lstrip("0") in b]
     # The summary names the seed only as null, beside the commitment published from the start.
