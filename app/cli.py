@@ -15,6 +15,12 @@ def _simulate(args: argparse.Namespace) -> int:
     return run_from_args(args)
 
 
+def _verify(args: argparse.Namespace) -> int:
+    from app.verify import run_from_args
+
+    return run_from_args(args)
+
+
 def _serve(args: argparse.Namespace) -> int:
     from app.commands import serve
 
@@ -50,6 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--variants", default="{}", help="variant settings as JSON (see the API's `variants`)")
     sim.add_argument("--out", default=None, help="write each finished game's spectator state as a JSON line")
     sim.set_defaults(handler=_simulate)
+
+    verify = commands.add_parser(
+        "verify", help="check a finished game's export: the seed, every die, draw and shuffle, the final state"
+    )
+    verify.add_argument("export", help="the JSON of GET /api/v1/games/{id}/export")
+    verify.set_defaults(handler=_verify)
 
     serve = commands.add_parser("serve", help="run the server (embedded PostgreSQL unless DATABASE_URL is set)")
     serve.add_argument("--host", default="127.0.0.1")

@@ -45,6 +45,8 @@ from app.rules import (
     visible_seq,
 )
 from app.rules.events import SeatReplaced
+from app.rules.fairness import SEED_BYTES, seed_bytes, seed_number
+from app.rules.history import SeenEvent, round_starts, seen_log, state_at
 from app.rules.rng import Rng
 from app.rules.undo import may_be_undone, move_undone
 from app.store import event_store
@@ -53,7 +55,6 @@ from app.store.repository import StateCache, log_of
 from app.store.tables import Game, Seat, User
 
 GameStatus = Literal["open", "active", "finished"]
-MAX_SEED = 2**63 - 1
 # The cap on one seat's moves in one game. A player clicks a move every few seconds at most; the busiest
 # stretch, A New Beginning's shopping, fills a large basket (and takes a few items back) in well under 60 small
 # moves. Beyond it, one seat could flood the log, the mail worker and every watcher's page (RULING V4 spam).
@@ -100,6 +101,9 @@ class GameSummary:
     created_by: int | None = None
     creator: str | None = None  # the username of `created_by`
     invited: tuple[str, ...] = ()  # the players invited who have not answered yet (open tables)
+    seed_commitment: str = ""  # the SHA-256 (hex) of the secret seed, published from the game's creation
+    seed: str | None = None  # the secret seed (64 hex characters), revealed once the game is finished
+    seed_chosen: bool = False  # an admin gave the seed (it was not drawn at random)
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
@@ -126,6 +130,30 @@ class MoveOptions:
     seq: int
     seat: int | None
     moves: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A past position of a game as one viewer saw it (`app.rules.history`): the game's summary, the state
+    document at `view["seq"]`, the log up to it, the viewer's newest position, and where each round began (round,
+    position)."""
+
+    summary: GameSummary
+    view: dict[str, Any]
+    events: list[VisibleEvent]
+    last: int
+    rounds: list[tuple[int, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """A game's record for the caller: the summary, the log as the caller may see it (a finished game's whole and
+    unredacted), the caller's view of the present state, and the seed once it is revealed."""
+
+    summary: GameSummary
+    events: list[VisibleEvent]
+    view: dict[str, Any]
+    seed: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +218,8 @@ class GameService:
     ) -> GameSummary:
         """Open a table. An admin's table seats the `players` listed and starts at once when they fill it (random
         seating); a player's table seats its creator and invites the `players` listed, who accept or decline.
+        The secret seed is 32 random bytes, or the admin's `seed` (`app.rules.fairness`); its commitment is fixed
+        here, before any draw.
 
         Raises NotAllowed `players_create_games_off` (a player, where only admins create games) or
         `seed_admin_only`, Invalid for variants or player lists that cannot be played."""
@@ -211,11 +241,13 @@ class GameService:
             raise Invalid("duplicate_player", "A player is listed twice.")
         async with self.db.session() as session:
             users = await _users_named(session, players)
+            secret = seed_bytes(seed) if seed is not None else secrets.token_bytes(SEED_BYTES)
             game = Game(
                 name=name,
                 seat_count=seat_count,
                 variants=config.to_json(),
-                seed=seed if seed is not None else secrets.randbelow(MAX_SEED),
+                seed=secret,
+                seed_chosen=seed is not None,
                 move_timeout_hours=move_timeout_hours,
                 created_by=creator.id,
                 public=public,
@@ -335,10 +367,11 @@ class GameService:
         config = _config(len(seats), game.variants)
         # Seating follows from the seed, so a game created with a given seed is reproducible end to end.
         order = list(range(len(seats)))
-        random.Random(game.seed).shuffle(order)
+        seed = seed_number(game.seed)
+        random.Random(seed).shuffle(order)
         for seat, index in zip(seats, order, strict=True):
             seat.seat = index
-        events = new_game(config, game.seed)
+        events = new_game(config, seed)
         state = replay(events)
         game.seat_count = len(seats)
         await session.flush()
@@ -380,16 +413,7 @@ class GameService:
         summary, state = await self._current(game_id)
         seat = summary.seat_of(account.id) if account is not None else None
         view = player_view(state, seat, game_id=game_id, usernames=summary.usernames)
-        # Whether the viewer may take back their last move now: the server's knowledge, beside the state proper.
-        view["undo"] = seat is not None and summary.undo_seat == seat and summary.status == "active"
-        if summary.move_timeout_hours is not None:
-            # The move clocks are the server's, not the rules core's: added beside the state proper.
-            view["deadlines"] = [
-                {"seat": s.seat, "deadline": s.deadline.isoformat()}
-                for s in summary.seats
-                if s.seat is not None and s.deadline is not None
-            ]
-        return view
+        return _with_server_fields(view, summary, seat)
 
     async def moves(self, account: Account, game_id: int) -> MoveOptions:
         """Every move the caller may submit now."""
@@ -416,6 +440,40 @@ class GameService:
             if data is not None:  # always so: the store leaves out what the seat may not know of
                 visible.append(VisibleEvent(row.seq, str(row.event["type"]), data, row.at, row.timed_out))
         return visible
+
+    async def history(self, account: Account | None, game_id: int, at: int) -> Position:
+        """The caller's view as it was at position `at` of the log as the caller counts it (a finished game's log
+        counted whole and shown unredacted: nothing is secret any more). NotFound outside 1 .. the head."""
+        summary, seat, stored, everything = await self._whole_log(account, game_id)
+        events = [row.event for row in stored]
+        seen = seen_log(events, seat, everything=everything)
+        if not 1 <= at <= len(seen):
+            raise NotFound("position_not_found", f"This game's log has positions 1 to {len(seen)}, not {at}.")
+        state = state_at(events, seat, at, everything=everything)
+        view = player_view(state, seat, game_id=game_id, usernames=summary.usernames, reveal_all=everything)
+        return Position(summary, view, _visible(seen[:at], stored), len(seen), round_starts(seen))
+
+    async def export(self, account: Account | None, game_id: int) -> Export:
+        """The game's record for the caller: while it runs, the log and state as the caller may see them; once
+        finished, every event unredacted and the seed, for anyone who may see the game."""
+        summary, seat, stored, everything = await self._whole_log(account, game_id)
+        events = [row.event for row in stored]
+        seen = seen_log(events, seat, everything=everything)
+        state = state_at(events, seat, len(seen), everything=everything)
+        view = player_view(state, seat, game_id=game_id, usernames=summary.usernames, reveal_all=everything)
+        return Export(summary, _visible(seen, stored), _with_server_fields(view, summary, seat), summary.seed)
+
+    async def _whole_log(
+        self, account: Account | None, game_id: int
+    ) -> tuple[GameSummary, int | None, list[event_store.StoredEvent], bool]:
+        """The summary, the caller's seat, the whole log, and whether everything may be shown (the game is over)."""
+        summary = await self.summary(game_id)
+        if summary.status == "open":
+            raise _not_started()
+        seat = summary.seat_of(account.id) if account is not None else None
+        async with self.db.reading() as session:
+            stored = await event_store.load(session, game_id, limit=summary.head)
+        return summary, seat, stored, summary.status == "finished"
 
     @overload
     async def apply(self, command: TimeOut) -> Applied | None: ...
@@ -698,7 +756,8 @@ async def _head(session: AsyncSession, game_id: int, user_id: int) -> _Head:
     if row is None:
         raise NotFound("game_not_found", f"There is no game {game_id}.")
     return _Head(
-        row.status, row.seq, row.seed, row.seat, row.moves, max(1, int(row.wait or 1)), row.undo_seat, row.undo_events
+        row.status, row.seq, seed_number(row.seed), row.seat, row.moves, max(1, int(row.wait or 1)), row.undo_seat,
+        row.undo_events,
     )
 
 
@@ -736,7 +795,12 @@ async def _seat_clock(session: AsyncSession, game_id: int, seat: int) -> _SeatCl
             .where(Game.id == game_id)
         )
     ).one_or_none()
-    return _SeatClock(*row) if row is not None else None
+    if row is None:
+        return None
+    return _SeatClock(
+        row.status, row.seq, seed_number(row.seed), row.created_by, row.user_id, row.username, row.deadline,
+        row.timeouts_in_row,
+    )
 
 
 def _play(state: GameState, seat: int, move: dict[str, Any], seed: int) -> tuple[list[Event], GameState, int]:
@@ -750,6 +814,14 @@ def _play(state: GameState, seat: int, move: dict[str, Any], seed: int) -> tuple
     except IllegalMove as exc:
         kind, code = REFUSALS.get(exc.code, (Invalid, exc.code))
         raise kind(code, exc.message) from exc
+
+
+def _visible(seen: Sequence[SeenEvent], stored: Sequence[event_store.StoredEvent]) -> list[VisibleEvent]:
+    """Seen events with the time and the clock's mark of their rows."""
+    return [
+        VisibleEvent(e.seq, str(e.event["type"]), e.event, stored[e.index - 1].at, stored[e.index - 1].timed_out)
+        for e in seen
+    ]
 
 
 def _not_started() -> Conflict:
@@ -837,6 +909,22 @@ async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
             created_by=g.created_by,
             creator=names.get(g.created_by) if g.created_by is not None else None,
             invited=tuple(invited.get(g.id, ())),
+            seed_commitment=g.seed_commitment,
+            seed=g.seed.hex() if g.status == "finished" else None,
+            seed_chosen=g.seed_chosen,
         )
         for g in games
     ]
+
+
+def _with_server_fields(view: dict[str, Any], summary: GameSummary, seat: int | None) -> dict[str, Any]:
+    """The current state document with what the server knows beside the state proper: whether the viewer may take
+    back their last move now, and the move clocks of a timed game."""
+    view["undo"] = seat is not None and summary.undo_seat == seat and summary.status == "active"
+    if summary.move_timeout_hours is not None:
+        view["deadlines"] = [
+            {"seat": s.seat, "deadline": s.deadline.isoformat()}
+            for s in summary.seats
+            if s.seat is not None and s.deadline is not None
+        ]
+    return view

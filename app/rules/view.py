@@ -75,10 +75,12 @@ def _white(cowboys: Sequence[Cowboy]) -> int | None:
     return next((c.seat for c in cowboys if c.white), None)
 
 
-def _player(s: GameState, seat: int, viewer: int | None, usernames: Sequence[str] | None) -> dict[str, Any]:
+def _player(
+    s: GameState, seat: int, viewer: int | None, usernames: Sequence[str] | None, reveal_all: bool = False
+) -> dict[str, Any]:
     p = s.players[seat]
     card = p.personality
-    own = seat == viewer
+    own = seat == viewer or reveal_all
     row = {
         "seat": seat,
         "username": usernames[seat] if usernames else f"Player {seat + 1}",
@@ -200,14 +202,22 @@ def _work(s: GameState) -> dict[str, Any] | None:
 
 
 def player_view(
-    s: GameState, seat: int | None, *, game_id: int | None = None, usernames: Sequence[str] | None = None
+    s: GameState,
+    seat: int | None,
+    *,
+    game_id: int | None = None,
+    usernames: Sequence[str] | None = None,
+    reveal_all: bool = False,
 ) -> dict[str, Any]:
-    """The state document of the API for `seat` (None: a spectator)."""
-    waiting = awaiting(s)
+    """The state document of the API for `seat` (None: a spectator). With `reveal_all` (a finished game's
+    history and export, where nothing is secret any more) every seat's hand, vote and basket is shown and the log
+    is counted whole."""
+    # Between the game's first event and its turn order (a past position only) the schedule has not begun.
+    waiting = awaiting(s) if s.step != "setup" else None
     taken = {p.personality: p.seat for p in s.players if p.personality}
     document: dict[str, Any] = {
         "game_id": game_id,
-        "seq": visible_seq(s, seat),
+        "seq": s.seq if reveal_all else visible_seq(s, seat),
         "status": s.status,
         "round": s.round,
         "phase": phase(s),
@@ -216,7 +226,7 @@ def player_view(
         "to_act": list(waiting.seats) if waiting else [],
         "awaiting": waiting.kind if waiting else None,
         "variants": s.config.to_json(),
-        "players": [_player(s, p.seat, seat, usernames) for p in s.players],
+        "players": [_player(s, p.seat, seat, usernames, reveal_all) for p in s.players],
         "board": {
             "parcels": _parcels(s),
             "roads": [list(road) for road in sorted(s.roads)],

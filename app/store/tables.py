@@ -14,10 +14,12 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     CheckConstraint,
+    Computed,
     DateTime,
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     func,
@@ -26,6 +28,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+# `app.rules.fairness.commitment` in SQL: the hex SHA-256 of the seed's 32 bytes.
+SEED_COMMITMENT = "encode(sha256(seed), 'hex')"
 # Stable constraint names make Alembic migrations reproducible across databases.
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -73,7 +77,14 @@ class Game(Base):
     status: Mapped[str] = mapped_column(String(16), server_default="open", index=True)
     seat_count: Mapped[int] = mapped_column(Integer)
     variants: Mapped[dict[str, Any]] = mapped_column(JSONB)
-    seed: Mapped[int] = mapped_column(BigInteger)
+    # The secret seed (32 bytes, `app.rules.fairness`), never shown before the game is over; the SHA-256 of it
+    # that every summary publishes from the start, computed by the database so that it cannot disagree with the
+    # seed; `seed_chosen` when an admin gave the seed.
+    seed: Mapped[bytes] = mapped_column(LargeBinary)
+    seed_commitment: Mapped[str] = mapped_column(String(64), Computed(SEED_COMMITMENT, persisted=True))
+    seed_chosen: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+
+    __table_args__ = (CheckConstraint("octet_length(seed) = 32", name="seed_bytes"),)
     move_timeout_hours: Mapped[int | None] = mapped_column(Integer)
     seq: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     to_act: Mapped[list[int]] = mapped_column(ARRAY(Integer), server_default=text("'{}'"))

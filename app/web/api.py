@@ -21,7 +21,7 @@ from app.web.deps import (
     SignInDep,
     client_address,
 )
-from app.web.fields import Id, Offset, Text
+from app.web.fields import MAX_INTEGER, Id, Offset, Text
 from app.web.schemas import (
     AccountOut,
     ChatIn,
@@ -31,6 +31,7 @@ from app.web.schemas import (
     ErrorResponse,
     EventOut,
     EventsOut,
+    ExportOut,
     GameListOut,
     GameOut,
     InvitationOut,
@@ -271,9 +272,29 @@ async def put_notes(game_id: Id, body: NotesIn, account: CurrentAccount, notes: 
 
 
 @router.get("/games/{game_id}/state", responses=errors(404, 409), tags=["play"])
-async def get_state(game_id: Id, account: CurrentAccount, service: ServiceDep) -> dict[str, Any]:
-    """The caller's view of the game (a spectator's view without a seat)."""
+async def get_state(
+    game_id: Id,
+    account: CurrentAccount,
+    service: ServiceDep,
+    at: Annotated[int | None, Query(ge=1, le=MAX_INTEGER, description="A past position (see below).")] = None,
+) -> dict[str, Any]:
+    """The caller's view of the game (a spectator's view without a seat). With `at=N`, the view as it was at
+    position N of the log as the caller counts it (`"seq": N`; 404 `position_not_found` beyond the head): no
+    other seat's secret before it was revealed. Once the game is finished nothing is secret: positions count the
+    whole log and show every seat's hand, vote and basket."""
+    if at is not None:
+        return (await service.history(account, game_id, at)).view
     return await service.view(account, game_id)
+
+
+@router.get("/games/{game_id}/export", responses=errors(404, 409), tags=["play"])
+async def export_game(game_id: Id, account: CurrentAccount, service: ServiceDep, response: Response) -> ExportOut:
+    """The game's record as a JSON document: the summary, every event the caller may see (redacted for the caller
+    while the game runs; once it is finished every event unredacted and the seed, for anyone), and the caller's
+    view of the present state. `python -m app verify FILE` replays a finished game's export from its seed."""
+    export = ExportOut.of(await service.export(account, game_id))
+    response.headers["Content-Disposition"] = f'attachment; filename="carson-city-game-{game_id}.json"'
+    return export
 
 
 @router.get("/games/{game_id}/moves", responses=errors(404, 409), tags=["play"])

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
@@ -23,9 +23,10 @@ from pydantic import ValidationError
 from app.play.accounts import Account
 from app.play.commands import PlayerMove, Undo
 from app.play.errors import Conflict, NotAllowed, PlayError, TooMany
-from app.play.service import GameService, GameSummary
-from app.rules.catalog import OUTLAW_VP, PERSONALITIES, ROUNDS
+from app.play.service import GameService, GameSummary, Position
+from app.rules.catalog import OUTLAW_VP, PERSONALITIES
 from app.rules.config import EXPANSION_NAMES, PLAYABLE_EXPANSIONS, SIDES
+from app.rules.history import round_begun
 from app.web import csrf, guide, present, talk
 from app.web.assets import static_url
 from app.web.deps import (
@@ -37,7 +38,7 @@ from app.web.deps import (
     SignInDep,
     client_address,
 )
-from app.web.fields import Id, Text
+from app.web.fields import MAX_INTEGER, Id, Text
 from app.web.gamelog import COLOUR_NAMES, Describer
 from app.web.schemas import CreateGameIn, RegisterIn
 from app.web.security import hold_in_cookie
@@ -97,6 +98,12 @@ def _csrf_failed(request: Request, account: Account | None, exc: PlayError) -> H
 
 
 # --- accounts -----------------------------------------------------------------------------------------------
+
+
+@router.get("/fairness")
+async def fairness(request: Request, account: OptionalAccount) -> Response:
+    """How anyone can check that a game's dice were fair (the seed's commitment and `python -m app verify`)."""
+    return render(request, "pages/fairness.html", account)
 
 
 @router.get("/rules")
@@ -434,9 +441,18 @@ async def new_game(
 
 
 @router.get("/games/{game_id}")
-async def table(request: Request, game_id: Id, account: OptionalAccount, service: ServiceDep) -> Response:
+async def table(
+    request: Request,
+    game_id: Id,
+    account: OptionalAccount,
+    service: ServiceDep,
+    at: Annotated[int | None, Query(ge=1, le=MAX_INTEGER)] = None,
+) -> Response:
+    """The table; with `at=N`, the game as the viewer saw it at position N, with controls to step through it."""
     if account is None:
         return to_login(request)
+    if at is not None:
+        return await _render_past(request, account, service, game_id, at)
     return await _render_table(request, account, service, game_id)
 
 
@@ -545,6 +561,44 @@ async def _render_table(
     return render(request, "pages/game.html", account, status=status, **context)
 
 
+async def _render_past(request: Request, account: Account, service: GameService, game_id: int, at: int) -> Response:
+    """A past position: the table as the viewer saw it then (no choices, no live refresh) and the history's
+    controls (`partials/history.html`)."""
+    started = time.perf_counter()
+    try:
+        position = await service.history(account, game_id, at)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=404, message=exc.message)
+    logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out) for e in position.events[-LOG_LENGTH:]]
+    context = table_context(position.summary, position.view, [], logged)
+    context.update(my_turn=False, history=_history_controls(position),
+                   render_ms=round((time.perf_counter() - started) * 1000, 1))
+    return render(request, "pages/game.html", account, **context)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryControls:
+    """Where the viewer is in the game's past, and where the controls lead."""
+
+    at: int
+    last: int
+    rounds: list[tuple[int, int]]  # (round, the position where it began)
+    everything: bool  # the game is over: every secret is shown
+
+    @property
+    def back(self) -> int | None:
+        return self.at - 1 if self.at > 1 else None
+
+    @property
+    def forward(self) -> int | None:
+        return self.at + 1 if self.at < self.last else None
+
+
+def _history_controls(position: Position) -> HistoryControls:
+    everything = position.summary.status == "finished"
+    return HistoryControls(position.view["seq"], position.last, position.rounds, everything)
+
+
 async def _table_context(service: GameService, account: Account, summary: GameSummary) -> dict[str, Any]:
     for _ in range(3):  # the view and the moves must describe the same seq
         doc = await service.view(account, summary.id)
@@ -585,10 +639,8 @@ def game_log(describer: Describer, events: Sequence[LoggedEvent]) -> list[LogLin
         seat = e.get("seat") if isinstance(e.get("seat"), int) else None
         if (text := describer.describe(e)) is not None:
             lines.append(LogLine(seq, text, seat=seat, at=at, by_clock=by_clock))
-        if e.get("type") == "step_completed" and e.get("next") == "personalities":
-            lines.append(LogLine(seq, "Round 1", heading=True))
-        elif e.get("type") == "round_ended" and isinstance(e.get("round"), int) and e["round"] < ROUNDS:
-            lines.append(LogLine(seq, f"Round {e['round'] + 1}", heading=True))
+        if (begun := round_begun(e)) is not None:
+            lines.append(LogLine(seq, f"Round {begun}", heading=True))
     return lines[::-1]
 
 

@@ -10,7 +10,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 from app.play import chat, notes
 from app.play.chat import ChatLine
 from app.play.notes import Notes
-from app.play.service import GameSummary, MoveOptions, PendingInvitation, VisibleEvent
+from app.play.service import Export, GameSummary, MoveOptions, PendingInvitation, VisibleEvent
 from app.rules.moves import move_json_schema
 from app.web.fields import MAX_INTEGER, LongText, Text, refuse_control_characters
 
@@ -128,6 +128,15 @@ class GameOut(BaseModel):
     public: bool = Field(default=True, description="Anyone may join while it is open; false: by invitation only.")
     creator: str | None = Field(default=None, description="Who opened the table (starts it, invites to it).")
     invited: list[str] = Field(default_factory=list, description="Players invited who have not answered yet.")
+    seed_commitment: str = Field(
+        description="The SHA-256 (64 hex characters) of the game's secret seed, published when the game was created "
+        "and before any random draw (see /fairness)."
+    )
+    seed: str | None = Field(
+        description="The secret seed (32 bytes as 64 hex characters) once the game is finished; null before. Its "
+        "SHA-256 is `seed_commitment`; `python -m app verify` replays an export from it."
+    )
+    seed_chosen: bool = Field(description="True when an admin chose the seed instead of the server drawing it.")
 
     @classmethod
     def of(cls, g: GameSummary) -> GameOut:
@@ -150,6 +159,9 @@ class GameOut(BaseModel):
             public=g.public,
             creator=g.creator,
             invited=list(g.invited),
+            seed_commitment=g.seed_commitment,
+            seed=g.seed,
+            seed_chosen=g.seed_chosen,
         )
 
 
@@ -278,3 +290,17 @@ class NotesOut(BaseModel):
     @classmethod
     def of(cls, n: Notes) -> NotesOut:
         return cls(text=n.text, updated_at=n.updated_at)
+
+
+class ExportOut(BaseModel):
+    """A game's record: redacted for the caller while it runs; once finished, every event unredacted and the seed,
+    so that `python -m app verify` can replay it."""
+
+    game: GameOut
+    events: list[EventOut] = Field(description="The whole log as the caller counts it (a finished game's whole).")
+    seed: str | None = Field(description="The secret seed in hex once the game is finished; null before.")
+    state: dict[str, Any] = Field(description="The caller's view of the state at the end of `events`.")
+
+    @classmethod
+    def of(cls, e: Export) -> ExportOut:
+        return cls(game=GameOut.of(e.summary), events=[EventOut.of(v) for v in e.events], seed=e.seed, state=e.view)

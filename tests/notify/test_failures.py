@@ -12,6 +12,7 @@ from sqlalchemy import select
 from app.notify.worker import Notifier
 from app.play.accounts import Account
 from app.play.service import GameService
+from app.rules.fairness import seed_bytes
 from app.store.tables import Game, Outbox, Seat
 from tests.notify.conftest import SmtpServer, drain, now
 
@@ -29,7 +30,9 @@ async def test_a_mail_that_cannot_be_written_fails_at_once_and_the_mails_behind_
     ann, bob = await api.player("ann"), await api.player("bob")
     # Old data from before names were checked: a game whose name holds a line break, which no Subject can carry.
     async with service.db.session() as session:
-        poisoned = Game(name="Line\nbreak", seat_count=2, variants={}, seed=7, created_by=admin.id)
+        poisoned = Game(
+            name="Line\nbreak", seat_count=2, variants={}, seed=seed_bytes(7), created_by=admin.id
+        )
         session.add(poisoned)
         await session.flush()
         session.add_all([Seat(game_id=poisoned.id, user_id=ann.id), Seat(game_id=poisoned.id, user_id=bob.id)])

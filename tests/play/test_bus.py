@@ -53,7 +53,8 @@ async def test_after_a_lost_connection_subscribers_get_the_current_head(clean_db
     try:
         with psycopg.connect(to_libpq_url(clean_db), autocommit=True) as conn:
             gid = conn.execute(
-                "INSERT INTO games (name, seat_count, variants, seed) VALUES ('g', 2, '{}', 1) RETURNING id"
+                "INSERT INTO games (name, seat_count, variants, seed)"
+                " VALUES ('g', 2, '{}', decode(repeat('00', 32), 'hex')) RETURNING id"
             ).fetchone()[0]  # type: ignore[index]
             async with bus.subscribe(gid) as queue:
                 killed = conn.execute(

@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from app.play.record import Outcome, record
 from app.play.service import GameService
 from app.rules import GameConfig, GameState, decide, legal_moves, new_game, replay, to_act
+from app.rules.fairness import seed_bytes
 from app.store import event_store
 from app.store.db import Database
 from app.store.tables import Game, Outbox
@@ -21,7 +22,7 @@ SEED = 7
 
 async def _game(db: Database) -> int:
     async with db.session() as session:
-        game = Game(name="record test", seat_count=2, variants={}, seed=SEED)
+        game = Game(name="record test", seat_count=2, variants={}, seed=seed_bytes(SEED))
         session.add(game)
         await session.commit()
         return game.id

@@ -14,6 +14,9 @@ import random
 import pytest
 
 from app.rules import GameConfig, legal_moves, new_game, play, replay, to_act
+from app.rules.audit import audit
+from app.rules.fairness import SEED_BYTES, seed_number
+from app.rules.history import seen_log, state_at
 from app.rules.model import replace
 from app.rules.rng import Rng
 from app.rules.undo import may_be_undone, move_undone
@@ -282,3 +285,25 @@ def test_random_games_with_undos_keep_invariants(players: int, variants: dict[st
         check_seq_counts_visible_events(events, state)
         assert replay(events) == state, "D83: replaying a log with undos must give the same state"
         assert replay(json.loads(json.dumps(events))) == state
+
+
+def test_random_games_verify_against_their_seed_and_every_past_position_keeps_secrets() -> None:
+    """Issue 14 (provably fair dice, history): random complete games with every variant and both expansions,
+    on 32-byte seeds, replay from their seed move by move (`app.rules.audit`), and their past positions are valid
+    views that hold no secret of another seat (R-WEB-2) — a sample of positions of each game, for every viewer."""
+    chooser = random.Random("history")
+    for players, variants in ((3, ALL_VARIANTS), (4, {**ALL_VARIANTS, "expansions": ["gold_and_guns", "outlaws"]})):
+        config = GameConfig.from_variants(players, variants, preview=True)
+        seed = seed_number(chooser.randbytes(SEED_BYTES))
+        events = new_game(config, seed)
+        state = replay(events)
+        while state.status != "finished":
+            seat = chooser.choice(to_act(state))
+            new, state = play(state, seat, chooser.choice(legal_moves(state, seat)), Rng(seed, state.seq))
+            events += new
+        result = audit(config, seed, events)
+        assert result.ok, result.discrepancy
+        for viewer in (None, *range(players)):
+            positions = len(seen_log(events, viewer))
+            for at in range(1, positions + 1, 11):
+                check_view_hides_secrets(state_at(events, viewer, at), seed)

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
+from app.rules.fairness import seed_bytes
 from app.store.db import Database, make_engine
 from app.store.tables import Game, GameEvent
 
@@ -23,7 +24,7 @@ async def db(clean_db: str) -> AsyncIterator[Database]:
 @pytest.fixture
 async def game_id(db: Database) -> int:
     async with db.session() as session:
-        game = Game(name="store test", seat_count=2, variants={}, seed=12345)
+        game = Game(name="store test", seat_count=2, variants={}, seed=seed_bytes(12345))
         session.add(game)
         await session.commit()
         return game.id

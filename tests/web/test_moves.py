@@ -13,6 +13,8 @@ import pytest
 from conftest import Api, Player
 from support import assert_error
 
+from app.rules.fairness import commitment, seed_bytes
+
 
 async def _table(api: Api) -> tuple[dict[str, Any], Player, Player, Player]:
     """A started 2-player game: (game, the awaited player, the other seated player, an unseated player)."""
@@ -219,7 +221,14 @@ async def test_the_seed_never_reaches_a_client(api: Api, client: httpx.AsyncClie
         f"/api/v1/games/{gid}/moves", json={"seq": game["seq"], "move": move}, headers=awaited.headers
     )
     bodies.append(r.text)
-    assert not [b for b in bodies if str(seed) in b or '"seed"' in b]
+    for path in ("/export", "/state?at=1"):
+        bodies.append((await client.get(f"/api/v1/games/{gid}{path}", headers=ann.headers)).text)
+    for page in (f"/games/{gid}", f"/games/{gid}?at=3"):  # the table, live and past
+        bodies.append((await client.get(page, headers=ann.headers)).text)
+    secret = seed_bytes(seed).hex()
+    assert not [b for b in bodies if str(seed) in b or secret in b or secret.lstrip("0") in b]
+    # The summary names the seed only as null, beside the commitment published from the start.
+    assert game["seed"] is None and game["seed_commitment"] == commitment(seed_bytes(seed))
 
 
 async def test_deeply_nested_json_is_refused_not_crashed(api: Api, client: httpx.AsyncClient) -> None:
