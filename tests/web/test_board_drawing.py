@@ -90,3 +90,22 @@ def test_the_auctioned_parcels_carry_the_auction_chips() -> None:
     doc = player_view(g.state, 0, game_id=1, usernames=NAMES[:3])
     html = board_html(SimpleNamespace(id=1, name="T"), doc, [], [])
     assert _labels(html, "auction-chip") == ["Auction chip: this parcel is auctioned by the Auctioneer"] * 2
+
+
+def test_chips_with_cowboys_are_drawn_and_named() -> None:
+    """Issue "Gold & Guns and the Outlaws", item 4: a cowboy placed with a dynamite chip (RULING G7) or a "no duel"
+    chip (RULING G9) says so on the board and on the track, from the state document's fields."""
+    state = replay(new_game(GameConfig.from_variants(2, {"expansions": ["gold_and_guns"]}), 3))
+    doc = player_view(state, 0, game_id=1, usernames=NAMES[:2])
+    parcel = doc["board"]["parcels"][0]
+    parcel["cowboys"] = [1]
+    doc["dynamite_cowboys"] = [{"seat": 1, "x": parcel["x"], "y": parcel["y"]}, {"seat": 0, "square": "ammunition"}]
+    for square in doc["squares"]:
+        if square["square"] == "ammunition":
+            square["cowboys"] = [0]
+        if square["square"] == "parcel_income":
+            square["cowboys"], square["no_duel"] = [1], [1]
+    html = unescape(board_html(SimpleNamespace(id=1, name="T"), doc, [], []))
+    assert "Cowboy of bert, with a dynamite chip" in _labels(html, "cowboy")
+    assert 'aria-label="Cowboy of anna, with a dynamite chip"' in html  # on Ammunition
+    assert 'aria-label="Cowboy of bert, with a "no duel" chip"' in html  # on Parcel income
