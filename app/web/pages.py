@@ -54,6 +54,7 @@ router = APIRouter(include_in_schema=False)
 LOG_LENGTH = 80
 CARDS_BY_NUMBER = sorted(PERSONALITIES.values(), key=lambda card: card.number)  # the admin's choice of characters
 STALE_NOTICE = "The game moved on before your click arrived: here is the table as it is now. Please choose again."
+LOBBY_WATCHABLE = 20  # games being played that the lobby offers to watch, newest first
 LOBBY_VIEWS = 20  # games whose decision the lobby names (one state read each)
 
 FormStr = Annotated[str, Form()]
@@ -225,6 +226,7 @@ async def lobby(request: Request, account: OptionalAccount, service: ServiceDep)
     mine, _ = await service.list_games(account, mine=True, limit=100)
     open_games, _ = await service.list_games(account, status="open", limit=100)
     finished, _ = await service.list_games(account, status="finished", mine=True, limit=50)
+    playing, _ = await service.list_games(account, status="active", limit=LOBBY_WATCHABLE)
     invitations = await service.pending_invitations(account)
     running = [g for g in mine if g.status != "finished"]
     rows = [await _lobby_row(service, account, g, i < LOBBY_VIEWS) for i, g in enumerate(running)]
@@ -234,7 +236,8 @@ async def lobby(request: Request, account: OptionalAccount, service: ServiceDep)
                 if g.public and g.id not in invited_to and free_seats(g) > 0 and not talk.is_seated(account, g)]
     return render(request, "pages/lobby.html", account, mine=rows, joinable=joinable,
                   invitations=[{**_plain_row(account, i.game), "invited_by": i.invited_by} for i in invitations],
-                  finished=[_plain_row(account, g) for g in finished])
+                  finished=[_plain_row(account, g) for g in finished],
+                  watchable=[_plain_row(account, g) for g in playing if g.seat_of(account.id) is None])
 
 
 def free_seats(g: GameSummary) -> int:

@@ -65,3 +65,16 @@ async def test_the_admin_form_chooses_the_characters_or_leaves_them_to_chance(
     r = await client.post("/games/new", data={**base, "characters": chosen[:6]})
     assert r.status_code == 422 and "7 different card numbers" in r.text
     assert 'value="9" checked' in r.text and 'value="14" checked' not in r.text
+
+
+async def test_anyone_signed_in_may_watch_a_running_game_from_the_lobby(api: Any, client: httpx.AsyncClient) -> None:
+    """Spectators (issue "History and trust", item 4): the lobby lists the games being played that the viewer does
+    not sit in; the table shows them the board as a spectator (no decision, no seat's secrets: R-WEB-2)."""
+    await _page_client(client, api)  # the browser is the admin's, who sits in no game
+    ann, bob = await api.player("ann"), await api.player("bob")
+    game = await api.started_game(await api.admin(), [ann, bob], variants={"might_is_right": True})
+    lobby = (await client.get("/", headers={"Accept": "text/html"})).text
+    assert f'<a href="/games/{game["id"]}">Watch Test game</a>' in lobby
+    table = (await client.get(f"/games/{game['id']}", headers={"Accept": "text/html"})).text
+    assert 'id="board"' in table and 'data-viewer=""' in table and 'id="decision"' not in table
+    assert "Your duel tiles" not in table
