@@ -7,11 +7,15 @@ Screenshots under tests/browser/artifacts/.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import httpx
 from playwright.sync_api import Browser, Dialog, Page, expect
 
+from app.rules import GameConfig, legal_moves, new_game, play, replay, to_act
+from app.rules.moves import Move
+from app.rules.rng import Rng
 from tests.browser.conftest import ADMIN, PASSWORD, LiveServer
 from tests.browser.helpers import TIMEOUT, board_seq, click_and_wait, is_acting, scripted_moves, sign_up, wait_seq
 
@@ -95,6 +99,65 @@ def test_a_pass_with_cowboys_left_asks_first(browser: Browser, live: LiveServer,
         wait_seq(other, board_seq(actor))
         expect(other.locator(".log")).to_contain_text(f"{name} passes")
         shots(actor, "22-pass-confirmed")
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def _to_a_pass_that_rolls(seed: int) -> tuple[list[tuple[int, Move]], int] | None:
+    """Moves of a 2-player game up to a pass after which a duel is fought at once (the last pass ends the
+    placement and the track resolves its first square, a duel: a die is rolled), and the passing seat."""
+    chooser = random.Random(seed)
+    state = replay(new_game(GameConfig.from_variants(2, {}), seed))
+    moves: list[tuple[int, Move]] = []
+    while state.status != "finished" and state.round < 3:
+        seat = to_act(state)[0]
+        legal = legal_moves(state, seat)
+        if {"type": "pass"} in legal and state.players[seat].cowboys == 0:
+            produced, _ = play(state, seat, {"type": "pass"}, Rng(seed, state.seq))
+            if any(e["type"] == "duel_fought" for e in produced):
+                return moves, seat
+        squares = [m for m in legal if m["type"] == "place_cowboy" and m.get("square") in ("ammunition", "three_roads")]
+        move = chooser.choice(squares or legal)
+        _, state = play(state, seat, move, Rng(seed, state.seq))
+        moves.append((seat, move))
+    return None
+
+
+def test_no_undo_after_a_move_that_rolled_a_die(browser: Browser, live: LiveServer, shots: Any) -> None:
+    """Decision D84 (API.md "Undo": nothing random may be taken back): a pass after which a duel's die was rolled
+    offers no Undo button, and the undo asked anyway is refused with 409 `undo_not_allowed`."""
+    seed, (moves, passer) = next((s, f) for s in range(1, 200) if (f := _to_a_pass_that_rolls(s)) is not None)
+    names = ("ola", "pim")
+    contexts = [browser.new_context(), browser.new_context()]
+    pages = [context.new_page() for context in contexts]
+    try:
+        for page, name in zip(pages, names, strict=True):
+            sign_up(page, live.url, name)
+        with httpx.Client(base_url=f"{live.url}/api/v1", timeout=10) as api:
+            def bearer(name: str, password: str) -> dict[str, str]:
+                r = api.post("/auth/token", data={"username": name, "password": password})
+                return {"Authorization": f"Bearer {r.json()['access_token']}"}
+
+            game = api.post("/games", json={"name": "Rolled", "seats": 2, "players": list(names), "seed": seed},
+                            headers=bearer(*ADMIN)).json()
+            by_seat = {s["seat"]: bearer(s["username"], PASSWORD) for s in game["seats"]}
+            name_of = {s["seat"]: s["username"] for s in game["seats"]}
+            seq = game["seq"]
+            for seat, move in moves:
+                r = api.post(f"/games/{game['id']}/moves", json={"seq": seq, "move": move}, headers=by_seat[seat])
+                assert r.status_code == 200, r.text
+                seq = r.json()["seq"]
+            actor = pages[names.index(name_of[passer])]
+            other = pages[1 - names.index(name_of[passer])]
+            for page in pages:
+                page.goto(f"{live.url}/games/{game['id']}")
+            click_and_wait(actor, actor.get_by_role("button", name="Pass"), [other])
+            expect(actor.locator(".log")).to_contain_text("won the duel")
+            expect(actor.locator("#undo")).to_have_count(0)
+            seq = board_seq(actor)
+            r = api.post(f"/games/{game['id']}/undo", json={"seq": seq}, headers=by_seat[passer])
+            assert r.status_code == 409 and r.json()["detail"]["code"] == "undo_not_allowed"
     finally:
         for context in contexts:
             context.close()
