@@ -10,7 +10,7 @@ from app.rules.catalog import BUILDINGS, CONSTRUCTION_PRICE, PERSONALITIES, SHOP
 from app.rules.events import EventType
 
 Event = dict[str, Any]  # an event as `redact_event` left it for the viewer
-COLOUR_NAMES = ("red", "blue", "green", "orange", "purple")  # the seats' colours on the board, in words
+COLOUR_NAMES = ("red", "blue", "green", "orange", "purple", "black")  # the seats' colours on the board, in words
 CLAIM_REASONS = {"start": " as a starting parcel", "settler": " with the Settler", "pick": ""}
 
 
