@@ -1,6 +1,6 @@
 """Big Box (`004`; RULINGS X1, X4, X6): six players, horses bought at Wages, Kit Carson's VP at the end.
 
-R-BB-1, R-BB-6 and R-BB-7 of the checklist; the cards of the expansion (R-BB-2 .. R-BB-5) are not played yet.
+R-BB-1, R-BB-6 and R-BB-7 of the checklist; the cards of the expansion (R-BB-2 .. R-BB-5) are not played yet. Decisions D87-D89.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import pytest
 
 from app.rules import GameConfig, new_game, replay
 from app.rules.catalog import DUEL_TILE_VALUES, MIGHT_MONEY_BEFORE_TILES
+from app.rules.defaults import default_move
 from app.rules.errors import ConfigError
 from app.rules.scoring import final_scores
 from app.rules.view import player_view
@@ -164,3 +165,14 @@ def test_without_kit_carson_the_score_has_no_such_part() -> None:
     g.with_state(passing_order=(2, 0, 3, 1))
     scores, _ = final_scores(g.state)
     assert all("kit_carson" not in score for score in scores)
+
+
+def test_a_timed_out_horse_decision_takes_the_wages() -> None:
+    """Decision D89: the clock's move never spends money, so a timed-out player takes $4 and no horse."""
+    g = _horses_game()
+    g.place_cowboys(square="wages", seats=[0])
+    g.set_player(0, money=10)
+    g.resume_at("wages")
+    assert default_move(g.state, 0) == {"type": "decline"}
+    g.act({"type": "decline"})
+    assert g.state.players[0].money == 14 and g.state.players[0].horses == 0
