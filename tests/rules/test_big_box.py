@@ -1,6 +1,7 @@
 """Big Box (`004`; RULINGS X1, X4, X6): six players, horses bought at Wages, Kit Carson's VP at the end.
 
-R-BB-1, R-BB-6 and R-BB-7 of the checklist; the cards of the expansion (R-BB-2 .. R-BB-5) are not played yet. Decisions D87-D89.
+R-BB-1, R-BB-6 and R-BB-7 of the checklist; the cards of the expansion (R-BB-2 .. R-BB-5) are not played yet.
+Decisions D87-D89.
 """
 
 from __future__ import annotations
