@@ -38,6 +38,11 @@ FINAL_VP_PER_ITEM: Final = 2
 FINAL_MONEY_PER_VP: Final = 6
 CASH_LIMIT_MONEY_PER_VP: Final = 10
 
+# --- Big Box (`004`; RULINGS X1-X6) ------------------------------------------------------------------------------
+HORSE_PRICE: Final = 4  # paid at Wages instead of taking one cowboy's $4, one horse a round (RULING X6)
+HORSE_VP: Final = 1  # each horse at the end of the game (`004` "Final de la partida")
+KIT_CARSON_VP_PER_PLAYER: Final = 1  # per player behind one on the turn-order track at the end (RULING X4)
+
 
 @dataclass(frozen=True, slots=True)
 class Building:

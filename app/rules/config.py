@@ -18,13 +18,18 @@ SIDES = ("yellow", "red", "random", "vote")
 KNOWN_EXPANSIONS = ("gold_and_guns", "outlaws", "big_box")
 # Gold & Guns and the Outlaws are played whole, by the core and the pages, alone, together and with every base
 # variant. An expansion the core plays only in part would be in preview (refused to players, accepted where the
-# caller asks for it); none is today. Big Box is not played at all.
+# caller asks for it): Big Box, whose six seats, horses and Kit Carson are played, its four cards not yet.
 PLAYABLE_EXPANSIONS = ("gold_and_guns", "outlaws")
-PREVIEW_EXPANSIONS: tuple[str, ...] = ()
+PREVIEW_EXPANSIONS: tuple[str, ...] = ("big_box",)
 EXPANSION_NAMES = {"gold_and_guns": "Gold & Guns", "outlaws": "The Outlaws", "big_box": "Big Box"}
 MIN_PLAYERS = 2
-MAX_PLAYERS = 5
-_KNOWN_KEYS = ("sides", "might_is_right", "river", "new_beginning", "expansions", "characters")
+MAX_PLAYERS = 6  # Big Box's board takes a sixth player (RULING X1)
+BASE_MAX_PLAYERS = 5
+_KNOWN_KEYS = (
+    "sides", "might_is_right", "river", "new_beginning", "expansions", "characters", "horses", "kit_carson",
+)
+# Options of an expansion, refused without it (API.md: "`horses` and `kit_carson` need `big_box`").
+_EXPANSION_OPTIONS = {"horses": "big_box", "kit_carson": "big_box"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +42,8 @@ class GameConfig:
     expansions: tuple[str, ...] = ()
     # Gold & Guns: the numbers of the 7 cards the admin chose (RULING G1); None: drawn at random at setup.
     characters: tuple[int, ...] | None = None
+    horses: bool = False  # Big Box: horses bought at Wages, 1 VP each at the end (RULING X6)
+    kit_carson: bool = False  # Big Box: 1 VP per player behind one on the turn-order track at the end (RULING X4)
 
     @classmethod
     def from_variants(
@@ -48,12 +55,10 @@ class GameConfig:
         for key in variants:
             if key not in _KNOWN_KEYS:
                 raise ConfigError(key, f"'{key}' is not a variant setting.")
-        if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ConfigError("seats", f"A game has {MIN_PLAYERS} to {MAX_PLAYERS} players.")
         sides = variants.get("sides", "yellow")
         if sides not in SIDES:
             raise ConfigError("sides", f"'sides' must be one of {', '.join(SIDES)}.")
-        for flag in ("might_is_right", "river", "new_beginning"):
+        for flag in ("might_is_right", "river", "new_beginning", *_EXPANSION_OPTIONS):
             if not isinstance(variants.get(flag, False), bool):
                 raise ConfigError(flag, f"'{flag}' must be true or false.")
         expansions = variants.get("expansions", [])
@@ -64,6 +69,12 @@ class GameConfig:
         for expansion in expansions:
             if expansion not in PLAYABLE_EXPANSIONS and not (preview and expansion in PREVIEW_EXPANSIONS):
                 raise ConfigError("expansions", f"{EXPANSION_NAMES[expansion]} is not playable yet.")
+        most = MAX_PLAYERS if "big_box" in expansions else BASE_MAX_PLAYERS
+        if not isinstance(players, int) or not MIN_PLAYERS <= players <= most:
+            raise ConfigError("seats", f"A game has {MIN_PLAYERS} to {most} players.")
+        for option, expansion in _EXPANSION_OPTIONS.items():
+            if variants.get(option, False) and expansion not in expansions:
+                raise ConfigError(option, f"'{option}' needs the {EXPANSION_NAMES[expansion]} expansion.")
         characters = _characters(variants.get("characters"), "gold_and_guns" in expansions)
         return cls(
             players=players,
@@ -73,6 +84,8 @@ class GameConfig:
             new_beginning=variants.get("new_beginning", False),
             expansions=tuple(expansions),
             characters=characters,
+            horses=variants.get("horses", False),
+            kit_carson=variants.get("kit_carson", False),
         )
 
     @property
@@ -94,6 +107,9 @@ class GameConfig:
         }
         if self.characters is not None:
             settings["characters"] = list(self.characters)
+        for option in _EXPANSION_OPTIONS:  # written only when chosen, so base games' logs keep their shape
+            if getattr(self, option):
+                settings[option] = True
         return settings
 
     @classmethod

@@ -66,6 +66,7 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         Bid,
         BidPass,
         BuyBuilding,
+        BuyHorse,
         BuyParcel,
         BuyRevolvers,
         BuyVp,
@@ -269,7 +270,14 @@ def _decline(s: GameState, seat: int, move: Decline, rng: Rng, kind: Decision) -
         held = undertaker(s)
         assert held is not None
         return [{"type": "undertaker_paid", "seat": seat, "undertaker": held[0], "money": 0, "vp": 0}]
+    if kind == Decision.HORSE:
+        return [{"type": "wages_chosen", "seat": seat, "horse": False}]
     return [{"type": "card_decision_declined", "seat": seat}]
+
+
+@move_handler("buy_horse")
+def _buy_horse(s: GameState, seat: int, move: BuyHorse, rng: Rng, kind: Decision) -> list[Event]:
+    return [{"type": "wages_chosen", "seat": seat, "horse": True}]
 
 
 # --- placement ------------------------------------------------------------------------------------------------

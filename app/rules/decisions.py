@@ -49,6 +49,8 @@ class Decision(StrEnum):
     # Gold & Guns: a defeated cowboy's owner, with the Doctor (move it, or let it go home) or the Undertaker
     DOCTOR = "doctor"
     UNDERTAKER = "undertaker"
+    # Big Box: at Wages, a horse for $4 instead of $4 (RULING X6)
+    HORSE = "horse"
     # end of round and game
     BANKER_VP = "banker_vp"
     CASH_LIMIT = "cash_limit"

@@ -42,6 +42,8 @@ EventType = Literal[
     "duel_rolled", "die_rerolled", "roll_kept", "duel_tiles_revealed", "mine_dynamited", "dynamite_kept",
     # Gold & Guns: the Doctor and the Undertaker
     "cowboy_healed", "healing_declined", "undertaker_paid",
+    # Big Box
+    "wages_chosen",
 ]
 EVENT_TYPES: Final[frozenset[EventType]] = frozenset(get_args(EventType))
 ClaimReason = Literal["start", "settler", "pick"]  # a starting parcel, the Settler's parcel, a parcel pick
@@ -109,7 +111,8 @@ class Payment(TypedDict):
 
     seat: int
     cowboys: int
-    amount: int
+    amount: int  # negative when a horse cost more than the other cowboys' wages
+    horse: NotRequired[bool]  # Big Box: one cowboy paid $4 for a horse instead of taking $4 (RULING X6)
 
 
 class RoadGain(TypedDict):
@@ -974,6 +977,15 @@ class UndertakerPaid(TypedDict):
     vp: int
 
 
+class WagesChosen(TypedDict):
+    """Big Box: at Wages, `seat` chose to pay $4 for a horse (`horse`) or to take its wages; paid with the wages
+    (RULING X6, decision D87)."""
+
+    type: Literal["wages_chosen"]
+    seat: int
+    horse: bool
+
+
 # --- the table ------------------------------------------------------------------------------------------------
 
 
@@ -1015,6 +1027,7 @@ Event = (
     | OutlawJailed | OutlawsArrived | OutlawMoved | OutlawsSettled | OutlawFought | OutlawRewardTaken
     | DuelRolled | DieRerolled | RollKept | DuelTilesRevealed | MineDynamited | DynamiteKept
     | CowboyHealed | HealingDeclined | UndertakerPaid
+    | WagesChosen
 )
 
 # Events that nobody but their own `seat` may know of at all, not even that they happened: A New Beginning's

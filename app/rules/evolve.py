@@ -128,6 +128,7 @@ from app.rules.events import (
     UndertakerPaid,
     VpBought,
     VpGained,
+    WagesChosen,
     WagesPaid,
     private_to,
 )
@@ -509,7 +510,16 @@ def _step_completed(s: GameState, e: StepCompleted) -> GameState:
 def _wages_paid(s: GameState, e: WagesPaid) -> GameState:
     for pay in e["payments"]:
         s = _gain(s, pay["seat"], money=pay["amount"])
+        if pay.get("horse"):
+            s = _update_player(s, pay["seat"], horses=s.players[pay["seat"]].horses + 1)
+    if s.wages_chosen:
+        s = replace(s, wages_chosen={})
     return _clear_square(s, "wages")
+
+
+@handles("wages_chosen")
+def _wages_chosen(s: GameState, e: WagesChosen) -> GameState:
+    return replace(s, wages_chosen={**s.wages_chosen, e["seat"]: e["horse"]})
 
 
 @handles("roads_handed_out")

@@ -29,7 +29,6 @@ from app.rules.catalog import (
     ROUND_STEPS,
     SETUP_STEPS,
     THREE_ROADS,
-    WAGE_PER_COWBOY,
     sided_cards,
 )
 from app.rules.characters import singer_cowboy_on, singer_gambles
@@ -54,11 +53,11 @@ from app.rules.events import (
     DuelTarget,
     Event,
     MoneyGained,
-    Payment,
     RoadGain,
     TilesDrawn,
 )
 from app.rules.evolve import evolve
+from app.rules.horses import horse_chooser, wages_payments
 from app.rules.income import (
     cowboy_income,
     cowboy_vp,
@@ -290,15 +289,13 @@ def _placement(s: GameState) -> Step:
 
 
 def _wages(s: GameState) -> Step:
-    cowboys = s.squares.get("wages")
-    if not cowboys:
+    """Wages for every cowboy there; with Big Box's horses each seat that could buy one is asked first (X6)."""
+    if not s.squares.get("wages"):
         return None
-    payments: list[Payment] = [
-        {"seat": seat, "cowboys": n, "amount": WAGE_PER_COWBOY * n}
-        for seat in s.placement_order
-        if (n := sum(1 for c in cowboys if c.seat == seat))
-    ]
-    return _events({"type": "wages_paid", "payments": payments})
+    buyer = horse_chooser(s)
+    if buyer is not None:
+        return Awaiting(Decision.HORSE, (buyer,))
+    return _events({"type": "wages_paid", "payments": wages_payments(s)})
 
 
 def _road(s: GameState) -> Step:

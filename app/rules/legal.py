@@ -451,6 +451,11 @@ def _parcel_pick(s: GameState, seat: int) -> list[Move]:
     return _claimable(s, seat, "pick") or [{"type": "decline"}]
 
 
+def _horse(s: GameState, seat: int) -> list[Move]:
+    """Big Box, at Wages (RULING X6): a horse for $4 instead of one cowboy's $4, or the wages as usual."""
+    return [{"type": "buy_horse"}, {"type": "decline"}]
+
+
 def _final_roads(s: GameState, seat: int) -> list[Move]:
     """The River's final road phase (RULING V9): place roads one at a time, or stop."""
     moves: list[Move] = [
@@ -495,6 +500,7 @@ MOVES_BY_KIND: dict[Decision, Callable[[GameState, int], list[Move]]] = {
     Decision.CASH_LIMIT: _cash_limit,
     Decision.REROLL: _reroll,
     Decision.DYNAMITE: dynamite_moves,
+    Decision.HORSE: _horse,
 }
 
 

@@ -61,6 +61,7 @@ class PlayerState:
     outlaw_vp: int = 0  # the Outlaws: the part of `vp` won from outlaws (a score part of its own)
     dynamite: int = 0  # Gold & Guns: dynamite chips kept, until used (RULING G7, decision D57)
     no_duel_chips: int = 0  # Gold & Guns: the yellow Singer's chips not yet placed this round (RULING G9)
+    horses: int = 0  # Big Box: horses bought at Wages, 1 VP each at the end (RULING X6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +163,8 @@ class GameState:
     card_decision: int | None = None  # seat asked for their personality's decision right now
     work: Construction | None = None
     reserve_done: frozenset[int] = frozenset()
+    # Big Box (RULING X6): at Wages, each asked seat's answer (True: a horse for $4) until the wages are paid.
+    wages_chosen: Mapping[int, bool] = field(default_factory=dict)
     attacks: Mapping[int, int] = field(default_factory=dict)  # building parcel -> attacker who takes half its income
     # Variants: the per-card vote (secret until all voted), Might Is Right's used pile and the duel being
     # prepared (chosen tiles are secret until revealed together), A New Beginning's baskets (secret until all

@@ -26,6 +26,7 @@ MoveType = Literal[
     "move_outlaw", "outlaw_reward",
     "use_dynamite", "keep_dynamite", "reroll", "keep_roll",
     "heal_cowboy", "pay_undertaker",
+    "buy_horse",
 ]
 MOVE_TYPES: Final[frozenset[MoveType]] = frozenset(get_args(MoveType))
 
@@ -417,6 +418,13 @@ class PayUndertaker(TypedDict):
     pay: Literal["money", "vp"]
 
 
+@with_config(_EXACT)
+class BuyHorse(TypedDict):
+    """Big Box, at Wages: pay $4 for a horse instead of taking $4 for one of your cowboys there (one a round)."""
+
+    type: Literal["buy_horse"]
+
+
 Move: TypeAlias = (
     ClaimParcel | ChoosePersonality | GrocerChoice | CardOption | HireCowboys | BuyRevolvers | TakeBuilding
     | Decline | PlaceCowboy | PlaceWhiteCowboy | Pass | ResolveDuel | BuyParcel | DeclineParcel | BuyBuilding
@@ -427,6 +435,7 @@ Move: TypeAlias = (
     | MoveOutlaw | OutlawReward
     | UseDynamite | KeepDynamite | Reroll | KeepRoll
     | HealCowboy | PayUndertaker
+    | BuyHorse
 )
 MOVE_SHAPES: Final[tuple[type[Any], ...]] = get_args(Move)
 MOVE_ADAPTER: Final[TypeAdapter[Move]] = TypeAdapter(Annotated[Move, Field(discriminator="type")])

@@ -45,6 +45,7 @@ DECISION_PHRASES: Final[Mapping[Decision, str]] = {
     Decision.DYNAMITE: "triple a mine's income with a dynamite chip, or keep your chips",
     Decision.DOCTOR: "decide whether the Doctor moves your defeated cowboy to a place still to come",
     Decision.UNDERTAKER: "pay the Undertaker $2 or 1 victory point for your defeated cowboy",
+    Decision.HORSE: "pay $4 for a horse at Wages instead of taking $4, or take your wages",
     Decision.BANKER_VP: "choose how many victory points to buy with the Banker",
     Decision.CASH_LIMIT: "give up the money above your cash limit",
     Decision.FINAL_ROADS: "place your remaining roads, or stop",

@@ -5,8 +5,15 @@ passed earliest in round 4."""
 from __future__ import annotations
 
 from app.rules.board import CORNERS
-from app.rules.catalog import BRIDGE_VP_PER_ITEM, BUILDINGS, FINAL_MONEY_PER_VP, FINAL_VP_PER_ITEM
+from app.rules.catalog import (
+    BRIDGE_VP_PER_ITEM,
+    BUILDINGS,
+    FINAL_MONEY_PER_VP,
+    FINAL_VP_PER_ITEM,
+    KIT_CARSON_VP_PER_PLAYER,
+)
 from app.rules.construction import is_bridge
+from app.rules.horses import horses_vp
 from app.rules.model import GameState
 from app.rules.station import station_vp
 
@@ -18,6 +25,14 @@ def _bridge_parcels(s: GameState) -> set[int]:
     """Parcels touching the end point of a bridge (RULING V3)."""
     points = {(x, y) for x1, y1, x2, y2 in s.roads if is_bridge(s, (x1, y1, x2, y2)) for x, y in ((x1, y1), (x2, y2))}
     return {i for i in range(len(s.parcels)) if any(c in points for c in CORNERS[i])}
+
+
+def kit_carson_vp(s: GameState, seat: int) -> int:
+    """Kit Carson (RULING X4): 1 VP per player behind `seat` on the turn-order track at the end — the order in
+    which round 4's players passed, the track's lower row (`000`: the "lowest turn order ... on the turn order
+    track (ie the player who passed earliest)"; decision D88)."""
+    order = s.passing_order
+    return KIT_CARSON_VP_PER_PLAYER * (len(order) - 1 - order.index(seat))
 
 
 def final_scores(s: GameState) -> tuple[list[dict[str, int]], int]:
@@ -36,6 +51,10 @@ def final_scores(s: GameState) -> tuple[list[dict[str, int]], int]:
         if s.config.outlaws:  # the VP won from outlaws, kept apart from the rest of the game's (API "outlaws")
             score["during_game"] -= p.outlaw_vp
             score["outlaws"] = p.outlaw_vp
+        if s.config.horses:  # Big Box: 1 VP per horse (`004` "Final de la partida", RULING X6)
+            score["horses"] = horses_vp(p)
+        if s.config.kit_carson:
+            score["kit_carson"] = kit_carson_vp(s, p.seat)
         score["total"] = sum(score.values())
         scores.append(score)
     best = max(score["total"] for score in scores)

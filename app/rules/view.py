@@ -121,6 +121,8 @@ def _player(
     }
     if s.config.gold_and_guns:  # the yellow Singer's chips not placed yet this round (RULING G9)
         row["no_duel_chips"] = p.no_duel_chips
+    if s.config.horses:  # Big Box: the horses bought at Wages (RULING X6; API.md "players[].horses")
+        row["horses"] = p.horses
     return row
 
 

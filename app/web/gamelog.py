@@ -10,7 +10,14 @@ from app.rules.catalog import BUILDINGS, CONSTRUCTION_PRICE, PERSONALITIES, SHOP
 from app.rules.events import EventType
 
 Event = dict[str, Any]  # an event as `redact_event` left it for the viewer
-COLOUR_NAMES = ("red", "blue", "green", "orange", "purple")  # the seats' colours on the board, in words
+
+
+def _horse_wages(amount: int) -> str:
+    """A horse buyer's net wages: the other cowboys' $4s less the horse's $4 (RULING X6)."""
+    return f"a horse and ${amount}" if amount >= 0 else f"a horse, paying ${-amount}"
+
+
+COLOUR_NAMES = ("red", "blue", "green", "orange", "purple", "black")  # the seats' colours on the board, in words
 CLAIM_REASONS = {"start": " as a starting parcel", "settler": " with the Settler", "pick": ""}
 
 
@@ -190,8 +197,12 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     + (f"{square_name(e['square'])}" if "square" in e else f"parcel {at(e)}")
     + (" with a \"no duel\" chip" if e.get("no_duel") else "") + ".",
     "player_passed": lambda d, e: f"{d.who(e['seat'])} passes.",
-    "wages_paid": lambda d, e: "Wages: " + (", ".join(f"{d.who(p['seat'])} ${p['amount']}" for p in e["payments"])
-                                            or "nobody") + ".",
+    "wages_paid": lambda d, e: "Wages: " + (", ".join(
+        f"{d.who(p['seat'])} " + (_horse_wages(p["amount"]) if p.get("horse") else f"${p['amount']}")
+        for p in e["payments"]) or "nobody") + ".",
+    # Big Box's horses (RULING X6).
+    "wages_chosen": lambda d, e: f"{d.who(e['seat'])} "
+    + ("pays $4 for a horse at Wages." if e["horse"] else "takes the wages."),
     "roads_handed_out": lambda d, e: "Road square: " + ", ".join(
         f"{d.who(g['seat'])} {count(g['roads'], 'road')}" for g in e["gains"]) + ".",
     "duel_fought": _duel,

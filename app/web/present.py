@@ -35,7 +35,7 @@ from app.web.guide import SQUARE_HELP, STEP_NAMES, building_help
 Move = dict[str, Any]
 Doc = dict[str, Any]
 
-COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef9a00", "#7b1fa2")
+COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef9a00", "#7b1fa2", "#37474f")  # the sixth: Big Box (RULING X1)
 CELL = 64
 MARGIN = 28
 BOARD_PX = 2 * MARGIN + 8 * CELL

@@ -17,7 +17,7 @@ from app.rules import GameConfig, legal_moves, new_game, play, replay, to_act
 from app.rules.audit import audit
 from app.rules.fairness import SEED_BYTES, seed_number
 from app.rules.history import seen_log, state_at
-from app.rules.model import replace
+from app.rules.model import GameState, replace
 from app.rules.rng import Rng
 from app.rules.undo import may_be_undone, move_undone
 from tests.rules.invariants import (
@@ -42,7 +42,7 @@ VARIANT_CASES = [
 
 
 def _play_checked(players: int, variants: dict[str, object] | str, seed: int, chooser: random.Random,
-                  probe: int) -> None:
+                  probe: int) -> GameState:
     if isinstance(variants, str):
         variants = {"sides": variants}
     config = GameConfig.from_variants(players, variants, preview=True)
@@ -73,6 +73,7 @@ def _play_checked(players: int, variants: dict[str, object] | str, seed: int, ch
     check_seq_counts_visible_events(events, state)
     assert replay(events) == state, "R-WEB-3: replaying the log must give the same state"
     assert replay(json.loads(json.dumps(events))) == state, "the log must survive a JSON round trip"
+    return state
 
 
 @pytest.mark.parametrize(("players", "sides"), CASES)
@@ -307,3 +308,29 @@ def test_random_games_verify_against_their_seed_and_every_past_position_keeps_se
             positions = len(seen_log(events, viewer))
             for at in range(1, positions + 1, 11):
                 check_view_hides_secrets(state_at(events, viewer, at), seed)
+
+
+BIG_BOX_CASES = [
+    {"expansions": ["big_box"]},
+    {"expansions": ["big_box"], "horses": True, "kit_carson": True, "might_is_right": True},
+    {"expansions": ["gold_and_guns", "outlaws", "big_box"], "horses": True, "kit_carson": True, "sides": "random"},
+    {"expansions": ["big_box"], "horses": True, "river": True, "new_beginning": True, "sides": "vote"},
+]
+
+
+@pytest.mark.parametrize("variants", BIG_BOX_CASES, ids=lambda v: "+".join(f"{k}={v[k]}" for k in sorted(v)))
+@pytest.mark.parametrize("players", [2, 6])
+def test_random_games_with_big_box_keep_invariants(players: int, variants: dict[str, object]) -> None:
+    """R-BB-1, R-BB-6, R-BB-7 in whole games (`004`; RULINGS X1, X4, X6): six players on the same board, alone and
+    with every other expansion and the base variants, keep every invariant; horses bought at Wages never leave a
+    player's money negative, and a finished game's score carries the `horses` and `kit_carson` parts it was asked
+    for."""
+    chooser = random.Random(f"big-box-{players}-{sorted(variants.items())}")
+    state = _play_checked(players, variants, chooser.randrange(10**15, 10**16), chooser, probe=2)
+    assert len(state.players) == players
+    for p, score in zip(state.players, state.scores, strict=True):
+        assert ("horses" in score) == bool(variants.get("horses"))
+        assert score.get("horses", 0) == p.horses
+        assert ("kit_carson" in score) == bool(variants.get("kit_carson"))
+    if variants.get("kit_carson"):  # 0, 1, ... players-1: one each for every player behind (RULING X4)
+        assert sorted(score["kit_carson"] for score in state.scores) == list(range(players))

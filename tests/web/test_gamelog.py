@@ -81,3 +81,12 @@ def test_an_undo_says_who_took_back_their_move() -> None:
     """API.md "Undo": the log keeps the move and says it was taken back."""
     event = {"type": "move_undone", "seat": 0, "events": 2}
     assert gamelog.Describer(["ann", "bob"]).describe(event) == "ann takes back their move."
+
+
+def test_a_horse_bought_at_wages_is_told_with_its_net_payment() -> None:
+    """R-BB-6 (RULING X6): the Wages line names the horse; a horse dearer than the other wages reads as minus."""
+    d = gamelog.Describer(["ann", "bob"])
+    assert d.describe({"type": "wages_chosen", "seat": 0, "horse": True}) == "ann pays $4 for a horse at Wages."
+    paid = {"type": "wages_paid", "payments": [{"seat": 0, "cowboys": 1, "amount": -4, "horse": True},
+                                               {"seat": 1, "cowboys": 1, "amount": 4}]}
+    assert d.describe(paid) == "Wages: ann a horse, paying $4, bob $4."
