@@ -43,16 +43,22 @@ class GameResult:
     move_seconds: dict[int, list[float]] = field(default_factory=dict)  # per seat, each move's thinking time
 
 
-def play_game(config: GameConfig, seed: int, players: Sequence[Player], rng: random.Random) -> GameResult:
+def play_game(config: GameConfig, seed: int, players: Sequence[Player], rng: random.Random,
+              observe: Callable[[GameState], None] | None = None) -> GameResult:
     """One complete game, `players[seat]` choosing for each seat; the game's dice come from `seed`, the
-    players' own choices from `rng`."""
+    players' own choices from `rng`. `observe` (for tests) is shown every state a decision is taken in, and the
+    last one."""
     state = replay(new_game(config, seed))
     seconds: dict[int, list[float]] = {seat: [] for seat in range(len(players))}
     while state.status != "finished":
+        if observe is not None:
+            observe(state)
         seat = rng.choice(to_act(state))
         start = time.perf_counter()
         move = players[seat](state, seat, rng)
         seconds[seat].append(time.perf_counter() - start)
         _, state = play(state, seat, move, Rng(seed, state.seq))
+    if observe is not None:
+        observe(state)
     assert state.winner is not None
     return GameResult(state.winner, [score["total"] for score in state.scores], seconds)
