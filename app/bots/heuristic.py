@@ -6,6 +6,10 @@ buildings (each worth 2 VP at the end and an income every round), in the last ro
 hints say they earn most, less the risk of a duel; parcels and buildings are bought while they can still pay off;
 permission is granted, since the house on a granted parcel scores for its owner (RULING B12).
 
+The weights were set by playing the bot against a copy of itself with one weight changed (2- and 4-player
+games, seats alternating): a dollar worth less and a bare parcel worth less than first guessed won clearly; bonuses
+for parcels next to one's own or already reached by a road did not.
+
 One move is one pass over the legal moves with a constant amount of work each, far below the 200 ms a move may
 take (bench/bots.py measures it).
 """
@@ -24,7 +28,7 @@ FINAL_MONEY_PER_VP: Final = 6
 WAGE_PER_COWBOY: Final = 4
 PIECE_VP: Final = 2.0  # a building, house or mountain on one's own parcel at the end
 # A dollar's worth in VP by round: what it still buys before the end; in round 4 only the final exchange.
-MONEY_VP: Final = {0: 0.45, 1: 0.45, 2: 0.38, 3: 0.28, 4: 1 / FINAL_MONEY_PER_VP}
+MONEY_VP: Final = {0: 0.35, 1: 0.35, 2: 0.3, 3: 0.22, 4: 1 / FINAL_MONEY_PER_VP}
 # What a building earns in a round, about (its real income depends on its neighbours, shown once it is built).
 BUILDING_INCOME: Final = {"ranch": 3, "mine": 3, "drugstore": 4, "bank": 5, "saloon": 5, "hotel": 3}
 OTHER_BUILDING_INCOME: Final = 1  # church, prison and the expansion's buildings: their VP and bonuses
@@ -32,6 +36,8 @@ OTHER_BUILDING_INCOME: Final = 1  # church, prison and the expansion's buildings
 PERSONALITY: Final = {"banker": 1.2, "settler": 1.0, "grocer": 0.9, "captain": 0.8, "sheriff": 0.7,
                       "chinese_worker": 0.6, "mercenary": 0.5}
 SHOP_ITEM: Final = {"parcel": 1.2, "cowboy": 1.0, "road": 0.5, "revolver": 0.4, "marksman": 0.3, "vp": 0.35}
+PARCEL_VP: Final = 1.2  # a parcel scores only with something on it, so less than a piece
+PARCEL_FUTURE: Final = 0.6  # before the last round: a site for a building to come
 DUEL_RISK: Final = 0.5  # a square or parcel others already claim is won about half the time
 
 
@@ -133,7 +139,7 @@ def _on_parcel(s: Seat, x: int, y: int) -> float:
     elif p["owner"] is None and p["price"] is not None:
         if p["price"] > s.free:
             return -1.0
-        value = PIECE_VP * 0.8 + (0.6 if s.round < LAST_ROUND else 0.0) - p["price"] * s.dollar
+        value = PARCEL_VP + (PARCEL_FUTURE if s.round < LAST_ROUND else 0.0) - p["price"] * s.dollar
     elif p["owner"] not in (None, s.me["seat"]) and p.get("income"):
         value = p["income"] / 2 * s.dollar
     else:
