@@ -38,6 +38,9 @@ PERSONALITY: Final = {"banker": 1.2, "settler": 1.0, "grocer": 0.9, "captain": 0
 SHOP_ITEM: Final = {"parcel": 1.2, "cowboy": 1.0, "road": 0.5, "revolver": 0.4, "marksman": 0.3, "vp": 0.35}
 PARCEL_VP: Final = 1.2  # a parcel scores only with something on it, so less than a piece
 PARCEL_FUTURE: Final = 0.6  # before the last round: a site for a building to come
+# Squares whose worth the view does not state: in VP (before the last round, in it) or in dollars.
+FIXED_VP: Final = {"ammunition": (0.6, 0.2), "three_roads": (0.9, 0.9), "road": (0.3, 0.3)}
+FIXED_MONEY: Final = {"wages": WAGE_PER_COWBOY, "gambling_income": 3.5}  # the gambling die's mean
 DUEL_RISK: Final = 0.5  # a square or parcel others already claim is won about half the time
 
 
@@ -93,18 +96,12 @@ def _others_there(s: Seat, cowboys: Sequence[int]) -> bool:
 def _square_value(s: Seat, square: str) -> float:
     """What one more cowboy on an action square earns, before the risk of a duel."""
     hints: Mapping[str, int] = s.me.get("hints", {})
-    if square == "wages":
-        return WAGE_PER_COWBOY * s.dollar
-    if square == "ammunition":
-        return 0.6 if s.round < LAST_ROUND else 0.2
-    if square == "three_roads":
-        return 0.9
-    if square == "road":
-        return 0.3
-    if square in ("parcel_income", "cowboy_income"):
+    if square in FIXED_VP:
+        return FIXED_VP[square][0] if s.round < LAST_ROUND else FIXED_VP[square][1]
+    if square in FIXED_MONEY:
+        return FIXED_MONEY[square] * s.dollar
+    if square in ("parcel_income", "cowboy_income"):  # the view's hints: what the square pays this seat now
         return hints.get(square, 0) * s.dollar
-    if square == "gambling_income":
-        return 3.5 * s.dollar
     if square in ("parcels_vp", "cowboy_vp", "estate_vp"):
         return float(hints.get(square, 0))
     if square.startswith("buy_vp_"):
@@ -222,6 +219,27 @@ def _shop(s: Seat, m: MoveView) -> float:
     return SHOP_ITEM.get(m["item"], -1.0) / (1 + basket.get(m["item"], 0))
 
 
+def _neighbours(s: Seat, x: int, y: int) -> list[Mapping[str, Any]]:
+    """The eight parcels around (x, y): what a building there counts for its income."""
+    return [p for p in s.view["board"]["parcels"] if max(abs(p["x"] - x), abs(p["y"] - y)) == 1]
+
+
+def _city_hall(s: Seat, m: MoveView) -> float:
+    """The City Hall counts as houses for every building around it (RULING G2): next to the bot's own buildings."""
+    return sum(1.0 for p in _neighbours(s, m["x"], m["y"])
+               if p["owner"] == s.me["seat"] and p["content"] not in (None, "house", "mountain"))
+
+
+def _prospect(s: Seat, m: MoveView) -> float:
+    """The yellow Prospector's mine ($10, on an owner-free parcel that becomes the bot's): a building for the end,
+    income from the mountains around it, close to the bot's own parcels."""
+    around = _neighbours(s, m["x"], m["y"])
+    mountains = sum(1 for p in around if p["content"] == "mountain")
+    own = sum(1 for p in around if p["owner"] == s.me["seat"])
+    rounds = s.rounds_left - 1
+    return PIECE_VP + mountains * rounds * MONEY_VP[min(s.round + 1, LAST_ROUND)] + 0.2 * own - 10 * s.dollar
+
+
 def _move_outlaw(s: Seat, m: MoveView) -> float:
     owner = s.parcel(m["x"], m["y"])["owner"]
     return 1.0 if owner not in (None, s.me["seat"]) else (-1.0 if owner == s.me["seat"] else 0.0)
@@ -283,6 +301,11 @@ SCORERS: Final[dict[str, Callable[[Seat, MoveView], float]]] = {
     "pay_undertaker": lambda s, m: 1.0 if m["pay"] == "money" else 0.5,
     "heal_cowboy": _constant(0.2),
     "place_singer_cowboy": _constant(1.0),
+    "place_city_hall": _city_hall,
+    "prospect_mine": _prospect,
+    "auction_parcel": _claim,  # the Auctioneer's parcels: those the bot would like to win
+    "resolve_duel": _constant(0.0),  # the order of the duels changes nobody's chances
+    "vote_side": _constant(0.0),  # either side, at random
 }
 
 

@@ -19,9 +19,11 @@ from imports import imported_names
 
 import app.bots
 from app.bots import BOTS, Bot
+from app.bots.heuristic import SCORERS
 from app.bots.tournament import bot_player, default_player, play_game
 from app.cli import main
 from app.rules import GameConfig, GameState, legal_moves, new_game, player_view, replay, to_act
+from app.rules.moves import MOVE_TYPES
 from app.tournament import seat_names
 from tests.rules.invariants import _scrambled_for, check_invariants
 
@@ -181,3 +183,9 @@ def test_tournament_is_reproducible_from_its_seed(capsys: pytest.CaptureFixture[
 def test_tournament_refuses_an_unknown_bot(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--bots", "heuristic,genius", "--games", "1"]) == 2
     assert "genius" in capsys.readouterr().err
+
+
+def test_the_heuristic_has_an_opinion_on_every_move_type() -> None:
+    """Every move the core may list (`moves.MOVE_TYPES`, every variant and expansion) has a scorer, so a new move
+    type is not silently played as "worth nothing"."""
+    assert set(SCORERS) >= MOVE_TYPES
