@@ -42,6 +42,7 @@ PARCEL_FUTURE: Final = 0.6  # before the last round: a site for a building to co
 FIXED_VP: Final = {"ammunition": (0.6, 0.2), "three_roads": (0.9, 0.9), "road": (0.3, 0.3)}
 FIXED_MONEY: Final = {"wages": WAGE_PER_COWBOY, "gambling_income": 3.5}  # the gambling die's mean
 DUEL_RISK: Final = 0.5  # a square or parcel others already claim is won about half the time
+CHIP_IN_DUEL: Final = 0.3  # a dynamite or "no duel" chip: spent where it turns a duel, kept otherwise
 
 
 @dataclass(frozen=True)
@@ -146,11 +147,17 @@ def _on_parcel(s: Seat, x: int, y: int) -> float:
 
 def _placement(s: Seat, m: MoveView) -> float:
     value = _on_square(s, m["square"]) if "square" in m else _on_parcel(s, m["x"], m["y"])
-    # A chip is worth using where a duel is likely, and kept otherwise.
-    contested = value < _square_value(s, m["square"]) if "square" in m else False
-    if m.get("dynamite") or m.get("no_duel"):
-        value += 0.3 if contested else -0.3
+    if m.get("dynamite") or m.get("no_duel"):  # a chip is worth using where a duel is likely, kept otherwise
+        value += CHIP_IN_DUEL if _contested(s, m) else -CHIP_IN_DUEL
     return value
+
+
+def _contested(s: Seat, m: MoveView) -> bool:
+    """Whether another player's cowboy already stands where the move places one (a duel to come)."""
+    if "square" in m:
+        row = next((q for q in s.view["squares"] if q["square"] == m["square"]), None)
+        return row is not None and _others_there(s, row["cowboys"])
+    return _others_there(s, s.parcel(m["x"], m["y"])["cowboys"])
 
 
 def _construct(s: Seat, m: MoveView) -> float:
@@ -309,11 +316,6 @@ SCORERS: Final[dict[str, Callable[[Seat, MoveView], float]]] = {
 }
 
 
-def score(view: View, move: MoveView) -> float:
-    """The move's value in VP as the bot reckons it (moves it has no opinion about are worth 0)."""
-    return _value(_seat(view), move)
-
-
 def heuristic_bot(view: View, moves: Sequence[MoveView], rng: random.Random) -> dict[str, Any]:
     """The legal move of highest value; ties (and near ties) are broken at random so games vary."""
     seat = _seat(view)
@@ -322,5 +324,6 @@ def heuristic_bot(view: View, moves: Sequence[MoveView], rng: random.Random) -> 
 
 
 def _value(seat: Seat, move: MoveView) -> float:
+    """The move's value in VP as the bot reckons it (moves it has no opinion about are worth 0)."""
     scorer = SCORERS.get(str(move["type"]))
     return scorer(seat, move) if scorer is not None else 0.0
