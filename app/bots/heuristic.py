@@ -1,10 +1,11 @@
 """The heuristic bot: every legal move gets a value in victory points, the best one is played.
 
-It reads only its seat's view. Money is worth what it will still buy: early a dollar becomes parcels and
-buildings (each worth 2 VP at the end and an income every round), in the last round only 1 VP per $6
-(`000` "End Of The Game"), and money above the cash limit is lost at the round's end. Cowboys go where the view's
-hints say they earn most, less the risk of a duel; parcels and buildings are bought while they can still pay off;
-permission is granted, since the house on a granted parcel scores for its owner (RULING B12).
+It reads only its seat's view, and the rulebook's numbers (`app.rules.catalog`, which any player may read).
+Money is worth what it will still buy: early a dollar becomes parcels and buildings (each worth 2 VP at the end and
+an income every round), in the last round only 1 VP per $6 (`000` "End Of The Game"), and money above the cash
+limit is lost at the round's end. Cowboys go where the view's hints say they earn most, less the risk of a duel;
+parcels and buildings are bought while they can still pay off; permission is granted, since the house on a
+granted parcel scores for its owner (RULING B12).
 
 The weights were set by playing the bot against a copy of itself with one weight changed (2- and 4-player
 games, seats alternating): a dollar worth less and a bare parcel worth less than first guessed won clearly; bonuses
@@ -22,17 +23,16 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from app.bots.base import MoveView, View
+from app.rules.catalog import FINAL_MONEY_PER_VP, FINAL_VP_PER_ITEM, WAGE_PER_COWBOY
+from app.rules.catalog import ROUNDS as LAST_ROUND
 
-LAST_ROUND: Final = 4
-FINAL_MONEY_PER_VP: Final = 6
-WAGE_PER_COWBOY: Final = 4
-PIECE_VP: Final = 2.0  # a building, house or mountain on one's own parcel at the end
+PIECE_VP: Final = float(FINAL_VP_PER_ITEM)  # a building, house or mountain on one's own parcel at the end
 # A dollar's worth in VP by round: what it still buys before the end; in round 4 only the final exchange.
 MONEY_VP: Final = {0: 0.35, 1: 0.35, 2: 0.3, 3: 0.22, 4: 1 / FINAL_MONEY_PER_VP}
 # What a building earns in a round, about (its real income depends on its neighbours, shown once it is built).
 BUILDING_INCOME: Final = {"ranch": 3, "mine": 3, "drugstore": 4, "bank": 5, "saloon": 5, "hotel": 3}
 OTHER_BUILDING_INCOME: Final = 1  # church, prison and the expansion's buildings: their VP and bonuses
-# Personalities by how much a decent player values them, whatever the side (the rest count 0).
+# Personalities by how much a decent player values them, whatever the side (the expansion's count 0.4).
 PERSONALITY: Final = {"banker": 1.2, "settler": 1.0, "grocer": 0.9, "captain": 0.8, "sheriff": 0.7,
                       "chinese_worker": 0.6, "mercenary": 0.5}
 SHOP_ITEM: Final = {"parcel": 1.2, "cowboy": 1.0, "road": 0.5, "revolver": 0.4, "marksman": 0.3, "vp": 0.35}
