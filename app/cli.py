@@ -15,6 +15,12 @@ def _simulate(args: argparse.Namespace) -> int:
     return run_from_args(args)
 
 
+def _tournament(args: argparse.Namespace) -> int:
+    from app.tournament import run_from_args
+
+    return run_from_args(args)
+
+
 def _verify(args: argparse.Namespace) -> int:
     from app.verify import run_from_args
 
@@ -56,6 +62,15 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--variants", default="{}", help="variant settings as JSON (see the API's `variants`)")
     sim.add_argument("--out", default=None, help="write each finished game's spectator state as a JSON line")
     sim.set_defaults(handler=_simulate)
+
+    tour = commands.add_parser("tournament", help="bots play complete games against each other; their win rates")
+    tour.add_argument("--players", type=int, default=4)
+    tour.add_argument("--bots", default="heuristic,random",
+                      help="bots seat by seat (heuristic, random, default), the last one fills the other seats")
+    tour.add_argument("--games", type=int, default=10)
+    tour.add_argument("--seed", type=int, default=1)
+    tour.add_argument("--variants", default="{}", help="variant settings as JSON (see the API's `variants`)")
+    tour.set_defaults(handler=_tournament)
 
     verify = commands.add_parser(
         "verify", help="check a finished game's export: the seed, every die, draw and shuffle, the final state"

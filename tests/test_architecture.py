@@ -1,6 +1,7 @@
-"""Layers in one direction (ARCHITECTURE "One direction of dependency"): `rules` → `store` → `play` → `notify`
-→ `web`; a module imports its own layer and those below, never above, and no two modules import each other, not
-even inside a function. The settings and the composition root live directly in `app/`, outside the layers.
+"""Layers in one direction (ARCHITECTURE "One direction of dependency"): `rules` → `bots` → `store` → `play` →
+`notify` → `web` (the bots are pure players over the rules, which the play layer will seat at tables); a module
+imports its own layer and those below, never above, and no two modules import each other, not even inside a
+function. The settings and the composition root live directly in `app/`, outside the layers.
 
 That `rules` imports nothing but the standard library (and itself) is tests/rules/test_purity.py's to check.
 """
@@ -18,7 +19,7 @@ import app
 
 APP_DIR = Path(app.__file__).parent
 GRAPH = import_graph(APP_DIR)
-LAYERS = ("rules", "store", "play", "notify", "web")  # lowest first
+LAYERS = ("rules", "bots", "store", "play", "notify", "web")  # lowest first
 
 # The modules directly in app/ (the settings, the composition root app.main, the commands) sit outside the
 # layers: they may import every layer, and no layer imports them, with one exception: the web layer reads the
