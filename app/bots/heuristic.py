@@ -313,6 +313,8 @@ SCORERS: Final[dict[str, Callable[[Seat, MoveView], float]]] = {
     "auction_parcel": _claim,  # the Auctioneer's parcels: those the bot would like to win
     "resolve_duel": _constant(0.0),  # the order of the duels changes nobody's chances
     "vote_side": _constant(0.0),  # either side, at random
+    # Big Box: a horse is $4 for 1 VP at the end, while $4 kept is worth 2/3 VP at the end: buy it.
+    "buy_horse": _constant(0.5),
 }
 
 
