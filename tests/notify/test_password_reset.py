@@ -129,3 +129,18 @@ async def test_reset_requests_are_rate_limited_per_address_asked_for(
     assert await drain(notifier) == {"sent": REQUEST_LIMITS.per_account}
     # sign-ins are counted apart: asking for mails locks nobody out
     assert (await api.token("ann", "correct horse battery"))["Authorization"].startswith("Bearer ")
+
+
+async def test_the_reset_through_the_api(
+    app: Any, api: Api, client: httpx.AsyncClient, notifier: Notifier, smtp: SmtpServer
+) -> None:
+    await api.player("ann")
+    for email in ("ann@example.com", "nobody@example.com"):
+        assert (await client.post("/api/v1/auth/password/forgot", json={"email": email})).status_code == 202
+    assert await drain(notifier) == {"sent": 1}
+    path = link_in(smtp.inbox.to("ann@example.com")[0].get_body(("plain",)).get_content())  # type: ignore[union-attr]
+    body = {"token": path.rsplit("/", 1)[1], "new_password": "another secret"}
+    assert (await client.post("/api/v1/auth/password/reset", json=body)).status_code == 204
+    r = await client.post("/api/v1/auth/password/reset", json=body)
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "invalid_reset_link"
+    assert (await api.token("ann", "another secret"))["Authorization"].startswith("Bearer ")
