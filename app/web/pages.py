@@ -50,6 +50,7 @@ templates.env.globals.update(
     BOARD_PX=present.BOARD_PX, ink=present.ink, variant_help=guide.VARIANT_HELP,
     expansion_names=EXPANSION_NAMES, OUTLAW_VP=OUTLAW_VP, static_url=static_url,
 )
+templates.env.filters.update(player_link=present.player_link, player_links=present.player_links)
 router = APIRouter(include_in_schema=False)
 LOG_LENGTH = 80
 CARDS_BY_NUMBER = sorted(PERSONALITIES.values(), key=lambda card: card.number)  # the admin's choice of characters
@@ -254,6 +255,7 @@ def _plain_row(account: Account, g: GameSummary) -> dict[str, Any]:
     return {
         "game": g,
         "players": ", ".join(s.username for s in g.seats) or "nobody yet",
+        "names": [s.username for s in g.seats],
         "variants": present.variant_badges(g.variants),
         "deadlines": _deadlines(g),
         "joined": any(s.user_id == account.id for s in g.seats),
