@@ -24,6 +24,7 @@ from app.play.bus import Bus
 from app.play.chat import Chat
 from app.play.keeper import ClockKeeper
 from app.play.notes import NoteBook
+from app.play.password_reset import ResetLinks
 from app.play.service import GameService
 from app.play.sign_in import SignIn
 from app.play.sign_in_limits import Limits
@@ -49,7 +50,12 @@ def build_sign_in(settings: Settings, db: Database) -> SignIn:
             per_address=settings.sign_in_failures_per_address,
             window=timedelta(minutes=settings.sign_in_window_minutes),
         ),
+        reset_links=reset_links_for(settings),
     )
+
+
+def reset_links_for(settings: Settings) -> ResetLinks:
+    return ResetLinks(settings.signing_key(), settings.base_url)
 
 
 def sender_for(settings: Settings) -> Sender:
@@ -73,6 +79,7 @@ def notifier_for(settings: Settings, service: GameService, sender: Sender | None
             base_url=settings.base_url, from_address=settings.smtp_from, digest_hour_utc=settings.digest_hour_utc
         ),
         UnsubscribeLinks(settings.signing_key(), settings.base_url),
+        reset_links=reset_links_for(settings),
     )
 
 

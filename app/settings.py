@@ -59,6 +59,7 @@ class Settings(BaseSettings):
     sign_in_window_minutes: int = Field(default=15, ge=1)
     max_body_bytes: int = 64 * 1024
     sse_ping_seconds: int = 15
+    lobby_refresh_seconds: int = Field(default=20, ge=1)  # how often an open lobby asks whether anything changed
     # "cheapest" makes argon2 fast enough for test suites that sign up many players; never in production.
     password_hashing: Literal["standard", "cheapest"] = "standard"
 

@@ -54,6 +54,9 @@ MODES: tuple[str, ...] = ("immediately", "digest", "off")
 ABOUT_AN_AWAITED_DECISION = frozenset({"your_turn", "permission", "reminder"})
 # Mails about a table rather than a position of its game (which may not have started): they show no state.
 ABOUT_THE_TABLE = frozenset({"invitation", "chat"})
+# Mails about the account itself, asked for by its owner: sent whatever the mail settings, with no unsubscribe
+# link (they are not in KINDS, so no setting can name them).
+ALWAYS_SENT = frozenset({"password_reset"})
 
 
 def default_mode(kind: str) -> str:
@@ -200,6 +203,9 @@ def _subject_and_context(message: Message) -> tuple[str, dict[str, Any]]:
         author = str(details.get("from") or "A player")
         context.update(author=author, text=str(details.get("text", "")))
         return f"{author} wrote in the chat of {game}", context
+    if kind == "password_reset":
+        context.update(link=str(details["link"]), lifetime=days_and_hours(float(details.get("hours", 1))))
+        return "Set a new password for Carson City Online", context
     if kind == "digest":
         games: Sequence[Mapping[str, Any]] = details.get("games", [])
         waiting = sum(1 for g in games if g.get("awaiting"))
@@ -226,7 +232,7 @@ def _environments() -> tuple[Environment, Environment]:
     return text, html
 
 
-def compose(message: Message, *, base_url: str, unsubscribe_url: str, preferences_url: str) -> Composed:
+def compose(message: Message, *, base_url: str, unsubscribe_url: str | None, preferences_url: str) -> Composed:
     """Subject, plain text and HTML of `message` (raises ValueError for an unknown kind)."""
     subject, context = _subject_and_context(message)
     context.update(
@@ -234,7 +240,7 @@ def compose(message: Message, *, base_url: str, unsubscribe_url: str, preference
         username=message.recipient.username,
         game_name=message.game_name,
         game_id=message.game_id,
-        link=game_link(base_url, message.game_id) if message.game_id is not None else base_url,
+        link=context.get("link") or (game_link(base_url, message.game_id) if message.game_id is not None else base_url),
         unsubscribe_url=unsubscribe_url,
         preferences_url=preferences_url,
         kind_label=KIND_LABELS.get(message.kind, "Daily digest"),

@@ -42,18 +42,20 @@ def build_email(
     *,
     outbox_id: int,
     from_address: str,
-    unsubscribe_url: str,
+    unsubscribe_url: str | None,
     date: datetime,
 ) -> EmailMessage:
-    """The mail, text with an HTML alternative, with one-click unsubscribe headers (RFC 2369, RFC 8058)."""
+    """The mail, text with an HTML alternative, with one-click unsubscribe headers (RFC 2369, RFC 8058) unless
+    it is one nobody can unsubscribe from (`unsubscribe_url` None: a password reset)."""
     msg = EmailMessage()
     msg["From"] = from_address
     msg["To"] = formataddr((recipient.username, recipient.email))
     msg["Subject"] = composed.subject
     msg["Date"] = format_datetime(date)
     msg["Message-ID"] = message_id(outbox_id, from_address)
-    msg["List-Unsubscribe"] = f"<{unsubscribe_url}>"
-    msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    if unsubscribe_url is not None:
+        msg["List-Unsubscribe"] = f"<{unsubscribe_url}>"
+        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     msg["Auto-Submitted"] = "auto-generated"
     msg.set_content(composed.text)
     msg.add_alternative(composed.html, subtype="html")

@@ -31,6 +31,7 @@ from app.notify import presence
 from app.notify.messages import (
     ABOUT_AN_AWAITED_DECISION,
     ABOUT_THE_TABLE,
+    ALWAYS_SENT,
     Message,
     Recipient,
     awaited_phrase,
@@ -41,6 +42,7 @@ from app.notify.messages import (
 )
 from app.notify.preferences import UnsubscribeLinks
 from app.notify.sender import Sender, SendFailed, build_email
+from app.play.password_reset import ResetLinks
 from app.rules import GameState, player_view, to_act
 from app.rules.decisions import Decision
 from app.rules.flow import awaiting
@@ -128,11 +130,13 @@ class Notifier:
         settings: MailSettings,
         links: UnsubscribeLinks,
         clock: Clock = utc_now,
+        reset_links: ResetLinks | None = None,
     ) -> None:
         self.db = db
         self.sender = sender
         self.settings = settings
         self.links = links
+        self.reset_links = reset_links
         self.clock = clock
         self.cache = StateCache(capacity=256)
 
@@ -233,7 +237,7 @@ class Notifier:
         if user is None:
             return "no_recipient"
         recipient = Recipient(user.id, user.username, user.email)
-        if message != "digest":
+        if message not in ("digest", *ALWAYS_SENT):
             mode = await _mode(session, user.id, message)
             if mode == "off":
                 return "off"
@@ -251,6 +255,8 @@ class Notifier:
                 row.kind = "digest_item"
                 return "digest"
         content = await self._message(session, row, recipient, message)
+        if message == "password_reset":
+            content = self._reset_message(content, user)
         try:
             email = self._email(row, content, now)
         except Exception as exc:  # pure code on stored data: every retry would fail the same way
@@ -272,10 +278,21 @@ class Notifier:
             return "retry"
         return "sent"
 
+    def _reset_message(self, content: Message, user: User) -> Message:
+        """The reset mail with its link, made now from the account's current password hash (never stored), so it
+        is void once the password changes. Without the links no reset mail can be written (marked failed)."""
+        if self.reset_links is None:
+            return content
+        link = self.reset_links.url(user.id, user.password_hash)
+        hours = self.reset_links.lifetime.total_seconds() / 3600
+        return Message(content.kind, content.recipient, details={"link": link, "hours": hours})
+
     def _email(self, row: Outbox, content: Message, now: datetime) -> EmailMessage:
         """The mail of `row`, ready to send; raises whatever keeps it from being written (a game name with a
         line break cannot be a Subject header)."""
-        unsubscribe_url = self.links.url(content.recipient.user_id, content.kind)
+        unsubscribe_url = (
+            None if content.kind in ALWAYS_SENT else self.links.url(content.recipient.user_id, content.kind)
+        )
         composed = compose(
             content,
             base_url=self.settings.base_url,

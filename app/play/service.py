@@ -394,13 +394,16 @@ class GameService:
         mine: bool = False,
         limit: int = 50,
         offset: int = 0,
+        player_id: int | None = None,
     ) -> tuple[list[GameSummary], int]:
-        """Games, newest first, with the total count of games matching the filters."""
+        """Games, newest first, with the total count of games matching the filters (`mine`: the caller sits at
+        them; `player_id`: that player does)."""
         query = select(Game)
         if status is not None:
             query = query.where(Game.status == status)
-        if mine:
-            query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.user_id == account.id)))
+        for seated in (account.id if mine else None, player_id):
+            if seated is not None:
+                query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.user_id == seated)))
         async with self.db.reading() as session:
             count = await session.scalar(select(func.count()).select_from(query.subquery()))
             page = await _summaries(session, query.order_by(Game.id.desc()).limit(limit).offset(offset))

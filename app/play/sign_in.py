@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import timedelta
 
-from app.play import sessions, sign_in_limits
+from app.play import password_reset, sessions, sign_in_limits
 from app.play.accounts import Account, Accounts
 from app.play.clocks import Clock, utc_now
 from app.play.errors import NotAllowed, NotSignedIn
+from app.play.password_reset import ResetLinks
 from app.play.sessions import Kind
 from app.play.sign_in_limits import Limits
 from app.store.db import Database
@@ -29,8 +30,10 @@ class SignIn:
         lifetimes: Mapping[Kind, timedelta],
         limits: Limits | None = None,
         clock: Clock = utc_now,
+        reset_links: ResetLinks | None = None,
     ) -> None:
         self.db = db
+        self.reset_links = reset_links
         self.accounts = accounts
         self.lifetimes = lifetimes
         self.limits = limits or Limits()
@@ -84,6 +87,52 @@ class SignIn:
             await sessions.revoke_all(session, account.id, self.clock())
             await sign_in_limits.succeeded(session, self.limits, account.username, address, self.clock())
             await session.commit()
+
+    async def change_email(self, account: Account, current: str, email: str, address: str) -> None:
+        """Set a new address after checking the password (under the sign-in limits, like any guess): a stolen
+        browser alone must not redirect the account's reset mails. NotAllowed `wrong_password`; Conflict
+        `email_taken`."""
+        async with self.db.session() as session:
+            await sign_in_limits.reserve(session, self.limits, account.username, address, self.clock())
+        async with self.db.session() as session:
+            try:
+                await self.accounts.authenticate(session, account.username, current)
+            except NotSignedIn as exc:
+                raise NotAllowed("wrong_password", "Your current password is not right.") from exc
+            await sign_in_limits.succeeded(session, self.limits, account.username, address, self.clock())
+            await session.commit()
+        async with self.db.session() as session:
+            await self.accounts.set_email(session, account.id, email)
+            await session.commit()
+
+    async def ask_for_reset(self, email: str, address: str) -> None:
+        """Mail a reset link to the account with `email`, if any; the same (silent) answer either way."""
+        async with self.db.session() as session:
+            await password_reset.request_link(session, email, address, self.clock())
+
+    async def reset_pending(self, token: str) -> password_reset.Pending | None:
+        """Whose password the reset link `token` may set; None for a forged, expired or used link."""
+        if self.reset_links is None:
+            return None
+        async with self.db.session() as session:
+            return await password_reset.pending(session, self.reset_links, token)
+
+    async def reset_password(self, token: str, new: str) -> Account:
+        """Set the password the reset link `token` allows (once: the new hash voids the link) and sign out every
+        browser and token of the account. NotAllowed `invalid_reset_link` when the link is no longer good."""
+        refused = NotAllowed(
+            "invalid_reset_link", "This reset link has expired or was already used; please ask for a new one."
+        )
+        if self.reset_links is None:
+            raise refused
+        async with self.db.session() as session:
+            found = await password_reset.pending(session, self.reset_links, token)
+            if found is None:
+                raise refused
+            account = await self.accounts.set_password(session, found.user_id, new)
+            await sessions.revoke_all(session, found.user_id, self.clock())
+            await session.commit()
+        return account
 
     async def ensure_admin(self, username: str, password: str, email: str) -> Account:
         """Create the admin `username` or make the account an admin with this password (the demo admin of the

@@ -49,16 +49,30 @@ def address_key(address: str) -> str:
     return str(ip)
 
 
-def _keys(username: str, address: str) -> list[tuple[str, str]]:
-    return [("account", username.lower()[:KEY_LENGTH]), ("address", address_key(address))]
+# The counters' scopes (account, address): sign-ins, and requests for a password reset mail, which are counted
+# apart so that asking for mails never locks anybody out of signing in, nor the other way round.
+SIGN_IN_SCOPES = ("account", "address")
+RESET_SCOPES = ("reset", "resetip")
 
 
-async def reserve(session: AsyncSession, limits: Limits, username: str, address: str, now: datetime) -> None:
-    """Count an attempt to sign in as `username` from `address` and commit it; TooManyAttempts (with nothing
-    counted) when the account or the address has used up its window."""
-    allowed = {"account": limits.per_account, "address": limits.per_address}
+def _keys(username: str, address: str, scopes: tuple[str, str] = SIGN_IN_SCOPES) -> list[tuple[str, str]]:
+    return [(scopes[0], username.lower()[:KEY_LENGTH]), (scopes[1], address_key(address))]
+
+
+async def reserve(
+    session: AsyncSession,
+    limits: Limits,
+    username: str,
+    address: str,
+    now: datetime,
+    scopes: tuple[str, str] = SIGN_IN_SCOPES,
+) -> None:
+    """Count an attempt to sign in as `username` from `address` (or, with other `scopes`, another kind of
+    attempt) and commit it; TooManyAttempts (with nothing counted) when the account or the address has used up
+    its window."""
+    allowed = {scopes[0]: limits.per_account, scopes[1]: limits.per_address}
     waits = []
-    for scope, key in _keys(username, address):
+    for scope, key in _keys(username, address, scopes):
         failures, window_start = await _bump(session, scope, key, now, limits.window)
         if failures > allowed[scope]:
             waits.append(window_start + limits.window - now)

@@ -28,6 +28,7 @@ from app.web.schemas import (
     ChatMessageOut,
     ChatOut,
     CreateGameIn,
+    EmailChangeIn,
     ErrorResponse,
     EventOut,
     EventsOut,
@@ -44,6 +45,8 @@ from app.web.schemas import (
     NotesIn,
     NotesOut,
     PasswordChangeIn,
+    PasswordForgotIn,
+    PasswordResetIn,
     RegisterIn,
     TokenOut,
     UndoIn,
@@ -127,6 +130,31 @@ async def change_password(
     browser session of the account is revoked, this one included: sign in again with the new password."""
     await sign_in.change_password(signed_in.account, body.current_password, body.new_password, client_address(request))
     request.session.clear()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post("/auth/email", status_code=status.HTTP_204_NO_CONTENT, responses=errors(403, 409, 429), tags=["auth"])
+async def change_email(request: Request, body: EmailChangeIn, account: CurrentAccount, sign_in: SignInDep) -> Response:
+    """Change the address mails and password resets go to (403 `wrong_password` if `current_password` is
+    wrong, 409 `email_taken` if another account has it)."""
+    await sign_in.change_email(account, body.current_password, body.email, client_address(request))
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post("/auth/password/forgot", status_code=status.HTTP_202_ACCEPTED, responses=errors(429), tags=["auth"])
+async def forgot_password(request: Request, body: PasswordForgotIn, sign_in: SignInDep) -> Response:
+    """Mail a password reset link to the account with this address, if there is one: the answer is 202 either
+    way. At most 3 requests an hour per address asked for (10 per client address): then 429
+    `too_many_requests`."""
+    await sign_in.ask_for_reset(body.email, client_address(request))
+    return Response(status_code=status.HTTP_202_ACCEPTED)
+
+
+@router.post("/auth/password/reset", status_code=status.HTTP_204_NO_CONTENT, responses=errors(403), tags=["auth"])
+async def reset_password(body: PasswordResetIn, sign_in: SignInDep) -> Response:
+    """Set a new password with the token of a reset link (403 `invalid_reset_link` once it expired or was
+    used); every bearer token and browser session of the account is revoked."""
+    await sign_in.reset_password(body.token, body.new_password)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

@@ -34,7 +34,17 @@ from app.play.service import GameService
 from app.play.sign_in import SignIn
 from app.settings import Settings
 from app.store.availability import is_unavailable
-from app.web import api, notifications, openapi, pages, settings_pages, stream, talk_pages
+from app.web import (
+    api,
+    notifications,
+    openapi,
+    pages,
+    password_pages,
+    player_pages,
+    settings_pages,
+    stream,
+    talk_pages,
+)
 from app.web.assets import STATIC_DIR, VersionedStaticFiles
 from app.web.cross_site import CrossSiteGuard
 from app.web.fields import CONTROL_CHARACTERS
@@ -359,6 +369,8 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.include_router(notifications.router)
     app.include_router(pages.router)
     app.include_router(settings_pages.router)
+    app.include_router(password_pages.router)
+    app.include_router(player_pages.router)
     app.include_router(talk_pages.router)
     app.mount("/static", VersionedStaticFiles(directory=STATIC_DIR), name="static")
 

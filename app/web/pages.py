@@ -7,6 +7,7 @@ instead of the whole page. Every POST checks the CSRF token first. What a seat s
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -50,6 +51,7 @@ templates.env.globals.update(
     BOARD_PX=present.BOARD_PX, ink=present.ink, variant_help=guide.VARIANT_HELP,
     expansion_names=EXPANSION_NAMES, OUTLAW_VP=OUTLAW_VP, static_url=static_url,
 )
+templates.env.filters.update(player_link=present.player_link, player_links=present.player_links)
 router = APIRouter(include_in_schema=False)
 LOG_LENGTH = 80
 CARDS_BY_NUMBER = sorted(PERSONALITIES.values(), key=lambda card: card.number)  # the admin's choice of characters
@@ -223,6 +225,26 @@ async def logout(
 async def lobby(request: Request, account: OptionalAccount, service: ServiceDep) -> Response:
     if account is None:
         return render(request, "pages/welcome.html", None)
+    return render(request, "pages/lobby.html", account, **await _lobby_context(request, service, account))
+
+
+@router.get("/lobby/live")
+async def lobby_live(request: Request, account: OptionalAccount, service: ServiceDep, v: str = "") -> Response:
+    """The lobby's games, polled by the open lobby (htmx, every LOBBY_REFRESH_SECONDS): 204 while nothing the
+    viewer sees changed (htmx then leaves the page alone, and a half-filled form with it), else the fresh
+    fragment; 286 (htmx: stop polling) once the viewer is signed out."""
+    if account is None:
+        return Response(status_code=286)
+    context = await _lobby_context(request, service, account)
+    if context["version"] == v:
+        return Response(status_code=204)
+    return render(request, "partials/lobby_live.html", account, **context)
+
+
+async def _lobby_context(request: Request, service: GameService, account: Account) -> dict[str, Any]:
+    """The lobby's lists: the viewer's invitations, their games ("your turn" first, the most urgent clock
+    first), tables they may join, games to watch and their finished games; with a `version` that changes
+    whenever any of it does."""
     mine, _ = await service.list_games(account, mine=True, limit=100)
     open_games, _ = await service.list_games(account, status="open", limit=100)
     finished, _ = await service.list_games(account, status="finished", mine=True, limit=50)
@@ -230,14 +252,30 @@ async def lobby(request: Request, account: OptionalAccount, service: ServiceDep)
     invitations = await service.pending_invitations(account)
     running = [g for g in mine if g.status != "finished"]
     rows = [await _lobby_row(service, account, g, i < LOBBY_VIEWS) for i, g in enumerate(running)]
-    rows.sort(key=lambda r: not r["my_turn"])
+    rows.sort(key=lambda r: (not r["my_turn"], r["my_deadline"] or datetime.max.replace(tzinfo=UTC)))
     invited_to = {i.game.id for i in invitations}
     joinable = [_plain_row(account, g) for g in open_games
                 if g.public and g.id not in invited_to and free_seats(g) > 0 and not talk.is_seated(account, g)]
-    return render(request, "pages/lobby.html", account, mine=rows, joinable=joinable,
-                  invitations=[{**_plain_row(account, i.game), "invited_by": i.invited_by} for i in invitations],
-                  finished=[_plain_row(account, g) for g in finished],
-                  watchable=[_plain_row(account, g) for g in playing if g.seat_of(account.id) is None])
+    context: dict[str, Any] = {
+        "mine": rows, "joinable": joinable,
+        "invitations": [{**_plain_row(account, i.game), "invited_by": i.invited_by} for i in invitations],
+        "finished": [_plain_row(account, g) for g in finished],
+        "watchable": [_plain_row(account, g) for g in playing if g.seat_of(account.id) is None],
+        "refresh_seconds": request.app.state.settings.lobby_refresh_seconds,
+    }
+    context["version"] = _lobby_version(context)
+    return context
+
+
+def _lobby_version(context: dict[str, Any]) -> str:
+    """A digest of everything the lobby shows (the games' heads, whose turn, seats, invitations, the clocks as
+    shown), so a poll can tell "nothing changed" without sending the page."""
+    shown = [
+        [name, [[r["game"].id, r["game"].seq, r["game"].status, list(r["game"].to_act), r["names"],
+                 list(r["game"].invited), r.get("decision", ""), r["deadlines"]] for r in context[name]]]
+        for name in ("mine", "joinable", "invitations", "finished", "watchable")
+    ]
+    return hashlib.sha256(json.dumps(shown, default=str).encode()).hexdigest()[:16]
 
 
 def free_seats(g: GameSummary) -> int:
@@ -254,6 +292,7 @@ def _plain_row(account: Account, g: GameSummary) -> dict[str, Any]:
     return {
         "game": g,
         "players": ", ".join(s.username for s in g.seats) or "nobody yet",
+        "names": [s.username for s in g.seats],
         "variants": present.variant_badges(g.variants),
         "deadlines": _deadlines(g),
         "joined": any(s.user_id == account.id for s in g.seats),
@@ -266,6 +305,7 @@ async def _lobby_row(service: GameService, account: Account, g: GameSummary, wit
     row = _plain_row(account, g)
     seat = g.seat_of(account.id)
     row["my_turn"] = g.status == "active" and seat is not None and seat in g.to_act
+    row["my_deadline"] = next((s.deadline for s in g.seats if s.user_id == account.id), None)
     row["decision"] = ""
     row["waiting_for"] = ", ".join(g.usernames[s] for s in g.to_act if s < len(g.usernames))
     if row["my_turn"] and with_view:

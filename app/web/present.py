@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
+
+from markupsafe import Markup, escape
 
 from app.rules.catalog import (
     BANKER_VP_PRICES,
@@ -580,3 +582,13 @@ def variant_badges(variants: dict[str, Any]) -> list[str]:
             badges.append(name)
     badges += [EXPANSION_NAMES.get(e, str(e)) for e in variants.get("expansions") or []]
     return badges
+
+
+def player_link(username: str) -> Markup:
+    """A username as a link to the player's page (`/players/{name}`), escaped."""
+    name = escape(username)
+    return Markup(f'<a class="player-link" href="/players/{name}">{name}</a>')
+
+
+def player_links(usernames: Iterable[str]) -> Markup:
+    return Markup(", ").join(player_link(u) for u in usernames)

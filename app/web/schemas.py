@@ -30,13 +30,14 @@ class ErrorResponse(BaseModel):
 
 
 NewPassword = Annotated[str, Field(min_length=8, max_length=256)]
+EmailAddress = Annotated[Text, Field(max_length=254, pattern=EMAIL_PATTERN)]
 
 
 class RegisterIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     username: Text = Field(min_length=3, max_length=32, pattern=USERNAME_PATTERN)
-    email: Text = Field(max_length=254, pattern=EMAIL_PATTERN)
+    email: EmailAddress
     password: NewPassword
 
 
@@ -46,6 +47,30 @@ class PasswordChangeIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     current_password: str = Field(max_length=256)
+    new_password: NewPassword
+
+
+class EmailChangeIn(BaseModel):
+    """A new address for the account's mails and password resets, confirmed with the password."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    current_password: str = Field(max_length=256)
+    email: EmailAddress
+
+
+class PasswordForgotIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    email: Text = Field(max_length=254)
+
+
+class PasswordResetIn(BaseModel):
+    """The token of a reset link and the new password."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(max_length=512)
     new_password: NewPassword
 
 

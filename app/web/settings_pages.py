@@ -1,5 +1,5 @@
 """The player's settings page: how each kind of mail is sent, vacation days that stop one's move clocks, the
-password, and signing out everywhere.
+e-mail address, the password, and signing out everywhere.
 
 Every mail's footer links here. Handlers only parse, call the notification preferences, the clocks and the
 sign-in service, and render; every POST checks the CSRF token first.
@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 from pydantic import TypeAdapter, ValidationError
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.notify import preferences
@@ -20,10 +21,11 @@ from app.play import clocks
 from app.play.accounts import Account
 from app.play.errors import PlayError
 from app.play.service import GameService
+from app.store.tables import User
 from app.web import csrf
 from app.web.deps import OptionalAccount, OptionalSignedIn, ServiceDep, SessionDep, SignInDep, client_address
 from app.web.pages import FormStr, OptionalFormStr, redirect, refused, render, to_login
-from app.web.schemas import NewPassword
+from app.web.schemas import EmailAddress, NewPassword
 from app.web.security import hold_in_cookie
 
 router = APIRouter(include_in_schema=False)
@@ -33,8 +35,9 @@ MODE_LABELS = {"immediately": "Immediately", "digest": "In the daily digest", "o
 async def _context(account: Account, service: GameService, session: AsyncSession) -> dict[str, Any]:
     modes = await preferences.modes(session, account.id)
     vacation = await clocks.vacation_summary(service.db, account, service.clock())
+    email = await session.scalar(select(User.email).where(User.id == account.id))
     return {"kinds": KINDS, "labels": KIND_LABELS, "modes": MODES, "mode_labels": MODE_LABELS, "current": modes,
-            "vacation": vacation}
+            "vacation": vacation, "email": email or ""}
 
 
 async def _page(request: Request, account: OptionalAccount, service: ServiceDep, session: SessionDep,
@@ -106,3 +109,27 @@ async def change_password(request: Request, signed_in: OptionalSignedIn, sign_in
     hold_in_cookie(request, await sign_in.open(account, "cookie"))
     return await _page(request, account, service, session,
                        notice="Your password is changed; every other browser and API token is signed out.")
+
+
+@router.post("/settings/email")
+async def change_email(request: Request, account: OptionalAccount, sign_in: SignInDep, service: ServiceDep,
+                       session: SessionDep, current_password: FormStr, email: FormStr,
+                       csrf_token: OptionalFormStr = None) -> Response:
+    """Change the address mails and password resets go to, after the password is checked."""
+    if account is None:
+        return to_login(request)
+    try:
+        csrf.check(request, csrf_token)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=403, message=exc.message)
+    try:
+        address = TypeAdapter(EmailAddress).validate_python(email.strip())
+    except ValidationError:
+        return await _page(request, account, service, session, status=422, error="Please give a valid email address.")
+    try:
+        await sign_in.change_email(account, current_password, address, client_address(request))
+    except PlayError as exc:
+        context = await _context(account, service, session)
+        return refused(request, "pages/settings.html", account, exc, 409 if exc.code == "email_taken" else 403,
+                       **context)
+    return await _page(request, account, service, session, notice=f"Your mails now go to {address.lower()}.")

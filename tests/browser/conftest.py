@@ -79,6 +79,7 @@ def live(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         password_hashing="cheapest",
         migrate_on_start=False,
         sse_ping_seconds=1,
+        lobby_refresh_seconds=1,
         admin_username=ADMIN[0],
         admin_password=ADMIN[1],
         _env_file=None,  # type: ignore[call-arg]

@@ -77,3 +77,27 @@ def test_a_player_opens_a_table_invites_a_friend_they_chat_and_start(
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_lobby_shows_a_new_table_by_itself(browser: Browser, live: LiveServer, shots: Any) -> None:
+    """Issue 12 "Lobby live": a table one may join appears in an open lobby without a reload."""
+    contexts = [browser.new_context(), browser.new_context()]
+    watcher, opener = (c.new_page() for c in contexts)
+    try:
+        sign_up(watcher, live.url, "jack")
+        sign_up(opener, live.url, "kate")
+        watcher.goto(f"{live.url}/")
+        expect(watcher.get_by_text("No game is waiting for players.")).to_be_visible()
+        mark_no_reload(watcher)
+        opener.get_by_role("link", name="New game").click()
+        opener.locator("[name=name]").fill("Kate's table")
+        opener.locator("[name=seats]").select_option("3")
+        opener.get_by_role("button", name="Create the game").click()
+        expect(opener.get_by_role("heading", name="Kate's table")).to_be_visible()
+        expect(watcher.get_by_role("button", name="Join Kate's table")).to_be_visible(timeout=TIMEOUT)
+        expect(watcher.locator("#open-games a.player-link")).to_have_text("kate")
+        assert was_not_reloaded(watcher)
+        shots(watcher, "24-lobby-refreshed-by-itself")
+    finally:
+        for context in contexts:
+            context.close()

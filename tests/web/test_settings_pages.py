@@ -49,3 +49,39 @@ async def test_the_page_title_is_plain_text_and_each_form_appears_once(client: h
     assert "<title>Settings — Carson City Online</title>" in page
     assert page.count('action="/settings/password"') == 1
     assert page.index("<h1>Settings</h1>") < page.index('action="/settings/password"')
+
+
+async def test_the_email_address_is_changed_with_the_password_and_refused_without_it(
+    client: httpx.AsyncClient,
+) -> None:
+    """Issue 12 "Accounts": change of e-mail from the settings page; the password confirms it, and an address
+    another account has is refused."""
+    token = await signed_in(client, "anna")
+    other = httpx.AsyncClient(transport=client._transport, base_url="http://test")
+    async with other:
+        await signed_in(other, "bert")
+    page = await client.get("/settings/notifications")
+    assert "anna@example.com" in page.text and 'action="/settings/email"' in page.text
+    wrong = await client.post("/settings/email", data={"csrf_token": token, "email": "new@example.com",
+                                                       "current_password": "not my password"})
+    assert wrong.status_code == 403 and "anna@example.com" in wrong.text
+    taken = await client.post("/settings/email", data={"csrf_token": token, "email": "BERT@example.com",
+                                                       "current_password": "correct horse battery"})
+    assert taken.status_code == 409
+    bad = await client.post("/settings/email", data={"csrf_token": token, "email": "no address",
+                                                     "current_password": "correct horse battery"})
+    assert bad.status_code == 422
+    r = await client.post("/settings/email", data={"csrf_token": token, "email": "Anna@Mail.example",
+                                                   "current_password": "correct horse battery"})
+    assert r.status_code == 200 and "Your mails now go to anna@mail.example" in r.text
+    assert "anna@mail.example" in (await client.get("/settings/notifications")).text
+
+
+async def test_the_email_address_is_changed_through_the_api(client: httpx.AsyncClient) -> None:
+    await signed_in(client, "anna")
+    r = await client.post("/api/v1/auth/email", json={"current_password": "wrong one", "email": "a@b.example"})
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "wrong_password"
+    r = await client.post("/api/v1/auth/email", json={"current_password": "correct horse battery",
+                                                      "email": "a@b.example"})
+    assert r.status_code == 204
+    assert "a@b.example" in (await client.get("/settings/notifications")).text

@@ -1,0 +1,25 @@
+"""The player page `/players/{name}`: their finished games with results and win rate, and their running games.
+Usernames in the lobby and on the table link here (`present.player_link`)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from app.play.errors import PlayError
+from app.play.profiles import player_record
+from app.web.deps import OptionalAccount, ServiceDep
+from app.web.pages import render, to_login
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/players/{name}")
+async def player_page(request: Request, name: str, account: OptionalAccount, service: ServiceDep) -> Response:
+    if account is None:
+        return to_login(request)
+    try:
+        record = await player_record(service, account, name)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=404, message=exc.message)
+    return render(request, "pages/player.html", account, record=record)
