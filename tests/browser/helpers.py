@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
+import httpx
 from playwright.sync_api import Page, expect
 
 from app.rules import GameConfig, decide, evolve, legal_moves, new_game, replay, to_act
@@ -127,3 +129,40 @@ def scripted_moves(players: int, seed: int, until: str, variants: dict[str, Any]
                 state = evolve(state, event)
             moves.append((seat, move))
     raise AssertionError(f"no game with seed {seed} reached a '{until}' move")
+
+
+@dataclass
+class FastForwarded:
+    """A game the admin created through the API and played on by `moves`: its summary as created, each seat's
+    bearer headers and each seat's username."""
+
+    game: dict[str, Any]
+    headers: dict[int, dict[str, str]]
+    names: dict[int, str]
+
+    @property
+    def id(self) -> int:
+        return int(self.game["id"])
+
+
+def bearer(api: httpx.Client, username: str, password: str = PASSWORD) -> dict[str, str]:
+    r = api.post("/auth/token", data={"username": username, "password": password})
+    return {"Authorization": f"Bearer {r.json()['access_token']}"}
+
+
+def fast_forward(base: str, name: str, players: list[str], seed: int, moves: list[tuple[int, Move]],
+                 variants: dict[str, Any] | None = None) -> FastForwarded:
+    """The admin creates a game for `players` (signed up already) with `seed`, then the seats' moves scripted on
+    the rules core with the same seed are posted through the API, so the browser starts where the test needs it."""
+    with httpx.Client(base_url=f"{base}/api/v1", timeout=10) as api:
+        body: dict[str, Any] = {"name": name, "seats": len(players), "players": players, "seed": seed}
+        if variants:
+            body["variants"] = variants
+        game = api.post("/games", json=body, headers=bearer(api, *ADMIN)).json()
+        headers = {s["seat"]: bearer(api, s["username"]) for s in game["seats"]}
+        seq = game["seq"]
+        for seat, move in moves:
+            r = api.post(f"/games/{game['id']}/moves", json={"seq": seq, "move": move}, headers=headers[seat])
+            assert r.status_code == 200, r.text
+            seq = r.json()["seq"]
+    return FastForwarded(game, headers, {s["seat"]: s["username"] for s in game["seats"]})

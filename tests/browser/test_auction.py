@@ -8,14 +8,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from app.rules import GameConfig, legal_moves, new_game, play, replay, to_act
 from app.rules.moves import Move
 from app.rules.rng import Rng
-from tests.browser.conftest import ADMIN, PASSWORD, LiveServer
-from tests.browser.helpers import click_and_wait, sign_up
+from tests.browser.conftest import LiveServer
+from tests.browser.helpers import click_and_wait, fast_forward, sign_up
 
 VARIANTS = {"expansions": ["gold_and_guns"], "characters": [1, 2, 3, 4, 5, 6, 12]}
 NAMES = ("rosa", "sam")
@@ -57,21 +56,8 @@ def test_an_auction_by_clicking(browser: Browser, live: LiveServer, shots: Any) 
         for page, name in zip(pages, NAMES, strict=True):
             page.on("dialog", lambda dialog: dialog.accept())
             sign_up(page, live.url, name)
-        with httpx.Client(base_url=f"{live.url}/api/v1", timeout=10) as api:
-            def bearer(name: str, password: str) -> dict[str, str]:
-                r = api.post("/auth/token", data={"username": name, "password": password})
-                return {"Authorization": f"Bearer {r.json()['access_token']}"}
-
-            game = api.post("/games", json={"name": "Auction", "seats": 2, "players": list(NAMES), "seed": SEED,
-                                            "variants": VARIANTS}, headers=bearer(*ADMIN)).json()
-            tokens = {name: bearer(name, PASSWORD) for name in NAMES}
-            by_seat = {s["seat"]: tokens[s["username"]] for s in game["seats"]}
-            name_of = {s["seat"]: s["username"] for s in game["seats"]}
-            seq = game["seq"]
-            for seat, move in moves:
-                r = api.post(f"/games/{game['id']}/moves", json={"seq": seq, "move": move}, headers=by_seat[seat])
-                assert r.status_code == 200, r.text
-                seq = r.json()["seq"]
+        played = fast_forward(live.url, "Auction", list(NAMES), SEED, moves, VARIANTS)
+        game, name_of = played.game, played.names
         auctioneer = pages[NAMES.index(name_of[auctioneer_seat])]
         bidder = pages[1 - NAMES.index(name_of[auctioneer_seat])]
         for page in pages:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import httpx
 from playwright.sync_api import Browser, expect
 
 from app.rules import GameConfig, legal_moves, new_game, play, replay, to_act
@@ -16,8 +15,8 @@ from app.rules.board import parcel_index
 from app.rules.model import GameState
 from app.rules.moves import Move
 from app.rules.rng import Rng
-from tests.browser.conftest import ADMIN, PASSWORD, LiveServer
-from tests.browser.helpers import click_and_wait, sign_up
+from tests.browser.conftest import LiveServer
+from tests.browser.helpers import click_and_wait, fast_forward, sign_up
 
 OUTLAWS = {"expansions": ["outlaws"]}
 NAMES = ("olga", "pete")
@@ -78,21 +77,9 @@ def test_an_outlaw_fight_by_clicking(browser: Browser, live: LiveServer, shots: 
         for page, name in zip(pages, NAMES, strict=True):
             page.on("dialog", lambda dialog: dialog.accept())  # "pass with cowboys left?" is answered yes
             sign_up(page, live.url, name)
-        with httpx.Client(base_url=f"{live.url}/api/v1", timeout=10) as api:
-            def bearer(name: str, password: str) -> dict[str, str]:
-                r = api.post("/auth/token", data={"username": name, "password": password})
-                return {"Authorization": f"Bearer {r.json()['access_token']}"}
-
-            game = api.post("/games", json={"name": "Outlaws", "seats": 2, "players": list(NAMES), "seed": seed,
-                                            "variants": OUTLAWS}, headers=bearer(*ADMIN)).json()
-            tokens = {name: bearer(name, PASSWORD) for name in NAMES}
-            by_seat = {s["seat"]: tokens[s["username"]] for s in game["seats"]}
-            name_of = {s["seat"]: s["username"] for s in game["seats"]}
-            seq = game["seq"]
-            for seat, move in moves:  # fast-forward to the placement with the outlaw in reach
-                r = api.post(f"/games/{game['id']}/moves", json={"seq": seq, "move": move}, headers=by_seat[seat])
-                assert r.status_code == 200, r.text
-                seq = r.json()["seq"]
+        # fast-forward to the placement with the outlaw in reach
+        played = fast_forward(live.url, "Outlaws", list(NAMES), seed, moves, OUTLAWS)
+        game, name_of = played.game, played.names
         fighter = pages[NAMES.index(name_of[fighter_seat])]
         other = pages[1 - NAMES.index(name_of[fighter_seat])]
         for page in pages:

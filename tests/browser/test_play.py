@@ -8,15 +8,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import ADMIN, ARTIFACTS, PASSWORD, LiveServer
+from tests.browser.conftest import ARTIFACTS, LiveServer
 from tests.browser.helpers import (
     TIMEOUT,
     board_seq,
     click_and_wait,
     create_game,
+    fast_forward,
     is_acting,
     mark_no_reload,
     scripted_moves,
@@ -169,21 +169,8 @@ def test_permission_request_asked_and_answered(browser: Browser, live: LiveServe
     moves, _ = scripted_moves(2, seed, "ask_permission")
     ctx_a, ctx_b, fred, gina = two_players(browser, live, ("fred", "gina"))
     try:
-        with httpx.Client(base_url=f"{live.url}/api/v1", timeout=10) as api:
-            def bearer(name: str, password: str) -> dict[str, str]:
-                r = api.post("/auth/token", data={"username": name, "password": password})
-                return {"Authorization": f"Bearer {r.json()['access_token']}"}
-
-            admin = bearer(*ADMIN)
-            game = api.post("/games", json={"name": "Permission", "seats": 2, "players": ["fred", "gina"],
-                                            "seed": seed}, headers=admin).json()
-            tokens = {name: bearer(name, PASSWORD) for name in ("fred", "gina")}
-            by_seat = {s["seat"]: tokens[s["username"]] for s in game["seats"]}
-            seq = game["seq"]
-            for seat, move in moves:  # fast-forward through the API to the first permission request
-                r = api.post(f"/games/{game['id']}/moves", json={"seq": seq, "move": move}, headers=by_seat[seat])
-                assert r.status_code == 200, r.text
-                seq = r.json()["seq"]
+        # fast-forward through the API to the first permission request
+        game = fast_forward(live.url, "Permission", ["fred", "gina"], seed, moves).game
         pages = [fred, gina]
         for page in pages:
             page.goto(f"{live.url}/games/{game['id']}")
@@ -192,7 +179,7 @@ def test_permission_request_asked_and_answered(browser: Browser, live: LiveServe
         expect(asks.first).to_be_visible()
         shots(builder, "08-permission-builder-sees-question-marks")
         took = builder.locator("#board").get_attribute("data-render-ms")
-        (ARTIFACTS / "render-ms.txt").write_text(f"table render (round 3, {seq} events): {took} ms\n")
+        (ARTIFACTS / "render-ms.txt").write_text(f"table render (round 3, {board_seq(builder)} events): {took} ms\n")
         click_and_wait(builder, asks.first, [owner])
         expect(owner.locator("#turn-status")).to_contain_text("answer a request to build a house")
         expect(owner.locator("#construction-work")).to_contain_text("Permission asked")

@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from app.rules import GameConfig, legal_moves, new_game, play, replay, to_act
@@ -18,8 +17,8 @@ from app.rules.catalog import TRACK_STEPS
 from app.rules.model import GameState
 from app.rules.moves import Move
 from app.rules.rng import Rng
-from tests.browser.conftest import ADMIN, PASSWORD, LiveServer
-from tests.browser.helpers import sign_up
+from tests.browser.conftest import LiveServer
+from tests.browser.helpers import fast_forward, sign_up
 
 NAMES = ("uma", "vic")
 SEED = 31
@@ -51,20 +50,7 @@ def table(browser: Browser, live: LiveServer, name: str, moves: list[tuple[int, 
     try:
         for page, player in zip(pages, NAMES, strict=True):
             sign_up(page, live.url, f"{player}{name}")
-        with httpx.Client(base_url=f"{live.url}/api/v1", timeout=10) as api:
-            def bearer(user: str, password: str) -> dict[str, str]:
-                r = api.post("/auth/token", data={"username": user, "password": password})
-                return {"Authorization": f"Bearer {r.json()['access_token']}"}
-
-            players = [f"{p}{name}" for p in NAMES]
-            game = api.post("/games", json={"name": name, "seats": 2, "players": players, "seed": SEED},
-                            headers=bearer(*ADMIN)).json()
-            by_seat = {s["seat"]: bearer(s["username"], PASSWORD) for s in game["seats"]}
-            seq = game["seq"]
-            for seat, move in moves:
-                r = api.post(f"/games/{game['id']}/moves", json={"seq": seq, "move": move}, headers=by_seat[seat])
-                assert r.status_code == 200, r.text
-                seq = r.json()["seq"]
+        game = fast_forward(live.url, name, [f"{p}{name}" for p in NAMES], SEED, moves).game
         for page in pages:
             page.goto(f"{live.url}/games/{game['id']}")
         yield pages

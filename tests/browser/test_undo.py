@@ -16,8 +16,17 @@ from playwright.sync_api import Browser, Dialog, Page, expect
 from app.rules import GameConfig, legal_moves, new_game, play, replay, to_act
 from app.rules.moves import Move
 from app.rules.rng import Rng
-from tests.browser.conftest import ADMIN, PASSWORD, LiveServer
-from tests.browser.helpers import TIMEOUT, board_seq, click_and_wait, is_acting, scripted_moves, sign_up, wait_seq
+from tests.browser.conftest import LiveServer
+from tests.browser.helpers import (
+    TIMEOUT,
+    board_seq,
+    click_and_wait,
+    fast_forward,
+    is_acting,
+    scripted_moves,
+    sign_up,
+    wait_seq,
+)
 
 SEED = 11
 
@@ -30,19 +39,7 @@ def _at_placement(browser: Browser, live: LiveServer, names: tuple[str, str]) ->
     pages = [context.new_page() for context in contexts]
     for page, name in zip(pages, names, strict=True):
         sign_up(page, live.url, name)
-    with httpx.Client(base_url=f"{live.url}/api/v1", timeout=10) as api:
-        def bearer(name: str, password: str) -> dict[str, str]:
-            r = api.post("/auth/token", data={"username": name, "password": password})
-            return {"Authorization": f"Bearer {r.json()['access_token']}"}
-
-        game = api.post("/games", json={"name": "Undo", "seats": 2, "players": list(names), "seed": SEED},
-                        headers=bearer(*ADMIN)).json()
-        by_seat = {s["seat"]: bearer(s["username"], PASSWORD) for s in game["seats"]}
-        seq = game["seq"]
-        for seat, move in moves:
-            r = api.post(f"/games/{game['id']}/moves", json={"seq": seq, "move": move}, headers=by_seat[seat])
-            assert r.status_code == 200, r.text
-            seq = r.json()["seq"]
+    game = fast_forward(live.url, "Undo", list(names), SEED, moves).game
     for page in pages:
         page.goto(f"{live.url}/games/{game['id']}")
     actor = next(p for p in pages if is_acting(p))
@@ -134,30 +131,17 @@ def test_no_undo_after_a_move_that_rolled_a_die(browser: Browser, live: LiveServ
     try:
         for page, name in zip(pages, names, strict=True):
             sign_up(page, live.url, name)
-        with httpx.Client(base_url=f"{live.url}/api/v1", timeout=10) as api:
-            def bearer(name: str, password: str) -> dict[str, str]:
-                r = api.post("/auth/token", data={"username": name, "password": password})
-                return {"Authorization": f"Bearer {r.json()['access_token']}"}
-
-            game = api.post("/games", json={"name": "Rolled", "seats": 2, "players": list(names), "seed": seed},
-                            headers=bearer(*ADMIN)).json()
-            by_seat = {s["seat"]: bearer(s["username"], PASSWORD) for s in game["seats"]}
-            name_of = {s["seat"]: s["username"] for s in game["seats"]}
-            seq = game["seq"]
-            for seat, move in moves:
-                r = api.post(f"/games/{game['id']}/moves", json={"seq": seq, "move": move}, headers=by_seat[seat])
-                assert r.status_code == 200, r.text
-                seq = r.json()["seq"]
-            actor = pages[names.index(name_of[passer])]
-            other = pages[1 - names.index(name_of[passer])]
-            for page in pages:
-                page.goto(f"{live.url}/games/{game['id']}")
-            click_and_wait(actor, actor.get_by_role("button", name="Pass"), [other])
-            expect(actor.locator(".log")).to_contain_text("won the duel")
-            expect(actor.locator("#undo")).to_have_count(0)
-            seq = board_seq(actor)
-            r = api.post(f"/games/{game['id']}/undo", json={"seq": seq}, headers=by_seat[passer])
-            assert r.status_code == 409 and r.json()["detail"]["code"] == "undo_not_allowed"
+        played = fast_forward(live.url, "Rolled", list(names), seed, moves)
+        actor = pages[names.index(played.names[passer])]
+        other = pages[1 - names.index(played.names[passer])]
+        for page in pages:
+            page.goto(f"{live.url}/games/{played.id}")
+        click_and_wait(actor, actor.get_by_role("button", name="Pass"), [other])
+        expect(actor.locator(".log")).to_contain_text("won the duel")
+        expect(actor.locator("#undo")).to_have_count(0)
+        r = httpx.post(f"{live.url}/api/v1/games/{played.id}/undo", json={"seq": board_seq(actor)},
+                       headers=played.headers[passer], timeout=10)
+        assert r.status_code == 409 and r.json()["detail"]["code"] == "undo_not_allowed"
     finally:
         for context in contexts:
             context.close()
