@@ -73,9 +73,10 @@ class SignIn:
             await sessions.revoke_all(session, account.id, self.clock())
             await session.commit()
 
-    async def change_password(self, account: Account, current: str, new: str, address: str) -> None:
-        """Set a new password after checking the current one (a guess like any sign-in, so under the same limits),
-        and sign out every browser and token of the account. NotAllowed `wrong_password` when `current` is wrong."""
+    async def _confirm_password(self, account: Account, current: str, address: str) -> None:
+        """The account's own password, asked again before a change: a guess like any sign-in, counted under the
+        same limits first (committed on its own, so it stands even when the guess is wrong). NotAllowed
+        `wrong_password` when it is not right."""
         async with self.db.session() as session:
             await sign_in_limits.reserve(session, self.limits, account.username, address, self.clock())
         async with self.db.session() as session:
@@ -83,6 +84,12 @@ class SignIn:
                 await self.accounts.authenticate(session, account.username, current)
             except NotSignedIn as exc:
                 raise NotAllowed("wrong_password", "Your current password is not right.") from exc
+
+    async def change_password(self, account: Account, current: str, new: str, address: str) -> None:
+        """Set a new password after checking the current one (a guess like any sign-in, so under the same limits),
+        and sign out every browser and token of the account. NotAllowed `wrong_password` when `current` is wrong."""
+        await self._confirm_password(account, current, address)
+        async with self.db.session() as session:
             await self.accounts.set_password(session, account.id, new)
             await sessions.revoke_all(session, account.id, self.clock())
             await sign_in_limits.succeeded(session, self.limits, account.username, address, self.clock())
@@ -92,13 +99,8 @@ class SignIn:
         """Set a new address after checking the password (under the sign-in limits, like any guess): a stolen
         browser alone must not redirect the account's reset mails. NotAllowed `wrong_password`; Conflict
         `email_taken`."""
+        await self._confirm_password(account, current, address)
         async with self.db.session() as session:
-            await sign_in_limits.reserve(session, self.limits, account.username, address, self.clock())
-        async with self.db.session() as session:
-            try:
-                await self.accounts.authenticate(session, account.username, current)
-            except NotSignedIn as exc:
-                raise NotAllowed("wrong_password", "Your current password is not right.") from exc
             await sign_in_limits.succeeded(session, self.limits, account.username, address, self.clock())
             await session.commit()
         async with self.db.session() as session:

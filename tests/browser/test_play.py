@@ -273,6 +273,16 @@ def _click_a_choice(actor: Page, others: list[Page], rnd: random.Random) -> None
         click_and_wait(actor, buttons.nth(rnd.choice(safe)), others)
 
 
+def _click_to_the_end(pages: list[Page], rnd: random.Random, most: int) -> None:
+    """Every decision a click by whoever is awaited, until the final score shows (in at most `most` clicks)."""
+    for _ in range(most):
+        if pages[0].locator("#score").count():
+            return
+        actor, others = actor_of(pages)
+        _click_a_choice(actor, others, rnd)
+    assert pages[0].locator("#score").count(), "the game should end"
+
+
 def test_two_players_play_a_complete_game_by_clicking(browser: Browser, live: LiveServer, shots: Any) -> None:
     """A whole game in two browser contexts, every decision a click, each page following the other live, until
     both show the final score and the same winner (issue "Play in the browser": a complete game)."""
@@ -280,13 +290,7 @@ def test_two_players_play_a_complete_game_by_clicking(browser: Browser, live: Li
     pages = [ann, ben]
     admin_ctx, _ = open_table(browser, live, "Whole game", pages, ["ann", "ben"], seed=5)
     try:
-        rnd = random.Random(5)
-        clicks = 0
-        while not ann.locator("#score").count():
-            actor, others = actor_of(pages)
-            _click_a_choice(actor, others, rnd)
-            clicks += 1
-            assert clicks < 400, "the game should end"
+        _click_to_the_end(pages, random.Random(5), 400)
         shots(ann, "14-complete-game-final-score")
         for page in pages:
             expect(page.locator("#score")).to_contain_text("Final score")
@@ -307,13 +311,7 @@ def test_a_complete_game_with_both_expansions_by_clicking(browser: Browser, live
                               expansions=("gold_and_guns", "outlaws"))
     try:
         expect(gus.locator(".badges")).to_contain_text("Gold & Guns")
-        rnd = random.Random(8)
-        clicks = 0
-        while not gus.locator("#score").count():
-            actor, others = actor_of(pages)
-            _click_a_choice(actor, others, rnd)
-            clicks += 1
-            assert clicks < 600, "the game should end"
+        _click_to_the_end(pages, random.Random(8), 600)
         shots(gus, "19-both-expansions-final-score")
         for page in pages:
             expect(page.locator("#score th.winner")).to_have_count(1)
