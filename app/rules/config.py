@@ -16,11 +16,10 @@ from app.rules.errors import ConfigError
 
 SIDES = ("yellow", "red", "random", "vote")
 KNOWN_EXPANSIONS = ("gold_and_guns", "outlaws", "big_box")
-# Gold & Guns and the Outlaws are played whole, by the core and the pages, alone, together and with every base
-# variant. An expansion the core plays only in part would be in preview (refused to players, accepted where the
-# caller asks for it): Big Box, whose six seats, horses and Kit Carson are played, its four cards not yet.
-PLAYABLE_EXPANSIONS = ("gold_and_guns", "outlaws")
-PREVIEW_EXPANSIONS: tuple[str, ...] = ("big_box",)
+# The expansions players may open, alone, together and with every base variant. An expansion the core plays only
+# in part would be in preview (refused to players, accepted where the caller asks for it); none is now.
+PLAYABLE_EXPANSIONS = ("gold_and_guns", "outlaws", "big_box")
+PREVIEW_EXPANSIONS: tuple[str, ...] = ()
 EXPANSION_NAMES = {"gold_and_guns": "Gold & Guns", "outlaws": "The Outlaws", "big_box": "Big Box"}
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6  # Big Box's board takes a sixth player (RULING X1)

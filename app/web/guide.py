@@ -20,6 +20,9 @@ from app.rules.catalog import (
     COWBOY_INCOME_PER_FIREPOWER,
     GENERAL_STORE_PER_OTHER_HOUSE,
     GENERAL_STORE_PER_OWN_HOUSE,
+    HORSE_PRICE,
+    HORSE_VP,
+    KIT_CARSON_VP_PER_PLAYER,
     PARCEL_INCOME_PER_PARCEL,
     PERSONALITIES,
     SQUARES,
@@ -136,6 +139,27 @@ VARIANT_HELP: Final[dict[str, str]] = {
                "half. Send cowboys to fight one before the estate income: beat its strength for its VP (half its "
                "strength) or half the building's income. An outlaw that starts a round on a prison is jailed: its "
                "VP go to the prison's owner.",
+    "big_box": "Up to six players on the same board (with Might Is Right, 6 duel tiles each from 3 players on), "
+               "the Big Box's characters, and two options of its own: horses and Kit Carson.",
+    "horses": f"Needs Big Box. At Wages a player may pay ${HORSE_PRICE} for a horse instead of taking "
+              f"${WAGE_PER_COWBOY} for one of their cowboys there, one horse a round; each horse is worth {HORSE_VP} "
+              "VP at the end. The rodeo and the horses' special actions are not played here.",
+    "kit_carson": f"Needs Big Box. At the end each player scores {KIT_CARSON_VP_PER_PLAYER} VP for every player "
+                  "behind them on the turn-order track: the first to pass in round 4 has everyone else behind, "
+                  "the last to pass nobody.",
+}
+
+# RULING X6: the rodeo and the horses' special actions have no rule text in our sources; wherever horses are shown,
+# the page says they are not played here.
+HORSES_NOT_PLAYED: Final = ("The rodeo and the horses' special actions are not part of this site: our rule sources "
+                            "give no text for them. Here a horse is worth its VP at the end, nothing more.")
+
+# What an action square does more with a Big Box option on (the table's `?` and the rules page).
+OPTION_SQUARE_HELP: Final[dict[str, dict[str, str]]] = {
+    "horses": {
+        "wages": f"With horses, a player may instead pay ${HORSE_PRICE} for a horse with one of their cowboys "
+                 f"there (one horse a round); each horse is worth {HORSE_VP} VP at the end.",
+    },
 }
 
 # The rules page's outline of a round and of the game's end, in play order (`000` "Course of a Round";
@@ -161,8 +185,13 @@ ROUND_OUTLINE: Final = (
 VARIANT_NAMES: Final = {
     "yellow": "Yellow sides", "red": "Red sides", "random": "Random sides", "vote": "Sides by vote",
     "might_is_right": "Might Is Right", "river": "The River", "new_beginning": "A New Beginning",
-    "gold_and_guns": "Gold & Guns", "outlaws": "The Outlaws",
+    "gold_and_guns": "Gold & Guns", "outlaws": "The Outlaws", "big_box": "Big Box", "horses": "Horses (Big Box)",
+    "kit_carson": "Kit Carson (Big Box)",
 }
+
+# The rules page's Big Box section (`004`; RULINGS X1, X4, X6): the expansion and its two options.
+BIG_BOX_KEYS: Final = ("big_box", "horses", "kit_carson")
+BIG_BOX_TITLES: Final = {"big_box": "Six players", "horses": "Horses", "kit_carson": "Kit Carson"}
 
 
 def rules_context() -> dict[str, Any]:
@@ -176,7 +205,9 @@ def rules_context() -> dict[str, Any]:
                        "help": building_help(b.type)} for b in BUILDINGS.values()],
         "pieces": list(PIECE_HELP.items()),
         "personalities": list(PERSONALITIES.values()),
-        "variants": [(VARIANT_NAMES[key], text) for key, text in VARIANT_HELP.items()],
+        "variants": [(VARIANT_NAMES[key], text) for key, text in VARIANT_HELP.items() if key not in BIG_BOX_KEYS],
+        "big_box": [(BIG_BOX_TITLES[key], VARIANT_HELP[key]) for key in BIG_BOX_KEYS]
+        + [("Not played here", HORSES_NOT_PLAYED)],
     }
 
 

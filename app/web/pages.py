@@ -49,7 +49,8 @@ templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.globals.update(
     colour=present.colour, colour_names=COLOUR_NAMES, CELL=present.CELL, MARGIN=present.MARGIN,
     BOARD_PX=present.BOARD_PX, ink=present.ink, variant_help=guide.VARIANT_HELP,
-    expansion_names=EXPANSION_NAMES, OUTLAW_VP=OUTLAW_VP, static_url=static_url,
+    expansion_names=EXPANSION_NAMES, OUTLAW_VP=OUTLAW_VP, static_url=static_url, score_part=present.score_part,
+    horses_not_played=guide.HORSES_NOT_PLAYED,
 )
 templates.env.filters.update(player_link=present.player_link, player_links=present.player_links)
 router = APIRouter(include_in_schema=False)
@@ -420,6 +421,8 @@ async def new_game(
     river: OptionalFormStr = None,
     new_beginning: OptionalFormStr = None,
     expansions: Annotated[list[str] | None, Form()] = None,
+    horses: OptionalFormStr = None,
+    kit_carson: OptionalFormStr = None,
     characters: Annotated[list[str] | None, Form()] = None,
     players: OptionalFormStr = None,
     seed: OptionalFormStr = None,
@@ -433,6 +436,7 @@ async def new_game(
     values = {
         "name": name, "seats": seats, "sides": sides, "might_is_right": bool(might_is_right), "river": bool(river),
         "new_beginning": bool(new_beginning), "expansions": expansions or [], "characters": characters or [],
+        "horses": bool(horses), "kit_carson": bool(kit_carson),
         "players": players or "",
         "seed": seed or "",
         "move_timeout_hours": move_timeout_hours or "",
@@ -459,6 +463,8 @@ async def new_game(
                 "new_beginning": bool(new_beginning),
                 "expansions": expansions or None,
                 "characters": characters or None,  # ticked cards; none ticked: drawn at random (RULING G1)
+                "horses": bool(horses),
+                "kit_carson": bool(kit_carson),
             },
             "players": names or None,
             "seed": seed.strip() if seed and seed.strip() else None,

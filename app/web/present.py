@@ -21,18 +21,22 @@ from app.rules.catalog import (
     CAPTAIN_REVOLVER_PRICES,
     CASH_LIMIT_MONEY_PER_VP,
     CHINESE_WORKER_RED_PRICE,
+    FINAL_MONEY_PER_VP,
+    HORSE_PRICE,
+    HORSE_VP,
     OUTLAW_VP,
     PERSONALITIES,
     SHOP,
     SQUARES,
     TRACK_STEPS,
+    WAGE_PER_COWBOY,
 )
 from app.rules.config import EXPANSION_NAMES
 from app.rules.decisions import Decision
 from app.rules.moves import MoveType
 from app.rules.phrases import DECISION_PHRASES
 from app.web.gamelog import building_name, card_name, count, road_name, square_name
-from app.web.guide import SQUARE_HELP, STEP_NAMES, building_help
+from app.web.guide import HORSES_NOT_PLAYED, OPTION_SQUARE_HELP, SQUARE_HELP, STEP_NAMES, building_help
 
 Move = dict[str, Any]
 Doc = dict[str, Any]
@@ -46,6 +50,8 @@ REFUSING: tuple[MoveType, ...] = ("decline", "decline_parcel", "deny_remaining",
 ASKING: MoveType = "ask_permission"
 # How a parcel is claimed, by the decision that claims it (a parcel pick needs no words).
 CLAIMED_AS: Mapping[str, str] = {Decision.START_PARCEL: " as a starting parcel", Decision.SETTLER: " with the Settler"}
+# What a decision's buttons need said beside them (RULING X6: where horses are shown, the page says what is not played).
+DECISION_NOTES: Mapping[str, str] = {Decision.HORSE: HORSES_NOT_PLAYED}
 HINT_SQUARES = ("parcel_income", "cowboy_income", "parcels_vp", "cowboy_vp", "estate_vp")
 
 
@@ -57,8 +63,8 @@ def colour(seat: int | None) -> str:
     return COLOURS[seat % len(COLOURS)] if seat is not None else "#fff"
 
 
-# The letter drawn on a player's pieces is readable on their colour (orange takes dark ink).
-INK = ("#fff", "#fff", "#fff", "#000", "#fff")
+# The letter drawn on a player's pieces is readable on their colour (orange takes dark ink), one per colour.
+INK = ("#fff", "#fff", "#fff", "#000", "#fff", "#fff")
 
 
 def ink(seat: int) -> str:
@@ -212,8 +218,10 @@ class Labeller:
             building = self.construction.get(move["square"], {}).get("building")
             price = CHINESE_WORKER_RED_PRICE
             return f"Take the {building_name(building)} of {square_name(move['square'])} for ${price}"
+        if kind == "buy_horse":
+            return self.horse(buy=True)
         if kind == "decline":
-            return "Decline"
+            return self.horse(buy=False) if awaiting == Decision.HORSE else "Decline"
         if kind == "place_cowboy":
             if move.get("dynamite"):
                 return f"Place a cowboy with a dynamite chip (two dice in its duel) on {self.spot(move)}"
@@ -321,6 +329,20 @@ class Labeller:
             return "Place no more roads"
         return str(kind).replace("_", " ").capitalize()
 
+    def horse(self, buy: bool) -> str:
+        """Big Box's choice at Wages (RULING X6) in money: what the viewer's cowboys there bring either way."""
+        wages = self.squares.get("wages", {})
+        viewer = self.doc.get("viewer")
+        n = wages.get("cowboys", []).count(viewer) + (wages.get("white_cowboy") == viewer)
+        total = WAGE_PER_COWBOY * n
+        if not buy:
+            return f"Take ${total} of wages, no horse"
+        label = f"Pay ${HORSE_PRICE} for a horse ({HORSE_VP} VP at the end) instead of taking ${WAGE_PER_COWBOY}"
+        if n > 1:
+            net = total - WAGE_PER_COWBOY - HORSE_PRICE
+            label += f" for one of your {n} cowboys: wages of ${net} instead of ${total}"
+        return label
+
     def confirmation(self, move: Move) -> str:
         """The question to ask before a move that ends something for the round and cannot be taken back by
         playing on: passing with cowboys still in reserve, refusing every parcel a request has left (issue "The
@@ -413,6 +435,7 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
             "Your choice",
             [Choice(labeller.label(m), encode(m), _tone(m), labeller.confirmation(m)) for m in free],
             as_select=many,
+            note=DECISION_NOTES.get(doc.get("awaiting") or "", ""),
         ))
     if on_board:
         groups.append(Group(
@@ -546,7 +569,9 @@ def track(doc: Doc, targets: dict[str, Target]) -> list[TrackItem]:
         name = SQUARES[step].name if step in SQUARES else STEP_NAMES.get(step, step)
         built = construction.get(step, {})
         hints = [(p["username"], p["hints"][step]) for p in doc["players"]] if step in HINT_SQUARES else []
-        explained = SQUARE_HELP.get(step, "")
+        explained = " ".join([SQUARE_HELP.get(step, ""), *(
+            extra[step] for option, extra in OPTION_SQUARE_HELP.items() if doc["variants"].get(option) and step in extra
+        )])
         if built.get("building"):
             explained += f" The {building_name(built['building'])}: {building_help(built['building'])}"
         items.append(TrackItem(
@@ -581,7 +606,22 @@ def variant_badges(variants: dict[str, Any]) -> list[str]:
         if variants.get(flag):
             badges.append(name)
     badges += [EXPANSION_NAMES.get(e, str(e)) for e in variants.get("expansions") or []]
+    badges += [name for option, name in OPTION_BADGES.items() if variants.get(option)]
     return badges
+
+
+OPTION_BADGES: Final = {"horses": "Horses", "kit_carson": "Kit Carson"}  # Big Box's options (RULINGS X4, X6)
+# The final score's parts in words (API.md `score`); a part not named here is shown by its key.
+SCORE_PARTS: Final = {
+    "during_game": "During the game", "buildings": "Buildings", "houses": "Houses", "mountains": "Mountains",
+    "money": f"Money (1 VP per ${FINAL_MONEY_PER_VP})", "station": "Stations", "outlaws": "Outlaws",
+    "horses": f"Horses ({HORSE_VP} VP each)",
+    "kit_carson": "Kit Carson (players behind)",
+}
+
+
+def score_part(key: str) -> str:
+    return SCORE_PARTS.get(key, key.replace("_", " ").capitalize())
 
 
 def player_link(username: str) -> Markup:

@@ -11,6 +11,7 @@ from app.play import chat, notes
 from app.play.chat import ChatLine
 from app.play.notes import Notes
 from app.play.service import Export, GameSummary, MoveOptions, PendingInvitation, VisibleEvent
+from app.rules.config import MAX_PLAYERS
 from app.rules.moves import move_json_schema
 from app.web.fields import MAX_INTEGER, LongText, Text, refuse_control_characters
 
@@ -100,6 +101,10 @@ class VariantsIn(BaseModel):
     new_beginning: bool | None = None
     expansions: list[Literal["gold_and_guns", "outlaws", "big_box"]] | None = None
     characters: list[int] | None = None
+    horses: bool | None = Field(default=None, description="Big Box: a horse for $4 at Wages, 1 VP at the end.")
+    kit_carson: bool | None = Field(
+        default=None, description="Big Box: 1 VP per player behind one on the turn-order track at the end."
+    )
 
     def settings(self) -> dict[str, Any]:
         """Only the settings the admin actually gave (unknown ones included, for the rules core to name)."""
@@ -110,11 +115,11 @@ class CreateGameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: Text = Field(min_length=1, max_length=100)
-    seats: int = Field(ge=2, le=5)
+    seats: int = Field(ge=2, le=MAX_PLAYERS, description="2 to 5; 6 with the `big_box` expansion.")
     variants: VariantsIn = Field(default_factory=VariantsIn)
     players: list[Text] | None = Field(
         default=None,
-        max_length=5,
+        max_length=MAX_PLAYERS,
         description="An admin's table seats these players (a full list starts the game at once); a player's table "
         "seats its creator and invites these players.",
     )

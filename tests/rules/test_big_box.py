@@ -42,11 +42,10 @@ def test_big_box_seats_six_players_and_the_base_game_five() -> None:
         GameConfig.from_variants(7, BIG_BOX, preview=True)
 
 
-def test_big_box_is_in_preview_so_players_may_not_open_it_yet() -> None:
-    """Big Box is accepted only in preview until its four cards are played (the brief of issue 13)."""
-    with pytest.raises(ConfigError) as refused:
-        GameConfig.from_variants(4, BIG_BOX)
-    assert refused.value.setting == "expansions"
+def test_players_may_open_a_table_with_big_box() -> None:
+    """Big Box is open to players (issue 13): six seats with its options, no preview needed."""
+    config = GameConfig.from_variants(6, {**BIG_BOX, "horses": True, "kit_carson": True})
+    assert (config.players, config.horses, config.kit_carson) == (6, True, True)
 
 
 @pytest.mark.parametrize("option", ["horses", "kit_carson"])

@@ -1,7 +1,6 @@
 """Gold & Guns and the Outlaws open to players (issue "Gold & Guns and the Outlaws", items 1, 3, 4): a table with
 them can be created through the API and the admin's form, with any base variant and the characters chosen or
-drawn (RULING G1); its state document carries the fields of API.md "With expansions"; Big Box, not played, is
-refused by name."""
+drawn (RULING G1); its state document carries the fields of API.md "With expansions"."""
 
 from __future__ import annotations
 
@@ -23,12 +22,8 @@ async def test_a_table_with_the_outlaws_starts_and_shows_them(api: Any, client: 
     assert all(p["outlaw"] is None for p in state["board"]["parcels"])
 
 
-async def test_expansions_not_played_whole_are_refused_by_name(api: Any, client: httpx.AsyncClient) -> None:
+async def test_an_expansion_named_twice_is_refused(api: Any, client: httpx.AsyncClient) -> None:
     admin = await api.admin()
-    for expansions, name in ((["big_box"], "Big Box"), (["outlaws", "big_box"], "Big Box")):
-        body = {"name": "Later", "seats": 2, "variants": {"expansions": expansions}}
-        detail = assert_error(await client.post("/api/v1/games", json=body, headers=admin.headers), 422)
-        assert f"{name} is not playable yet" in detail["message"]
     body = {"name": "Twice", "seats": 2, "variants": {"expansions": ["outlaws", "outlaws"]}}
     assert_error(await client.post("/api/v1/games", json=body, headers=admin.headers), 422)
 
@@ -36,7 +31,7 @@ async def test_expansions_not_played_whole_are_refused_by_name(api: Any, client:
 async def test_the_admin_form_offers_the_outlaws(api: Any, client: httpx.AsyncClient) -> None:
     token = await _page_client(client, api)
     form = (await client.get("/games/new", headers={"Accept": "text/html"})).text
-    assert 'name="expansions" value="outlaws"' in form and 'value="big_box"' not in form
+    assert 'name="expansions" value="outlaws"' in form
     r = await client.post("/games/new", data={"name": "Wild", "seats": "2", "sides": "vote",
                                               "expansions": "outlaws", "csrf_token": token})
     assert r.status_code == 303, r.text
