@@ -139,8 +139,7 @@ VARIANT_HELP: Final[dict[str, str]] = {
                "half. Send cowboys to fight one before the estate income: beat its strength for its VP (half its "
                "strength) or half the building's income. An outlaw that starts a round on a prison is jailed: its "
                "VP go to the prison's owner.",
-    "big_box": "Up to six players on the same board (with Might Is Right, 6 duel tiles each from 3 players on), "
-               "the Big Box's characters, and two options of its own: horses and Kit Carson.",
+    "big_box": "Up to six players on the same board, and two options of its own: horses and Kit Carson.",
     "horses": f"Needs Big Box. At Wages a player may pay ${HORSE_PRICE} for a horse instead of taking "
               f"${WAGE_PER_COWBOY} for one of their cowboys there, one horse a round; each horse is worth {HORSE_VP} "
               "VP at the end. The rodeo and the horses' special actions are not played here.",

@@ -41,7 +41,10 @@ from app.web.guide import HORSES_NOT_PLAYED, OPTION_SQUARE_HELP, SQUARE_HELP, ST
 Move = dict[str, Any]
 Doc = dict[str, Any]
 
-COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef9a00", "#7b1fa2", "#37474f")  # the sixth: Big Box (RULING X1)
+# The seats' colours. The sixth (Big Box, RULING X1) is near-black rather than slate: under a simulated protanopia
+# slate and the red come out alike, and slate sits close to the purple in lightness; black stands apart from every
+# other colour in lightness, and its white letter has a contrast of 16:1. The letters carry who is who anyway.
+COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef9a00", "#7b1fa2", "#212121")
 CELL = 64
 MARGIN = 28
 BOARD_PX = 2 * MARGIN + 8 * CELL
