@@ -340,11 +340,10 @@ class Labeller:
         total = WAGE_PER_COWBOY * n
         if not buy:
             return f"Take ${total} of wages, no horse"
-        label = f"Pay ${HORSE_PRICE} for a horse ({HORSE_VP} VP at the end) instead of taking ${WAGE_PER_COWBOY}"
-        if n > 1:
-            net = total - WAGE_PER_COWBOY - HORSE_PRICE
-            label += f" for one of your {n} cowboys: wages of ${net} instead of ${total}"
-        return label
+        horse = f"Buy a horse for ${HORSE_PRICE} ({HORSE_VP} VP at the end)"
+        if n == 1:
+            return f"{horse} instead of taking ${WAGE_PER_COWBOY}"
+        return f"{horse}: ${total - WAGE_PER_COWBOY - HORSE_PRICE} of wages instead of ${total}"
 
     def confirmation(self, move: Move) -> str:
         """The question to ask before a move that ends something for the round and cannot be taken back by

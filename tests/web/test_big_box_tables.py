@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 
 from app.web.guide import HORSES_NOT_PLAYED, OPTION_SQUARE_HELP
+from app.web.present import Labeller
 from tests.support import assert_error
 from tests.web.test_input import _page_client
 
@@ -132,7 +133,7 @@ async def test_a_six_player_big_box_game_through_the_api_and_its_table(api: Any,
             offered = True
             table = unescape((await client.get(f"/games/{gid}", headers={"Accept": "text/html"})).text)
             assert "you must pay $4 for a horse at Wages instead of taking $4, or take your wages" in table
-            assert "Pay $4 for a horse (1 VP at the end) instead of taking $4" in table
+            assert "Buy a horse for $4 (1 VP at the end)" in table
             assert "of wages, no horse" in table and HORSES_NOT_PLAYED in table
             assert OPTION_SQUARE_HELP["horses"]["wages"] in table
             assert table.count("<dt>Horses</dt>") == 6
@@ -154,3 +155,17 @@ async def test_a_six_player_big_box_game_through_the_api_and_its_table(api: Any,
     table = unescape((await client.get(f"/games/{gid}", headers={"Accept": "text/html"})).text)
     score = table.split('id="score"')[1]
     assert "Horses (1 VP each)" in score and "Kit Carson (players behind)" in score
+
+
+def test_the_horse_at_wages_is_offered_in_money() -> None:
+    """R-BB-6 (`004` "Salario"; RULING X6; D87): the two buttons say what the viewer's cowboys on Wages bring
+    either way — one cowboy pays $4 instead of taking $4, the others' wages stay (the white cowboy's too)."""
+    def labels(cowboys: list[int], white: int | None = None) -> list[str]:
+        doc = {"players": [], "board": {"parcels": []}, "construction": [], "viewer": 0, "awaiting": "horse",
+               "squares": [{"square": "wages", "cowboys": cowboys, "white_cowboy": white}]}
+        return [Labeller(doc).label({"type": kind}) for kind in ("buy_horse", "decline")]
+
+    assert labels([1, 0]) == ["Buy a horse for $4 (1 VP at the end) instead of taking $4", "Take $4 of wages, no horse"]
+    assert labels([0, 0, 0]) == ["Buy a horse for $4 (1 VP at the end): $4 of wages instead of $12",
+                                 "Take $12 of wages, no horse"]
+    assert labels([0], white=0)[0] == "Buy a horse for $4 (1 VP at the end): $0 of wages instead of $8"
