@@ -59,7 +59,8 @@ async def test_unknown_variant_settings_are_named_in_a_422(api: Api, client: htt
 async def test_creation_input_is_checked(api: Api, client: httpx.AsyncClient) -> None:
     admin = await api.admin()
     for body, code in [
-        ({"name": "Big", "seats": 6}, "invalid_request"),
+        ({"name": "Big", "seats": 7}, "invalid_request"),
+        ({"name": "Big", "seats": 6}, "invalid_variant"),  # six only with Big Box (RULING X1)
         ({"name": "Few", "seats": 1}, "invalid_request"),
         ({"name": "Who", "seats": 2, "players": ["admin", "ghost"]}, "unknown_player"),
         ({"name": "Twice", "seats": 2, "players": ["admin", "ADMIN"]}, "duplicate_player"),
