@@ -336,7 +336,7 @@ class Labeller:
         """Big Box's choice at Wages (RULING X6) in money: what the viewer's cowboys there bring either way."""
         wages = self.squares.get("wages", {})
         viewer = self.doc.get("viewer")
-        n = wages.get("cowboys", []).count(viewer) + (wages.get("white_cowboy") == viewer)
+        n = wages.get("cowboys", []).count(viewer) + int(wages.get("white_cowboy") == viewer)
         total = WAGE_PER_COWBOY * n
         if not buy:
             return f"Take ${total} of wages, no horse"
@@ -623,6 +623,7 @@ SCORE_PARTS: Final = {
 
 
 def score_part(key: str) -> str:
+    """A score part's row heading: the players read "Kit Carson (players behind)", not the API's `kit_carson`."""
     return SCORE_PARTS.get(key, key.replace("_", " ").capitalize())
 
 
