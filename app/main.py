@@ -49,6 +49,7 @@ def build_sign_in(settings: Settings, db: Database) -> SignIn:
             per_account=settings.sign_in_failures_per_account,
             per_address=settings.sign_in_failures_per_address,
             window=timedelta(minutes=settings.sign_in_window_minutes),
+            sign_ups_per_address=settings.sign_ups_per_address_per_hour,
         ),
         reset_links=reset_links_for(settings),
     )

@@ -57,6 +57,8 @@ class Settings(BaseSettings):
     sign_in_failures_per_account: int = Field(default=10, ge=1)
     sign_in_failures_per_address: int = Field(default=30, ge=1)
     sign_in_window_minutes: int = Field(default=15, ge=1)
+    # Accounts that may be created from one client address within an hour (each sign-up hashes a password).
+    sign_ups_per_address_per_hour: int = Field(default=30, ge=1)
     max_body_bytes: int = 64 * 1024
     sse_ping_seconds: int = 15
     lobby_refresh_seconds: int = Field(default=20, ge=1)  # how often an open lobby asks whether anything changed

@@ -49,7 +49,7 @@ from app.rules.flow import awaiting
 from app.store.availability import run_forever
 from app.store.db import Database
 from app.store.repository import StateCache
-from app.store.tables import Game, Invitation, NotificationPreference, Outbox, Seat, User
+from app.store.tables import Game, Invitation, NotificationPreference, Outbox, Seat, User, Watcher
 
 log = logging.getLogger(__name__)
 
@@ -142,8 +142,7 @@ class Notifier:
 
     async def run_once(self, now: datetime | None = None) -> RunResult:
         now = now or self.clock()
-        result = RunResult()
-        result.planned = await self.plan_changes(now)
+        result = await self.plan_changes(now)
         result.digests = await self.collect_digests(now)
         for outcome in await self.deliver(now):
             result.outcomes[outcome] = result.outcomes.get(outcome, 0) + 1
@@ -154,17 +153,19 @@ class Notifier:
 
     # --- 1. plan --------------------------------------------------------------------------------------------
 
-    async def plan_changes(self, now: datetime, batch: int = 100) -> int:
-        """Turn pending `game_changed` rows into `mail` rows; returns how many mails were planned."""
-        planned = 0
+    async def plan_changes(self, now: datetime, batch: int = 100) -> RunResult:
+        """Turn pending `game_changed` rows into `mail` rows; returns how many mails were planned and the outcomes
+        of those settled at once (see `_settle`)."""
+        result = RunResult()
         while True:
-            mails, rows = await self._plan_batch(now, batch)
-            planned += mails
+            rows = await self._plan_batch(now, batch, result)
             if rows < batch:
-                return planned
+                return result
 
-    async def _plan_batch(self, now: datetime, batch: int) -> tuple[int, int]:
-        planned = 0
+    async def _plan_batch(self, now: datetime, batch: int, result: RunResult) -> int:
+        """Plan one batch of changes in one transaction, with a number of statements that grows with the games in
+        it, not its changes: a busy server's worker shares the process (and the event loop) with the moves, so its
+        cost per move counts."""
         async with self.db.session() as session:
             rows = (
                 await session.execute(
@@ -175,37 +176,47 @@ class Notifier:
                     .with_for_update(skip_locked=True)
                 )
             ).all()
-            for row_id, game_id, seq, payload in rows:
-                mails: list[Planned] = []
+            if not rows:
+                return 0
+            seats = await _seats_of(session, {game_id for _, game_id, _, _ in rows if game_id is not None})
+            wanted: dict[int, list[int]] = {}
+            for _, game_id, seq, payload in rows:
                 if game_id is not None and seq is not None and "from_seq" in payload:
-                    state = await self.cache.load(session, game_id, seq)
-                    seats = dict(
-                        (
-                            await session.execute(
-                                select(Seat.seat, Seat.user_id).where(Seat.game_id == game_id, Seat.seat.is_not(None))
-                            )
-                        ).all()
-                    )
-                    mails = plan(payload, state, {s: u for s, u in seats.items() if s is not None})
-                if mails:
-                    await session.execute(
-                        insert(Outbox),
-                        [
-                            {
-                                "game_id": game_id,
-                                "seq": seq,
-                                "next_attempt_at": now,
-                                "kind": "mail",
-                                "recipient_id": m.user_id,
-                                "payload": {"message": m.message, "seat": m.seat},
-                            }
-                            for m in mails
-                        ],
-                    )
-                await session.execute(update(Outbox).where(Outbox.id == row_id).values(sent_at=now, outcome="planned"))
-                planned += len(mails)
+                    wanted.setdefault(game_id, []).append(seq)
+            states = {game_id: await self.cache.load_each(session, game_id, seqs) for game_id, seqs in wanted.items()}
+            mails: list[tuple[int, int, Planned]] = []
+            for _, game_id, seq, payload in rows:
+                if game_id in states and seq in states[game_id]:
+                    mails.extend((game_id, seq, m) for m in plan(payload, states[game_id][seq], seats.get(game_id, {})))
+            settled = await _settle(session, mails, now)
+            if mails:
+                await session.execute(
+                    insert(Outbox).execution_options(render_nulls=True),  # one statement, NULLs and all
+                    [
+                        {
+                            "game_id": game_id,
+                            "seq": seq,
+                            "next_attempt_at": now,
+                            "kind": "mail",
+                            "recipient_id": m.user_id,
+                            "payload": {"message": m.message, "seat": m.seat},
+                            "sent_at": now if outcome is not None else None,
+                            "outcome": outcome,
+                        }
+                        for (game_id, seq, m), outcome in zip(mails, settled, strict=True)
+                    ],
+                )
+            await session.execute(
+                update(Outbox)
+                .where(Outbox.id.in_([row_id for row_id, _, _, _ in rows]))
+                .values(sent_at=now, outcome="planned")
+            )
             await session.commit()
-        return planned, len(rows)
+        result.planned += len(mails)
+        for outcome in settled:
+            if outcome is not None:
+                result.outcomes[outcome] = result.outcomes.get(outcome, 0) + 1
+        return len(rows)
 
     # --- 2. deliver -----------------------------------------------------------------------------------------
 
@@ -487,3 +498,64 @@ async def _still_invited(session: AsyncSession, row: Outbox) -> bool:
     if row.game_id is None or row.recipient_id is None:
         return False
     return await session.get(Invitation, (row.game_id, row.recipient_id)) is not None
+
+
+async def _seats_of(session: AsyncSession, game_ids: set[int]) -> dict[int, dict[int, int]]:
+    """Seat -> user id of each game, in one query."""
+    seats: dict[int, dict[int, int]] = {}
+    if game_ids:
+        found = await session.execute(
+            select(Seat.game_id, Seat.seat, Seat.user_id).where(Seat.game_id.in_(game_ids), Seat.seat.is_not(None))
+        )
+        for game_id, seat, user_id in found:
+            if seat is not None:
+                seats.setdefault(game_id, {})[seat] = user_id
+    return seats
+
+
+async def _settle(session: AsyncSession, mails: Sequence[tuple[int, int, Planned]], now: datetime) -> list[str | None]:
+    """The outcome each planned mail would get from delivery's first checks, where three queries for the whole
+    batch already tell it: the recipient turned the kind off, the decision is no longer awaited (a backlog of
+    moves in one game makes every "your turn" but the last one stale), the recipient is watching the game's page.
+    None: left to delivery, which checks everything again when it sends. Settling these here keeps a busy game's
+    mail work to a few statements per batch instead of several per move."""
+    if not mails:
+        return []
+    users = {m.user_id for _, _, m in mails}
+    games = {game_id for game_id, _, _ in mails}
+    modes = {
+        (user_id, kind): mode
+        for user_id, kind, mode in await session.execute(
+            select(NotificationPreference.user_id, NotificationPreference.kind, NotificationPreference.mode).where(
+                NotificationPreference.user_id.in_(users)
+            )
+        )
+    }
+    heads = {
+        game_id: (status, set(to_act))
+        for game_id, status, to_act in await session.execute(
+            select(Game.id, Game.status, Game.to_act).where(Game.id.in_(games))
+        )
+    }
+    watching = {
+        (game_id, user_id)
+        for game_id, user_id in await session.execute(
+            select(Watcher.game_id, Watcher.user_id)
+            .where(Watcher.game_id.in_(games), Watcher.user_id.in_(users), Watcher.expires_at > now)
+            .distinct()
+        )
+    }
+    outcomes: list[str | None] = []
+    for game_id, _, m in mails:
+        status, to_act = heads.get(game_id, ("gone", set()))
+        if m.message in ALWAYS_SENT:
+            outcomes.append(None)
+        elif modes.get((m.user_id, m.message), default_mode(m.message)) == "off":
+            outcomes.append("off")
+        elif m.message in ABOUT_AN_AWAITED_DECISION and (status != "active" or m.seat not in to_act):
+            outcomes.append("stale")
+        elif m.message == "your_turn" and (game_id, m.user_id) in watching:
+            outcomes.append("watching")
+        else:
+            outcomes.append(None)
+    return outcomes

@@ -78,12 +78,36 @@ class ChatPosted:
         return json.dumps({"game_id": self.game_id, "chat": self.message_id})
 
 
-Notice = Change | ChatPosted
+@dataclass(frozen=True, slots=True)
+class SignInsEnded:
+    """Sign-ins of `user_id` were revoked: the one whose key (its id's SHA-256, as stored) is `key`, or every one
+    of them when `key` is None. Live streams opened with such a sign-in end (notified by the revoking
+    transaction, so no instance keeps streaming to a browser that signed out)."""
+
+    user_id: int
+    key: str | None = None
+
+    def to_json(self) -> str:
+        return json.dumps({"revoked_user": self.user_id, "key": self.key})
+
+    def ends(self, key: str) -> bool:
+        return self.key is None or self.key == key
+
+
+@dataclass(frozen=True, slots=True)
+class CheckSignIn:
+    """Handed to streams after the bus reconnected: a revocation may have been missed; look the sign-in up."""
+
+
+Notice = Change | ChatPosted | SignInsEnded | CheckSignIn
 
 
 def notice_from_json(payload: str) -> Notice:
-    """The notice a payload of CHANNEL carries: a chat message when it names one, else a change of the log."""
+    """The notice a payload of CHANNEL carries: revoked sign-ins, a chat message, else a change of the log."""
     data = json.loads(payload)
+    if "revoked_user" in data:
+        key = data.get("key")
+        return SignInsEnded(int(data["revoked_user"]), str(key) if key is not None else None)
     if "chat" in data:
         return ChatPosted(int(data["game_id"]), int(data["chat"]))
     return Change.from_json(payload)
@@ -98,6 +122,8 @@ class Bus:
         # Shown in pg_stat_activity, so an operator (or a test) can tell the listeners apart.
         self.name = f"carson-bus-{uuid.uuid4().hex[:8]}"
         self._subscribers: defaultdict[int, set[asyncio.Queue[Notice]]] = defaultdict(set)
+        # Queues of streams opened with a sign-in, by user id, with that sign-in's key.
+        self._signed_in: defaultdict[int, set[tuple[str, asyncio.Queue[Notice]]]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
 
@@ -127,17 +153,36 @@ class Bus:
                 if not subscribers:
                     del self._subscribers[game_id]
 
+    @contextlib.asynccontextmanager
+    async def watch_sign_in(self, user_id: int, key: str, queue: asyncio.Queue[Notice]) -> AsyncIterator[None]:
+        """Until the block exits, hand `queue` the revocations of `user_id`'s sign-in `key` (and of all of
+        theirs), and a CheckSignIn after a reconnect."""
+        entry = (key, queue)
+        self._signed_in[user_id].add(entry)
+        try:
+            yield
+        finally:
+            watchers = self._signed_in.get(user_id)
+            if watchers is not None:
+                watchers.discard(entry)
+                if not watchers:
+                    del self._signed_in[user_id]
+
     def subscriber_count(self, game_id: int) -> int:
         return len(self._subscribers.get(game_id, ()))
 
     def deliver(self, notice: Notice) -> None:
-        """Hand `notice` to every local subscriber of its game; a full queue drops its oldest notice."""
+        """Hand `notice` to every local subscriber of its game (or, for revoked sign-ins, to the streams opened
+        with them); a full queue drops its oldest notice."""
+        if isinstance(notice, CheckSignIn):
+            return
+        if isinstance(notice, SignInsEnded):
+            for key, queue in tuple(self._signed_in.get(notice.user_id, ())):
+                if notice.ends(key):
+                    _put(queue, notice)
+            return
         for queue in tuple(self._subscribers.get(notice.game_id, ())):
-            if queue.full():
-                # Only the newest head matters to a stream (and a chat notice only says "read the chat again"):
-                # a slow reader loses stale notices, not the latest.
-                queue.get_nowait()
-            queue.put_nowait(notice)
+            _put(queue, notice)
 
     async def _listen_forever(self) -> None:
         delay = 0.5
@@ -167,9 +212,22 @@ class Bus:
     async def _resync(self, conn: psycopg.AsyncConnection[Any]) -> None:
         """After a reconnect, hand every watched game's current head to its subscribers: notices sent while
         the connection was down are lost, and a stream must not stay behind."""
+        for watchers in tuple(self._signed_in.values()):
+            for _, queue in tuple(watchers):
+                _put(queue, CheckSignIn())
         watched = list(self._subscribers)
         if not watched:
             return
         cursor = await conn.execute("SELECT id, seq, to_act, status FROM games WHERE id = ANY(%s)", (watched,))
         for game_id, seq, to_act, status in await cursor.fetchall():
             self.deliver(Change(game_id, seq, tuple(to_act), status))
+
+
+def _put(queue: asyncio.Queue[Notice], notice: Notice) -> None:
+    if queue.full():
+        # Only the newest head matters to a stream (and a chat notice only says "read the chat again"): a slow
+        # reader loses stale notices, not the latest.
+        dropped = queue.get_nowait()
+        if isinstance(dropped, SignInsEnded | CheckSignIn) and not isinstance(notice, SignInsEnded):
+            notice = dropped  # an end of the sign-in is never the notice lost
+    queue.put_nowait(notice)

@@ -12,14 +12,20 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Literal
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.accounts import Account
+from app.play.bus import CHANNEL, SignInsEnded
 from app.store.db import DriverConnection, fetch_all
 from app.store.tables import LoginSession
 
 Kind = Literal["cookie", "token"]
+
+
+def key_of(session_id: str) -> str:
+    """The key a sign-in is stored (and its revocation announced) under: the SHA-256 of its id."""
+    return _key(session_id)
 
 
 def _key(session_id: str) -> str:
@@ -52,27 +58,36 @@ _ACCOUNT_OF = """
 """
 
 
-async def account_of(
-    on: AsyncSession | DriverConnection, session_id: str, kind: Kind, now: datetime
-) -> Account | None:
+async def account_of(on: AsyncSession | DriverConnection, session_id: str, kind: Kind, now: datetime) -> Account | None:
     """The account signed in by `session_id` (of this `kind`), unless it expired or was revoked."""
     rows = await fetch_all(on, _ACCOUNT_OF, {"key": _key(session_id), "kind": kind, "now": now})
     return Account(*rows[0]) if rows else None
 
 
 async def revoke(session: AsyncSession, session_id: str, now: datetime) -> None:
-    """End one sign-in (signing out)."""
-    await session.execute(
+    """End one sign-in (signing out); its live streams end when the transaction commits, on every instance."""
+    key = _key(session_id)
+    user_id = await session.scalar(
         update(LoginSession)
-        .where(LoginSession.id == _key(session_id), LoginSession.revoked_at.is_(None))
+        .where(LoginSession.id == key, LoginSession.revoked_at.is_(None))
         .values(revoked_at=now)
+        .returning(LoginSession.user_id)
     )
+    if user_id is not None:
+        await _announce(session, SignInsEnded(user_id, key))
 
 
 async def revoke_all(session: AsyncSession, user_id: int, now: datetime) -> None:
-    """End every sign-in of `user_id`: every browser and every token (signing out everywhere)."""
+    """End every sign-in of `user_id`: every browser and every token (signing out everywhere), and their live
+    streams when the transaction commits."""
     await session.execute(
         update(LoginSession)
         .where(LoginSession.user_id == user_id, LoginSession.revoked_at.is_(None))
         .values(revoked_at=now)
     )
+    await _announce(session, SignInsEnded(user_id))
+
+
+async def _announce(session: AsyncSession, notice: SignInsEnded) -> None:
+    """Queue the notice in the revoking transaction: PostgreSQL sends it only if (and when) that commits."""
+    await session.execute(select(func.pg_notify(CHANNEL, notice.to_json())))

@@ -13,7 +13,7 @@ from datetime import timedelta
 from app.play import password_reset, sessions, sign_in_limits
 from app.play.accounts import Account, Accounts
 from app.play.clocks import Clock, utc_now
-from app.play.errors import NotAllowed, NotSignedIn
+from app.play.errors import NotAllowed, NotSignedIn, TooMany, TooManyAttempts
 from app.play.password_reset import ResetLinks
 from app.play.sessions import Kind
 from app.play.sign_in_limits import Limits
@@ -50,6 +50,26 @@ class SignIn:
             session_id = await sessions.open_session(session, account.id, kind, self.clock(), self.lifetimes[kind])
             await session.commit()
         return account, session_id
+
+    async def register(self, username: str, email: str, password: str, address: str) -> Account:
+        """Create a player account once the sign-up limits allow another one from `address` (counted before the
+        password is hashed, and kept whatever the outcome). TooMany `too_many_sign_ups`; Conflict
+        `username_taken` / `email_taken`."""
+        try:
+            async with self.db.session() as session:
+                await sign_in_limits.reserve(
+                    session, self.limits.sign_ups, username, address, self.clock(), sign_in_limits.SIGN_UP_SCOPES
+                )
+        except TooManyAttempts as exc:
+            raise TooMany(
+                "too_many_sign_ups",
+                "Too many accounts were created from your address lately; please wait and try again.",
+                retry_after=exc.retry_after,
+            ) from exc
+        async with self.db.session() as session:
+            account = await self.accounts.register(session, username, email, password)
+            await session.commit()
+        return account
 
     async def open(self, account: Account, kind: Kind) -> str:
         """Open a session for an account that just proved who it is (sign-up, a password change)."""

@@ -36,6 +36,13 @@ class Limits:
     per_account: int = 10
     per_address: int = 30
     window: timedelta = timedelta(minutes=15)
+    sign_ups_per_address: int = 30  # accounts created from one address within `sign_up_window`
+    sign_up_window: timedelta = timedelta(hours=1)
+
+    @property
+    def sign_ups(self) -> Limits:
+        """The limits sign-ups are counted under (per name: a few tries; per address: `sign_ups_per_address`)."""
+        return Limits(per_account=5, per_address=self.sign_ups_per_address, window=self.sign_up_window)
 
 
 def address_key(address: str) -> str:
@@ -53,6 +60,9 @@ def address_key(address: str) -> str:
 # apart so that asking for mails never locks anybody out of signing in, nor the other way round.
 SIGN_IN_SCOPES = ("account", "address")
 RESET_SCOPES = ("reset", "resetip")
+# Sign-ups, counted whether they succeed or not: each one costs a password hash, CPU an attacker could buy by the
+# thousand. The name is counted too (harmless: a name can be registered once).
+SIGN_UP_SCOPES = ("signup", "signupip")
 
 
 def _keys(username: str, address: str, scopes: tuple[str, str] = SIGN_IN_SCOPES) -> list[tuple[str, str]]:

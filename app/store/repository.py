@@ -61,6 +61,30 @@ class StateCache:
         self.remember(game_id, state)
         return state
 
+    async def load_each(self, session: AsyncSession, game_id: int, seqs: Iterable[int]) -> dict[int, GameState]:
+        """The states of `game_id` at each of `seqs` (committed heads), reading the events they need with one
+        query: the mail worker plans a backlog of changes of one game at once, and a query per change would make
+        its work grow with the backlog's statements instead of its events."""
+        wanted = sorted(set(seqs))
+        if not wanted:
+            return {}
+        cached = self.get(game_id)
+        start = cached if cached is not None and cached.seq <= wanted[0] else None
+        after = start.seq if start is not None else 0
+        rows = await event_store.load(session, game_id, after=after, limit=wanted[-1] - after)
+        states: dict[int, GameState] = {}
+        state, folded = start, after
+        for seq in wanted:
+            if state is None or seq > folded:
+                try:
+                    state = replay(_logged(rows[folded - after : seq - after]), state)
+                except UndoBeyondState:  # an undo reaches back before the cached state: fold from the start
+                    state = replay(await log_of(session, game_id, seq))
+                folded = seq
+            states[seq] = state
+        self.remember(game_id, states[wanted[-1]])
+        return states
+
 
 async def log_of(session: AsyncSession, game_id: int, head_seq: int) -> list[Event]:
     """The log of `game_id` up to `head_seq`, every event of it, as the rules core's events."""

@@ -9,14 +9,12 @@ from fastapi.security import OAuth2PasswordRequestForm
 
 from app.play.commands import PlayerMove, Undo
 from app.web.deps import (
-    AccountsDep,
     ChatDep,
     CurrentAccount,
     CurrentSignedIn,
     NotesDep,
     OptionalSignedIn,
     ServiceDep,
-    SessionDep,
     SignerDep,
     SignInDep,
     client_address,
@@ -78,11 +76,10 @@ PasswordForm = Annotated[UsernamePasswordForm, Depends()]
 # --- accounts -----------------------------------------------------------------------------------------------
 
 
-@router.post("/auth/register", status_code=status.HTTP_201_CREATED, responses=errors(409), tags=["auth"])
-async def register(body: RegisterIn, accounts: AccountsDep, session: SessionDep) -> AccountOut:
-    """Create a player account."""
-    account = await accounts.register(session, body.username, body.email, body.password)
-    await session.commit()
+@router.post("/auth/register", status_code=status.HTTP_201_CREATED, responses=errors(409, 429), tags=["auth"])
+async def register(request: Request, body: RegisterIn, sign_in: SignInDep) -> AccountOut:
+    """Create a player account. Too many sign-ups from the address within an hour: 429 with `Retry-After`."""
+    account = await sign_in.register(body.username, body.email, body.password, client_address(request))
     return AccountOut(id=account.id, username=account.username)
 
 

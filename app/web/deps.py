@@ -10,7 +10,7 @@ from fastapi import Depends, Request
 from fastapi.security import OAuth2PasswordBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.play.accounts import Account, Accounts
+from app.play.accounts import Account
 from app.play.bus import Bus
 from app.play.chat import Chat
 from app.play.errors import NotSignedIn
@@ -34,11 +34,6 @@ async def _settings(request: Request) -> Settings:
 async def _service(request: Request) -> GameService:
     service: GameService = request.app.state.service
     return service
-
-
-async def _accounts(request: Request) -> Accounts:
-    accounts: Accounts = request.app.state.accounts
-    return accounts
 
 
 async def _bus(request: Request) -> Bus:
@@ -73,7 +68,6 @@ async def _session(request: Request) -> AsyncIterator[AsyncSession]:
 
 SettingsDep = Annotated[Settings, Depends(_settings)]
 ServiceDep = Annotated[GameService, Depends(_service)]
-AccountsDep = Annotated[Accounts, Depends(_accounts)]
 BusDep = Annotated[Bus, Depends(_bus)]
 ChatDep = Annotated[Chat, Depends(_chat)]
 NotesDep = Annotated[NoteBook, Depends(_notes)]

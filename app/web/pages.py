@@ -31,11 +31,9 @@ from app.rules.history import round_begun
 from app.web import csrf, guide, present, talk
 from app.web.assets import static_url
 from app.web.deps import (
-    AccountsDep,
     OptionalAccount,
     OptionalSignedIn,
     ServiceDep,
-    SessionDep,
     SignInDep,
     client_address,
 )
@@ -124,8 +122,6 @@ async def signup_form(request: Request, account: OptionalAccount) -> Response:
 @router.post("/signup")
 async def signup(
     request: Request,
-    accounts: AccountsDep,
-    session: SessionDep,
     sign_in: SignInDep,
     username: FormStr,
     email: FormStr,
@@ -148,10 +144,10 @@ async def signup(
         }.get(field, "Please check the form.")
         return render(request, "pages/signup.html", None, status=422, values=values, error=message)
     try:
-        account = await accounts.register(session, body.username, body.email, body.password)
-        await session.commit()
+        account = await sign_in.register(body.username, body.email, body.password, client_address(request))
     except PlayError as exc:
-        return render(request, "pages/signup.html", None, status=409, values=values, error=exc.message)
+        status = 429 if isinstance(exc, TooMany) else 409
+        return render(request, "pages/signup.html", None, status=status, values=values, error=exc.message)
     hold_in_cookie(request, await sign_in.open(account, "cookie"))
     return redirect("/")
 

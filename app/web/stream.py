@@ -15,11 +15,12 @@ from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from app.notify.presence import watching
-from app.play.accounts import Account
-from app.play.bus import Bus, Change, ChatPosted
+from app.play.bus import Bus, Change, ChatPosted, CheckSignIn, SignInsEnded
 from app.play.service import GameService
+from app.play.sessions import key_of
+from app.play.sign_in import SignIn
 from app.web.api import errors
-from app.web.deps import BusDep, CurrentAccount, ServiceDep, SettingsDep
+from app.web.deps import BusDep, CurrentSignedIn, ServiceDep, SettingsDep, SignedIn, SignInDep
 from app.web.fields import Id
 
 router = APIRouter(prefix="/api/v1", tags=["play"])
@@ -32,13 +33,27 @@ def _message(change: Change) -> ServerSentEvent:
     return ServerSentEvent(data=json.dumps(data), event=EVENT_NAME, id=str(change.seq))
 
 
-async def _changes(service: GameService, bus: Bus, game_id: int, account: Account) -> AsyncIterator[ServerSentEvent]:
-    # While the stream is open its user is watching the game: no "your turn" mail for it (app.notify).
-    async with watching(service.db, game_id, account.id), bus.subscribe(game_id) as queue:
+async def _changes(
+    service: GameService, bus: Bus, sign_in: SignIn, game_id: int, signed_in: SignedIn
+) -> AsyncIterator[ServerSentEvent]:
+    account = signed_in.account
+    # While the stream is open its user is watching the game: no "your turn" mail for it (app.notify). It ends
+    # when its sign-in does (signed out, signed out everywhere, password changed).
+    async with (
+        watching(service.db, game_id, account.id),
+        bus.subscribe(game_id) as queue,
+        bus.watch_sign_in(account.id, key_of(signed_in.session_id), queue),
+    ):
         seat, last = await service.head(account, game_id)
         yield _message(last)
         while True:
             change = await queue.get()
+            if isinstance(change, SignInsEnded):
+                return
+            if isinstance(change, CheckSignIn):
+                if await sign_in.account(signed_in.session_id, signed_in.kind) is None:
+                    return
+                continue
             if isinstance(change, ChatPosted):
                 yield ServerSentEvent(data=json.dumps({"id": change.message_id}), event=CHAT_EVENT)
                 continue
@@ -68,12 +83,14 @@ async def _changes(service: GameService, bus: Bus, game_id: int, account: Accoun
 async def stream(
     game_id: Id,
     request: Request,
-    account: CurrentAccount,
+    signed_in: CurrentSignedIn,
     service: ServiceDep,
     bus: BusDep,
+    sign_in: SignInDep,
     settings: SettingsDep,
 ) -> EventSourceResponse:
     """Live updates of a game: its head now, then after every change, with keep-alive pings; and a `chat` event
-    for each new message of the table chat (read it from GET .../chat)."""
+    for each new message of the table chat (read it from GET .../chat). The stream ends when the sign-in it was
+    opened with ends."""
     await service.summary(game_id)  # 404 before the stream opens
-    return EventSourceResponse(_changes(service, bus, game_id, account), ping=settings.sse_ping_seconds)
+    return EventSourceResponse(_changes(service, bus, sign_in, game_id, signed_in), ping=settings.sse_ping_seconds)

@@ -8,7 +8,7 @@ import psycopg
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from app.play.bus import CHANNEL, Bus, Change, ChatPosted, notice_from_json
+from app.play.bus import CHANNEL, Bus, Change, ChatPosted, SignInsEnded, notice_from_json
 from app.store.db import make_engine, to_libpq_url
 
 
@@ -76,3 +76,22 @@ def test_a_chat_notice_names_the_message_and_a_change_stays_a_change() -> None:
     assert notice_from_json(posted.to_json()) == posted
     change = Change(7, 3, (0, 1), "active", only=1)
     assert notice_from_json(change.to_json()) == change
+
+
+async def test_a_revoked_sign_in_reaches_only_its_streams_and_is_never_the_notice_a_full_queue_drops() -> None:
+    bus = Bus("postgresql://unused", queue_size=2)
+    async with (
+        bus.subscribe(7) as mine,
+        bus.subscribe(7) as other,
+        bus.watch_sign_in(1, "key-a", mine),
+        bus.watch_sign_in(1, "key-b", other),
+    ):
+        bus.deliver(SignInsEnded(1, "key-a"))
+        for seq in (2, 3, 4):
+            bus.deliver(Change(7, seq, (0,), "active"))
+        kept = [mine.get_nowait() for _ in range(mine.qsize())]
+        assert SignInsEnded(1, "key-a") in kept
+        assert all(not isinstance(n, SignInsEnded) for n in [other.get_nowait() for _ in range(other.qsize())])
+        bus.deliver(SignInsEnded(1))  # every sign-in of user 1
+        assert other.get_nowait() == SignInsEnded(1)
+        assert notice_from_json(SignInsEnded(1, "k").to_json()) == SignInsEnded(1, "k")

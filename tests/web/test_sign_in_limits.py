@@ -164,3 +164,32 @@ async def test_password_changes_count_as_attempts(client: httpx.AsyncClient, has
     assert_too_many(await client.post("/api/v1/auth/password", json={**body, "current_password": PASSWORD},
                                       headers=headers))
     assert hasher.calls == calls
+
+
+SIGN_UPS_PER_ADDRESS = 30  # the default (Settings.sign_ups_per_address_per_hour)
+
+
+def _new_account(number: int) -> dict[str, str]:
+    return {"username": f"newcomer{number}", "email": f"newcomer{number}@example.com", "password": PASSWORD}
+
+
+async def test_sign_ups_from_one_address_are_limited_before_any_password_is_hashed(
+    app: Any, hasher: CountingHasher
+) -> None:
+    """Each sign-up hashes a password: CPU an attacker could buy by the thousand from one address."""
+    async with from_address(app, "203.0.113.7") as crowd, from_address(app, "198.51.100.2") as other:
+        for number in range(SIGN_UPS_PER_ADDRESS):
+            assert (await crowd.post("/api/v1/auth/register", json=_new_account(number))).status_code == 201
+        hashed = hasher.calls
+        r = await crowd.post("/api/v1/auth/register", json=_new_account(SIGN_UPS_PER_ADDRESS))
+        assert_error(r, 429, "too_many_sign_ups")
+        assert 0 < int(r.headers["retry-after"]) <= 3600
+        assert hasher.calls == hashed
+        # The HTML form answers the same, on the page.
+        page = await crowd.get("/signup")
+        form = {**_new_account(99), "csrf_token": csrf_of(page.text)}
+        r = await crowd.post("/signup", data=form)
+        assert r.status_code == 429 and "Too many accounts were created from your address" in r.text
+        assert hasher.calls == hashed
+        # Another address is not held up, and the refused names are still free.
+        assert (await other.post("/api/v1/auth/register", json=_new_account(SIGN_UPS_PER_ADDRESS))).status_code == 201

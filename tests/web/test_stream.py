@@ -98,3 +98,49 @@ async def _first_comment(lines: Any) -> str:
         if line.startswith(":"):
             return str(line)
     raise AssertionError("the stream ended without a keep-alive")
+
+
+async def _token(client: httpx.AsyncClient, name: str) -> dict[str, str]:
+    r = await client.post("/api/v1/auth/token", data={"username": name, "password": "long enough pw"})
+    return {"Authorization": f"Bearer {r.json()['access_token']}"}
+
+
+async def test_a_stream_ends_on_every_instance_when_its_sign_in_is_revoked(settings: Settings) -> None:
+    """Signing out (one sign-in, then everywhere) on instance A ends the streams it opened on instance B at once:
+    a browser that signed out hears nothing more of the table."""
+    async with (
+        live_server(settings) as (url_a, app_a),
+        live_server(settings) as (url_b, _),
+        httpx.AsyncClient(base_url=url_a, timeout=10) as a,
+        httpx.AsyncClient(base_url=url_b, timeout=10) as b,
+    ):
+        first = await _signup(a, "ann")
+        second = await _token(a, "ann")
+        await app_a.state.sign_in.ensure_admin("boss", "boss password", "boss@example.com")
+        r = await a.post("/api/v1/auth/token", data={"username": "boss", "password": "boss password"})
+        boss = {"Authorization": f"Bearer {r.json()['access_token']}"}
+        gid = (await a.post("/api/v1/games", json={"name": "Watched", "seats": 2}, headers=boss)).json()["id"]
+
+        async def watch(headers: dict[str, str], opened: asyncio.Event) -> int:
+            """Follow the stream until the server ends it; returns the events received."""
+            received = 0
+            async with aconnect_sse(b, "GET", f"/api/v1/games/{gid}/stream", headers=headers) as source:
+                async for event in source.aiter_sse():
+                    received += event.event == "turn"
+                    opened.set()
+            return received
+
+        opened = [asyncio.Event(), asyncio.Event()]
+        streams = [asyncio.create_task(watch(first, opened[0])), asyncio.create_task(watch(second, opened[1]))]
+        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in opened)), timeout=10)
+
+        assert (await a.post("/api/v1/auth/logout", headers=first)).status_code == 204
+        assert await asyncio.wait_for(streams[0], timeout=5) == 1
+        await asyncio.sleep(0.3)
+        assert not streams[1].done(), "the other sign-in's stream goes on"
+
+        assert (await a.post("/api/v1/auth/logout-all", headers=second)).status_code == 204
+        assert await asyncio.wait_for(streams[1], timeout=5) == 1
+        # And a revoked token cannot open a new one.
+        r = await b.get(f"/api/v1/games/{gid}/stream", headers=second)
+        assert r.status_code == 401

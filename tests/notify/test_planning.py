@@ -1,0 +1,95 @@
+"""The mail worker's planning step under a backlog (issue "One write path", speed): a busy server's worker shares
+the process with the moves, so planning a batch costs a number of statements that grows with the games in it, not
+with its changes, and mails that are already moot are settled at once with the outcome delivery would give them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from conftest import Api
+from sqlalchemy import event, func, select
+
+from app.notify.worker import Notifier
+from app.play.service import GameService
+from app.store.tables import Outbox
+from tests.notify.conftest import SmtpServer, Table, drain, now, started
+
+
+@contextmanager
+def counted_statements(notifier: Notifier) -> Iterator[list[str]]:
+    """The SQL statements the notifier's database runs inside the block."""
+    statements: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    engine = notifier.db.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+async def _alternating_moves(table: Table, count: int) -> int:
+    """Play until `count` moves handed the turn to the other seat (each a "your turn" to plan); returns the moves."""
+    handovers = moves = 0
+    while handovers < count:
+        before = await table.to_act()
+        await table.play(before[0], lambda options: options[0])
+        moves += 1
+        after = await table.to_act()
+        handovers += any(seat not in before for seat in after)
+    return moves
+
+
+async def _planning_statements(table: Table, notifier: Notifier, handovers: int) -> tuple[int, dict[str, int]]:
+    await _alternating_moves(table, handovers)
+    with counted_statements(notifier) as statements:
+        result = await notifier.plan_changes(now())
+    return len(statements), result.outcomes
+
+
+async def test_planning_a_backlog_costs_the_same_statements_for_few_changes_and_many(
+    api: Api, service: GameService, notifier: Notifier, smtp: SmtpServer
+) -> None:
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3)
+    await drain(notifier)
+    few, _ = await _planning_statements(table, notifier, 2)
+    async with notifier.db.session() as session:
+        mark = await session.scalar(select(func.max(Outbox.id)))
+    many, outcomes = await _planning_statements(table, notifier, 12)
+    assert few == many, (few, many)
+    # Of the twelve turns handed over, those of the seat no longer awaited are moot at once; the others are left
+    # to delivery (which sends one and finds the rest sent within the hour).
+    awaited = (await table.to_act())[0]
+    async with notifier.db.session() as session:
+        rows = (
+            await session.execute(
+                select(Outbox.payload["seat"].as_integer(), Outbox.outcome).where(
+                    Outbox.id > mark,
+                    Outbox.kind == "mail",
+                    Outbox.payload["message"].astext == "your_turn",
+                )
+            )
+        ).all()
+    assert sorted(outcome or "pending" for seat, outcome in rows if seat != awaited) == ["stale"] * 6
+    assert sorted(outcome or "pending" for seat, outcome in rows if seat == awaited) == ["pending"] * 6
+    assert outcomes == {"stale": 6}
+
+
+async def test_a_moot_turn_is_settled_at_planning_with_the_outcome_delivery_gives_it(
+    api: Api, service: GameService, notifier: Notifier, smtp: SmtpServer
+) -> None:
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=5)
+    await drain(notifier)
+    smtp.inbox.clear()
+    await _alternating_moves(table, 3)
+    awaited = (await table.to_act())[0]
+    outcomes = await drain(notifier)
+    # Two turns of the awaited seat (one mail, the second within the hour), one of the other seat (moot).
+    assert outcomes == {"stale": 1, "sent": 1, "throttled": 1}, outcomes
+    assert len(smtp.inbox.mails) == 1
+    assert len(smtp.inbox.to(f"{table.player(awaited).username}@example.com")) == 1
