@@ -23,9 +23,9 @@ from app.bots.heuristic import SCORERS
 from app.bots.tournament import bot_player, default_player, play_game
 from app.cli import main
 from app.rules import GameConfig, GameState, legal_moves, new_game, player_view, replay, to_act
+from app.rules.model import replace
 from app.rules.moves import MOVE_TYPES
 from app.tournament import seat_names
-from app.rules.model import replace
 from tests.rules.builders import Game
 from tests.rules.invariants import _scrambled_for, check_invariants
 
