@@ -456,3 +456,32 @@ def test_a_timed_out_newspaper_boy_copies_the_first_card_listed() -> None:
     """Decision D96: the copy cannot be declined ($3 is paid); the clock takes the first card listed."""
     g, boy = _boy_table()
     assert default_move(g.state, boy) == {"type": "copy_card", "card": "banker"}
+
+
+def test_the_heroes_beating_an_outlaw_on_another_players_building_take_the_vp() -> None:
+    """R-BB-4, decision D92: the Heroes attack nobody's buildings (`004`: "No puedes atacar los edificios de otros
+    jugadores"), so, beating the outlaw on the Banker's hotel, they are not offered half its income."""
+    g = _heroes_town(expansions=["big_box", "outlaws"])
+    parcels = list(g.state.parcels)
+    parcels[parcel_index(5, 5)] = replace(parcels[parcel_index(5, 5)], outlaw=True)
+    g.with_state(parcels=tuple(parcels), outlaw_strength=8)
+    assert {"type": "place_cowboy", "x": 5, "y": 5} in cowboy_spots(g.state, 0)  # a fight is no attack (D53)
+    g.set_player(0, cowboys=0, revolvers=20)
+    g.place_cowboys(xy=(5, 5), seats=[0])
+    events, _ = run_step(g, "estate_income")
+    (reward,) = events_of(events, "outlaw_reward_taken")
+    assert reward["seat"] == 0 and reward["reward"] == "vp"
+
+
+def test_a_newspaper_boy_copying_the_teacher_chooses_first_too_after_the_teacher_by_passing_order() -> None:
+    """R-BB-3 with R-BB-2, decision D93: two holders who "choose first" lead next round's choice in the order
+    they passed; the third player follows."""
+    g = _big_box_table([0, 1, 2, 3, 4, 5, 6, 17])
+    g.with_state(choosing_order=(0, 1, 2))
+    g.act({"type": "choose_personality", "card": "newspaper_boy"})
+    g.act({"type": "copy_card", "card": "teacher"})
+    g.choose(["teacher", "banker"])
+    for seat in range(3):
+        g.set_player(seat, money=0)
+    g.resume_at("round_end", passing_order=(2, 1, 0))
+    assert g.state.choosing_order == (1, 0, 2)
