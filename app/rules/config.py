@@ -18,7 +18,8 @@ SIDES = ("yellow", "red", "random", "vote")
 KNOWN_EXPANSIONS = ("gold_and_guns", "outlaws", "big_box")
 # Gold & Guns and the Outlaws are played whole, by the core and the pages, alone, together and with every base
 # variant. An expansion the core plays only in part would be in preview (refused to players, accepted where the
-# caller asks for it): Big Box, whose six seats, horses and Kit Carson are played, its four cards not yet.
+# caller asks for it): Big Box, whose six seats, horses, Kit Carson and four cards the core plays, until the pages
+# open it to players.
 PLAYABLE_EXPANSIONS = ("gold_and_guns", "outlaws")
 PREVIEW_EXPANSIONS: tuple[str, ...] = ("big_box",)
 EXPANSION_NAMES = {"gold_and_guns": "Gold & Guns", "outlaws": "The Outlaws", "big_box": "Big Box"}

@@ -48,7 +48,7 @@ def test_big_box_seats_six_players_and_the_base_game_five() -> None:
 
 
 def test_big_box_is_in_preview_so_players_may_not_open_it_yet() -> None:
-    """Big Box is accepted only in preview until its four cards are played (the brief of issue 13)."""
+    """Big Box is accepted only in preview until the pages open it to players (issue 13)."""
     with pytest.raises(ConfigError) as refused:
         GameConfig.from_variants(4, BIG_BOX)
     assert refused.value.setting == "expansions"
