@@ -53,7 +53,8 @@ def play_random_game(config: GameConfig, seed: int, chooser: random.Random | Non
 
 def run_from_args(args: argparse.Namespace) -> int:
     try:
-        config = GameConfig.from_variants(args.players, json.loads(args.variants))
+        # The core's own caller: an expansion in preview is played too, as the tournament does.
+        config = GameConfig.from_variants(args.players, json.loads(args.variants), preview=True)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

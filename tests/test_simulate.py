@@ -36,3 +36,15 @@ def test_simulate_writes_one_finished_state_per_game(tmp_path: Path, players: in
 def test_simulate_refuses_unknown_variants(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--games", "1", "--variants", '{"dragons": true}']) == 2
     assert "dragons" in capsys.readouterr().err
+
+
+def test_simulate_plays_big_box_with_every_expansion_and_six_players(tmp_path: Path) -> None:
+    """R-BB-1 .. R-BB-7: the core's own caller plays Big Box while it is in preview — six players, Gold & Guns,
+    the Outlaws, horses and Kit Carson, the cards drawn from the whole box — and every game finishes."""
+    out = tmp_path / "games.jsonl"
+    variants = {"expansions": ["gold_and_guns", "outlaws", "big_box"], "horses": True, "kit_carson": True}
+    assert main(["simulate", "--players", "6", "--games", "3", "--seed", "2", "--variants", json.dumps(variants),
+                 "--out", str(out)]) == 0
+    docs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(docs) == 3 and all(doc["status"] == "finished" and len(doc["players"]) == 6 for doc in docs)
+    assert all("horses" in p["score"] and "kit_carson" in p["score"] for doc in docs for p in doc["players"])

@@ -34,7 +34,9 @@ BUILDING_INCOME: Final = {"ranch": 3, "mine": 3, "drugstore": 4, "bank": 5, "sal
 OTHER_BUILDING_INCOME: Final = 1  # church, prison and the expansion's buildings: their VP and bonuses
 # Personalities by how much a decent player values them, whatever the side (the expansion's count 0.4).
 PERSONALITY: Final = {"banker": 1.2, "settler": 1.0, "grocer": 0.9, "captain": 0.8, "sheriff": 0.7,
-                      "chinese_worker": 0.6, "mercenary": 0.5}
+                      "chinese_worker": 0.6, "mercenary": 0.5,
+                      # Big Box: the Newspaper Boy is the best card copied less $3; the Cowboy's horse is 1 VP.
+                      "newspaper_boy": 0.9, "cowboy": 0.6}
 SHOP_ITEM: Final = {"parcel": 1.2, "cowboy": 1.0, "road": 0.5, "revolver": 0.4, "marksman": 0.3, "vp": 0.35}
 PARCEL_VP: Final = 1.2  # a parcel scores only with something on it, so less than a piece
 PARCEL_FUTURE: Final = 0.6  # before the last round: a site for a building to come
@@ -213,6 +215,14 @@ def _grocer(s: Seat, m: MoveView) -> float:
     return 1.0 if m["option"] == "money_now" else 0.9
 
 
+def _card(s: Seat, m: MoveView) -> float:
+    """A card chosen or copied (the Newspaper Boy): its worth, but none for the Teacher in the last round, whose
+    red side gives only its cash limit (RULING X3) and whose "first next round" has no next round."""
+    if m["card"] == "teacher" and s.round >= LAST_ROUND:
+        return 0.0
+    return PERSONALITY.get(m["card"], 0.4) + (0.1 if m.get("side") == "red" else 0.0)
+
+
 def _card_option(s: Seat, m: MoveView) -> float:
     return 1.0 if (m["option"] == "vp") == (s.round >= 3) else 0.0
 
@@ -283,7 +293,8 @@ SCORERS: Final[dict[str, Callable[[Seat, MoveView], float]]] = {
     "finish_roads": _construct,
     "answer_permission": lambda s, m: 1.0 if m["grant"] else 0.0,  # the house scores for the parcel's owner (B12)
     "deny_remaining": _constant(0.0),
-    "choose_personality": lambda s, m: PERSONALITY.get(m["card"], 0.4) + (0.1 if m.get("side") == "red" else 0.0),
+    "choose_personality": _card,
+    "copy_card": _card,  # Big Box: the Newspaper Boy copies the card worth most now (RULING X2)
     "grocer_choice": _grocer,
     "card_option": _card_option,
     "buy_vp": _amount,

@@ -243,6 +243,15 @@ class Side:
     burial_price: int | None = None
     burial_vp: int = 0
     outlaw_bounty: int = 0  # $ from the bank to the holder for each outlaw beaten (Doctor, Undertaker)
+    # Big Box (`004` "Elección de personaje"; RULINGS X2, X3, X5).
+    horses: int = 0  # horses into the holder's reserve at once (Cowboy)
+    protected_buildings: bool = False  # no attack on the holder's buildings, none by them, outlaws harmless (Heroes)
+    chooses_first: bool = False  # the holder chooses first next round, whatever the passing order (Teacher)
+
+
+NEWSPAPER_BOY_PRICE: Final = 3  # `004` "El Repartidor de Periódicos": "Paga 3$"
+# The side of a Big Box card our sources print no text for (decision D91).
+ONE_SIDE_TEXT: Final = "No text in our sources: this card is always played on its yellow side."
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,9 +262,20 @@ class Personality:
     yellow: Side
     red: Side
     holder_chooses_side: bool = False  # the side is chosen with the card, not by the game's `sides` (Doctor)
+    expansion: str | None = None  # in the game's pool of cards only with this expansion (RULINGS G1, X2, X5)
+    needs_horses: bool = False  # in the pool only when horses are played (`004` "El Vaquero")
+    # Big Box: the side the card shows is not the game's `sides` setting's (decision D91): it turns red from this
+    # round on (the Teacher, RULING X3), or it is always played on the one side our sources print (`one_side`).
+    red_from_round: int | None = None
+    one_side: bool = False
 
     def side(self, colour: str) -> Side:
         return self.red if colour == "red" else self.yellow
+
+    @property
+    def sided(self) -> bool:
+        """Whether the game's `sides` setting (and the vote) decides this card's side (decisions D73, D91)."""
+        return not (self.holder_chooses_side or self.red_from_round or self.one_side)
 
 
 PERSONALITIES: Final[dict[str, Personality]] = {
@@ -308,6 +328,7 @@ PERSONALITIES: Final[dict[str, Personality]] = {
             "indian", 8, "Indian",
             Side(20, "Receive 2 owner-free parcels at once, each found by dice.", parcels_by_dice=2),
             Side(30, "Every parcel costs at most $3, for the whole game.", parcel_price_cap=3),
+            expansion="gold_and_guns",
         ),
         Personality(
             "prospector", 9, "Prospector",
@@ -316,12 +337,14 @@ PERSONALITIES: Final[dict[str, Personality]] = {
                  decision=Decision.PROSPECTOR, flips_without_mine=True),
             Side(20, "Receive two dynamite chips (as available): each, once, triples a mine's estate income or "
                      "gives a cowboy two dice (two tiles) in its duel.", dynamite=2),
+            expansion="gold_and_guns",
         ),
         Personality(
             "gunsmith", 10, "Gunsmith",
             Side(30, "2 VP for each duel you win this round.", duel_vp=2),
             Side(20, "Roll again once in each duel if you wish (with duel tiles: play yours after the others), and "
                      "receive one dynamite chip.", dynamite=1, rerolls=True),
+            expansion="gold_and_guns",
         ),
         Personality(
             "singer", 11, "Singer",
@@ -329,12 +352,14 @@ PERSONALITIES: Final[dict[str, Personality]] = {
                      "victory point square never duels and always performs its action.", no_duel_chips=2),
             Side(40, "Once, place a cowboy from the general reserve on Gambling income: it never duels and wins "
                      "the product of two dice.", lucky_cowboy=True),
+            expansion="gold_and_guns",
         ),
         Personality(
             "auctioneer", 12, "Auctioneer",
             Side(30, "Auction two owner-free parcels; the winner pays half to the bank, half to you.",
                  auction="parcels"),
             Side(20, "Auction the 3-guns chip; the winner pays you.", auction="chip"),
+            expansion="gold_and_guns",
         ),
         Personality(
             "governor", 13, "Governor",
@@ -342,6 +367,7 @@ PERSONALITIES: Final[dict[str, Personality]] = {
                      "such a bridge).", roads=1, road_vp=1),
             Side(50, "Tax the others at once: $1 per revolver chip, or $1 per full or started $10.",
                  decision=Decision.GOVERNOR_RED),
+            expansion="gold_and_guns",
         ),
         Personality(
             "doctor", 14, "Doctor / Undertaker",
@@ -350,17 +376,65 @@ PERSONALITIES: Final[dict[str, Personality]] = {
             Side(90, "Undertaker: each defeated cowboy costs its owner $2 to you or 1 VP (yours free); $2 for each "
                      "outlaw beaten.", burial_price=2, burial_vp=1, outlaw_bounty=2),
             holder_chooses_side=True,
+            expansion="gold_and_guns",
+        ),
+        # Big Box (`004` "Elección de personaje"; RULINGS X2, X3, X5: the numbers 15-17 are ours). Our sources print
+        # one side of the Newspaper Boy, the Cowboy and the Heroes; the Teacher's red side has no text (decision D91).
+        Personality(
+            "newspaper_boy", 0, "Newspaper Boy",
+            Side(0, "Pay $3, then copy any other card of the game but the Sheriff, taken or not: you have its "
+                    "abilities and its cash limit; you still place as 0.",
+                 money=-NEWSPAPER_BOY_PRICE, decision=Decision.NEWSPAPER_BOY),
+            Side(0, ONE_SIDE_TEXT),
+            expansion="big_box", one_side=True,
+        ),
+        Personality(
+            "cowboy", 15, "Cowboy",
+            Side(20, "Receive a horse at once, into your reserve (only with horses).", horses=1),
+            Side(20, ONE_SIDE_TEXT),
+            expansion="big_box", needs_horses=True, one_side=True,
+        ),
+        Personality(
+            "heroes", 16, "Heroes",
+            Side(240, "This round nobody may attack your buildings and outlaws leave them alone (they see them as "
+                      "earning nothing, and one standing on them takes nothing); you may not attack.",
+                 protected_buildings=True),
+            Side(240, ONE_SIDE_TEXT),
+            expansion="big_box", one_side=True,
+        ),
+        Personality(
+            "teacher", 17, "Teacher",
+            Side(60, "Yellow in rounds 1-3: you choose first next round, whatever the passing order.",
+                 chooses_first=True),
+            Side(60, "Red in round 4: no text in our sources, so it gives only its cash limit of $60."),
+            expansion="big_box", red_from_round=4,
         ),
     )
 }
-BASE_CARDS: Final = tuple(card for card, p in PERSONALITIES.items() if p.number <= 7)
-CARD_BY_NUMBER: Final = {p.number: p.card for p in PERSONALITIES.values()}
+BASE_CARDS: Final = tuple(card for card, p in PERSONALITIES.items() if p.expansion is None)
+CARD_BY_NUMBER: Final = {p.number: p.card for p in sorted(PERSONALITIES.values(), key=lambda p: p.number)}
 CHARACTERS_IN_PLAY: Final = 7  # `001` "New Characters": 7 of the 14 cards (RULING G1)
+# `004` "Preparación": "se cogen 7 tarjetas de personajes (8 si jugamos con el personaje de Repartidor de
+# periódicos)": the Newspaper Boy comes on top of the 7 (decision D90).
+EXTRA_CARD: Final = "newspaper_boy"
+
+
+def card_pool(expansions: tuple[str, ...], horses: bool) -> tuple[str, ...]:
+    """The cards a game with these expansions may use, by number (RULINGS G1, X5; decision D90): the base cards,
+    Gold & Guns' 8-14, Big Box's 0, 16 and 17, and its Cowboy (15) only with horses (`004` "El Vaquero")."""
+    return tuple(
+        card
+        for card in CARD_BY_NUMBER.values()
+        if (PERSONALITIES[card].expansion or "base") in ("base", *expansions)
+        and (horses or not PERSONALITIES[card].needs_horses)
+    )
+
 
 def sided_cards(cards: tuple[str, ...]) -> tuple[str, ...]:
     """The cards whose side the game's `sides` setting decides (the vote included): all but those whose holder
-    chooses the side with the card (`001` "The Doctor / The Undertaker (14)")."""
-    return tuple(card for card in cards if not PERSONALITIES[card].holder_chooses_side)
+    chooses the side with the card (`001` "The Doctor / The Undertaker (14)", decision D73) and Big Box's cards,
+    whose side is fixed (decision D91)."""
+    return tuple(card for card in cards if PERSONALITIES[card].sided)
 
 
 # The squares where the yellow Singer's "no duel" chips may go (RULING G9): 3 Roads, the three money squares and
@@ -374,6 +448,7 @@ NO_DUEL_CHIP_SQUARES: Final = frozenset({
 CAPTAIN_COWBOY_PRICES: Final = {0: 0, 1: 1, 2: 4, 3: 9}
 CAPTAIN_REVOLVER_PRICES: Final = {0: 0, 1: 3, 2: 9}
 BANKER_VP_PRICES: Final = {0: 0, 3: 3, 5: 12, 7: 25}
+BANKER_VP_BOUGHT: Final = "vp_bought"  # the red Banker's card option once its holder has decided
 GROCER_MONEY: Final = 8
 SETTLER_RED_MONEY: Final = 8
 CHINESE_WORKER_RED_PRICE: Final = 5

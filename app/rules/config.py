@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.rules.catalog import CARD_BY_NUMBER, CHARACTERS_IN_PLAY
+from app.rules.catalog import CHARACTERS_IN_PLAY, EXTRA_CARD, PERSONALITIES, card_pool
 from app.rules.errors import ConfigError
 
 SIDES = ("yellow", "red", "random", "vote")
@@ -70,11 +70,13 @@ class GameConfig:
                 raise ConfigError("expansions", f"{EXPANSION_NAMES[expansion]} is not playable yet.")
         most = MAX_PLAYERS if "big_box" in expansions else BASE_MAX_PLAYERS
         if not isinstance(players, int) or not MIN_PLAYERS <= players <= most:
-            raise ConfigError("seats", f"A game has {MIN_PLAYERS} to {most} players.")
+            needs = " Six players need the Big Box expansion." if most < MAX_PLAYERS and players == MAX_PLAYERS else ""
+            raise ConfigError("seats", f"A game has {MIN_PLAYERS} to {most} players.{needs}")
         for option, expansion in _EXPANSION_OPTIONS.items():
             if variants.get(option, False) and expansion not in expansions:
                 raise ConfigError(option, f"'{option}' needs the {EXPANSION_NAMES[expansion]} expansion.")
-        characters = _characters(variants.get("characters"), "gold_and_guns" in expansions)
+        pool = card_pool(tuple(expansions), variants.get("horses", False))
+        characters = _characters(variants.get("characters"), tuple(expansions), pool)
         return cls(
             players=players,
             sides=sides,
@@ -94,6 +96,15 @@ class GameConfig:
     @property
     def outlaws(self) -> bool:
         return "outlaws" in self.expansions
+
+    @property
+    def big_box(self) -> bool:
+        return "big_box" in self.expansions
+
+    @property
+    def card_pool(self) -> tuple[str, ...]:
+        """The cards this game may use, by number (RULINGS G1, X5; decision D90)."""
+        return card_pool(self.expansions, self.horses)
 
     def to_json(self) -> dict[str, Any]:
         """The settings as the API writes them; `characters` only when the admin chose them."""
@@ -117,19 +128,25 @@ class GameConfig:
         return cls.from_variants(players, data, preview=True)
 
 
-def _characters(value: object, gold_and_guns: bool) -> tuple[int, ...] | None:
-    """The admin's 7 distinct card numbers of 1-14 (RULING G1), refused without Gold & Guns."""
+def _characters(value: object, expansions: tuple[str, ...], pool: tuple[str, ...]) -> tuple[int, ...] | None:
+    """The admin's choice of cards (RULING G1, decision D90): 7 distinct card numbers of the game's pool, 8 when
+    one of them is the Newspaper Boy (0); refused without Gold & Guns or Big Box, which bring cards to choose."""
     if value is None:
         return None
-    if not gold_and_guns:
-        raise ConfigError("characters", "Choosing the characters needs the Gold & Guns expansion.")
+    if not {"gold_and_guns", "big_box"} & set(expansions):
+        raise ConfigError("characters", "Choosing the characters needs the Gold & Guns or the Big Box expansion.")
+    numbers = {PERSONALITIES[card].number for card in pool}
+    extra = PERSONALITIES[EXTRA_CARD].number
     if (
         not isinstance(value, list)
-        or len(value) != CHARACTERS_IN_PLAY
-        or any(type(n) is not int or n not in CARD_BY_NUMBER for n in value)
+        or any(type(n) is not int or n not in numbers for n in value)
         or len(set(value)) != len(value)
+        or len(value) != CHARACTERS_IN_PLAY + (extra in value)
     ):
+        listed = ", ".join(str(n) for n in sorted(numbers))
         raise ConfigError(
-            "characters", f"'characters' must list {CHARACTERS_IN_PLAY} different card numbers from 1 to 14."
+            "characters",
+            f"'characters' must list {CHARACTERS_IN_PLAY} different card numbers among {listed}"
+            + (f" (and the Newspaper Boy, {extra}, as an eighth)." if extra in numbers else "."),
         )
     return tuple(sorted(value))

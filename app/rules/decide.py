@@ -26,6 +26,7 @@ from app.rules.catalog import (
     PROSPECTOR_PRICE,
     SETTLER_RED_MONEY,
     SHOP,
+    Side,
 )
 from app.rules.characters import MINE_REVOLVERS, on_choosing, road_vp, tax_payments
 from app.rules.city_hall import city_hall_sites
@@ -37,6 +38,8 @@ from app.rules.dynamite import chips_received, rerolling_seat
 from app.rules.events import (
     BuildingPlaced,
     BuildingTaken,
+    CardCopied,
+    CardGains,
     CityHallPlaced,
     ClaimReason,
     CowboyHealed,
@@ -74,6 +77,7 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         ChoosePersonality,
         ClaimParcel,
         CollectTax,
+        CopyCard,
         Decline,
         DeclineParcel,
         DenyRemaining,
@@ -205,17 +209,38 @@ def _claim_parcel(s: GameState, seat: int, move: ClaimParcel, rng: Rng, kind: De
 @move_handler("choose_personality")
 def _choose_personality(s: GameState, seat: int, move: ChoosePersonality, rng: Rng, kind: Decision) -> list[Event]:
     card = move["card"]
-    colour = move.get("side") or s.sides[card]  # the Doctor / Undertaker's holder names the side (decision D73)
+    # The Doctor / Undertaker's holder names the side (decision D73); Big Box's cards have theirs (decision D91).
+    colour = move.get("side") or s.sides.get(card, "yellow")
     side = PERSONALITIES[card].side(colour)
-    event: PersonalityChosen = {"type": "personality_chosen", "seat": seat, "card": card, "side": colour}
+    event: PersonalityChosen = {"type": "personality_chosen", "seat": seat, "card": card, "side": colour,
+                                **_gains(s, side)}
+    return [event, *on_choosing(s, seat, card, side, rng)]
+
+
+def _gains(s: GameState, side: Side) -> CardGains:
+    """What a side gives at once, written into the event of its choice or its copy."""
+    gains: CardGains = {}
     if side.money:
-        event["money"] = side.money
+        gains["money"] = side.money
     if side.roads:
-        event["roads"] = min(side.roads, roads_in_supply(s))  # a gain beyond the supply is lost (RULING B3)
+        gains["roads"] = min(side.roads, roads_in_supply(s))  # a gain beyond the supply is lost (RULING B3)
     if chips := chips_received(s, side):  # the red Prospector's and Gunsmith's dynamite (RULING G7)
-        event["dynamite"] = chips
+        gains["dynamite"] = chips
     if side.no_duel_chips:
-        event["no_duel_chips"] = side.no_duel_chips
+        gains["no_duel_chips"] = side.no_duel_chips
+    if side.horses:  # Big Box's Cowboy: a horse into the reserve (RULING X6)
+        gains["horses"] = side.horses
+    return gains
+
+
+@move_handler("copy_card")
+def _copy_card(s: GameState, seat: int, move: CopyCard, rng: Rng, kind: Decision) -> list[Event]:
+    """The Newspaper Boy copies a card with its abilities: what it gives at once and what it does on choosing
+    (RULING X2); the Doctor / Undertaker on the side its holder chose, or that the copy names (decision D95)."""
+    card = move["card"]
+    colour = move.get("side") or s.sides.get(card, "yellow")
+    side = PERSONALITIES[card].side(colour)
+    event: CardCopied = {"type": "card_copied", "seat": seat, "card": card, "side": colour, **_gains(s, side)}
     return [event, *on_choosing(s, seat, card, side, rng)]
 
 
@@ -528,7 +553,8 @@ def _pay_undertaker(s: GameState, seat: int, move: PayUndertaker, rng: Rng, kind
 def _banker_vp(s: GameState, seat: int, move: BankerVp, rng: Rng, kind: Decision) -> list[Event]:
     vp = move["vp"]
     bought: Event = {"type": "banker_vp_bought", "seat": seat, "vp": vp, "price": BANKER_VP_PRICES[vp]}
-    return [bought, *finish_step(evolve(s, bought))]
+    after = evolve(s, bought)
+    return [bought] if awaiting(after) else [bought, *finish_step(after)]  # another holder (decision D95)
 
 
 @move_handler("give_up_money")

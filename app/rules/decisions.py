@@ -33,6 +33,8 @@ class Decision(StrEnum):
     GOVERNOR_RED = "governor_red"
     AUCTION_PARCELS = "auction_parcels"
     AUCTION_BID = "auction_bid"
+    # Big Box: the Newspaper Boy names the card he copies (RULING X2)
+    NEWSPAPER_BOY = "newspaper_boy"
     # placement and the action track
     PLACEMENT = "placement"
     DUEL_TILE = "duel_tile"

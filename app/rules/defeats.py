@@ -41,13 +41,15 @@ _CARDS_WITH: Final = {
 
 
 def _holder_with(s: GameState, field: str) -> tuple[int, Side] | None:
-    """The seat holding a card this round whose side has `field` set, with that side."""
+    """The seat holding a card this round whose side has `field` set, with that side: with a Newspaper Boy
+    copying it as well, the first of the two in placement order (decision D95)."""
     cards = _CARDS_WITH[field]
-    for p in s.players:
-        if p.personality in cards:
-            side = s.side(p.seat)
+    for seat in s.placement_order or range(len(s.players)):
+        p = s.players[seat]
+        if p.personality in cards or p.copied in cards:
+            side = s.side(seat)
             if side is not None and getattr(side, field):
-                return p.seat, side
+                return seat, side
     return None
 
 

@@ -14,7 +14,7 @@ strings, every field would count as required in `__required_keys__`).
 """
 
 from collections.abc import Mapping
-from typing import Any, Final, Literal, NotRequired, TypedDict, get_args
+from typing import Any, Final, Literal, NotRequired, Required, TypedDict, get_args
 
 SCHEMA_VERSION: Final = 1
 
@@ -43,7 +43,7 @@ EventType = Literal[
     # Gold & Guns: the Doctor and the Undertaker
     "cowboy_healed", "healing_declined", "undertaker_paid",
     # Big Box
-    "wages_chosen",
+    "wages_chosen", "card_copied",
 ]
 EVENT_TYPES: Final[frozenset[EventType]] = frozenset(get_args(EventType))
 ClaimReason = Literal["start", "settler", "pick"]  # a starting parcel, the Settler's parcel, a parcel pick
@@ -278,17 +278,23 @@ class ParcelClaimed(TypedDict):
 # --- personalities --------------------------------------------------------------------------------------------
 
 
-class PersonalityChosen(TypedDict):
+class CardGains(TypedDict, total=False):
+    """What a card's side gives at once, in the event of its choice (or of its copy by the Newspaper Boy)."""
+
+    money: int  # negative: paid (the Newspaper Boy's $3)
+    roads: int
+    dynamite: int  # Gold & Guns: the chips received, as the supply allowed (RULING G7)
+    no_duel_chips: int  # Gold & Guns: the yellow Singer's chips for the round
+    horses: int  # Big Box: the Cowboy's horse (RULING X6)
+
+
+class PersonalityChosen(CardGains):
     """A player chose a personality (and what it gave at once)."""
 
-    type: Literal["personality_chosen"]
-    seat: int
-    card: str
-    side: str
-    money: NotRequired[int]
-    roads: NotRequired[int]
-    dynamite: NotRequired[int]  # Gold & Guns: the chips received, as the supply allowed (RULING G7)
-    no_duel_chips: NotRequired[int]  # Gold & Guns: the yellow Singer's chips for the round
+    type: Required[Literal["personality_chosen"]]
+    seat: Required[int]
+    card: Required[str]
+    side: Required[str]
 
 
 class CardOptionChosen(TypedDict):
@@ -986,6 +992,16 @@ class WagesChosen(TypedDict):
     horse: bool
 
 
+class CardCopied(CardGains):
+    """Big Box: the Newspaper Boy's holder copies `card` on `side` for the round (RULING X2), with what it gives
+    at once, as `personality_chosen` gives it."""
+
+    type: Required[Literal["card_copied"]]
+    seat: Required[int]
+    card: Required[str]
+    side: Required[str]
+
+
 # --- the table ------------------------------------------------------------------------------------------------
 
 
@@ -1027,7 +1043,7 @@ Event = (
     | OutlawJailed | OutlawsArrived | OutlawMoved | OutlawsSettled | OutlawFought | OutlawRewardTaken
     | DuelRolled | DieRerolled | RollKept | DuelTilesRevealed | MineDynamited | DynamiteKept
     | CowboyHealed | HealingDeclined | UndertakerPaid
-    | WagesChosen
+    | WagesChosen | CardCopied
 )
 
 # Events that nobody but their own `seat` may know of at all, not even that they happened: A New Beginning's

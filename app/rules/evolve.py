@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from app.rules.auction import next_bidder
 from app.rules.board import PARCELS, SIDES, parcel_index
 from app.rules.catalog import (
+    BANKER_VP_BOUGHT,
     BASE_CARDS,
     BRIDGE_ROADS,
     BUILDINGS,
@@ -52,6 +53,7 @@ from app.rules.events import (
     BuildingPlaced,
     BuildingPurchaseDeclined,
     BuildingTaken,
+    CardCopied,
     CardDecisionDeclined,
     CardFlipped,
     CardOptionChosen,
@@ -405,14 +407,27 @@ def _parcel_claimed(s: GameState, e: ParcelClaimed) -> GameState:
 def _personality_chosen(s: GameState, e: PersonalityChosen) -> GameState:
     seat = e["seat"]
     s = _update_player(s, seat, personality=e["card"])
+    return _card_taken(s, seat, e)
+
+
+@handles("card_copied")
+def _card_copied(s: GameState, e: CardCopied) -> GameState:
+    """The Newspaper Boy has the copied card's abilities for the round (RULING X2)."""
+    return _card_taken(_update_player(s, e["seat"], copied=e["card"]), e["seat"], e)
+
+
+def _card_taken(s: GameState, seat: int, e: PersonalityChosen | CardCopied) -> GameState:
+    """What a card chosen or copied gives at once; its side, when its holder names it; its decision, if any."""
     s = _gain(s, seat, money=e.get("money", 0), roads=e.get("roads", 0))
     if "dynamite" in e:
         s = _chips(s, seat, e["dynamite"])
     if "no_duel_chips" in e:
         s = _update_player(s, seat, no_duel_chips=e["no_duel_chips"])
-    if e["card"] not in s.sides:  # a card whose holder chooses its side (the Doctor / Undertaker)
+    if "horses" in e:  # Big Box's Cowboy (RULING X6)
+        s = _update_player(s, seat, horses=s.players[seat].horses + e["horses"])
+    if e["card"] not in s.sides and PERSONALITIES[e["card"]].holder_chooses_side:  # the Doctor / Undertaker
         s = replace(s, sides={**s.sides, e["card"]: e["side"]})
-    side = PERSONALITIES[e["card"]].side(s.sides[e["card"]])
+    side = PERSONALITIES[e["card"]].side(s.sides.get(e["card"], "yellow"))
     return replace(s, card_decision=seat if side.decision else None)
 
 
@@ -762,6 +777,9 @@ def _estate_income_paid(s: GameState, e: EstateIncomePaid) -> GameState:
 
 @handles("banker_vp_bought")
 def _banker_vp_bought(s: GameState, e: BankerVpBought) -> GameState:
+    """The purchase is the holder's choice on the card this round: a Newspaper Boy copying the red Banker is asked
+    too (decision D95)."""
+    s = _update_player(s, e["seat"], card_option=BANKER_VP_BOUGHT)
     return _gain(s, e["seat"], money=-e["price"], vp=e["vp"])
 
 
@@ -777,9 +795,18 @@ def _cowboys_received(s: GameState, e: CowboysReceived) -> GameState:
     return s
 
 
+def _choosing_order(s: GameState) -> tuple[int, ...]:
+    """Next round's choosing order: the passing order (RULING B5), but the Teacher's holder first, whatever the
+    passing order (RULING X3); a Newspaper Boy copying the Teacher too, the two in passing order (decision D93)."""
+    first = tuple(seat for seat in s.passing_order if (side := s.side(seat)) is not None and side.chooses_first)
+    return first + tuple(seat for seat in s.passing_order if seat not in first)
+
+
 @handles("round_ended")
 def _round_ended(s: GameState, e: RoundEnded) -> GameState:
-    players = tuple(replace(p, personality=None, passed=False, card_option=None, no_duel_chips=0) for p in s.players)
+    players = tuple(
+        replace(p, personality=None, copied=None, passed=False, card_option=None, no_duel_chips=0) for p in s.players
+    )
     assert all(p.cowboys <= COWBOYS_PER_PLAYER for p in players)
     last = s.round >= ROUNDS
     # The City Hall's occupant stays there across rounds (RULING G2); every other cowboy has gone home.
@@ -789,13 +816,15 @@ def _round_ended(s: GameState, e: RoundEnded) -> GameState:
         else {}
     # A side chosen with its card is chosen again by its next holder (the Doctor / Undertaker).
     sides = {card: side for card, side in s.sides.items() if last or not PERSONALITIES[card].holder_chooses_side}
+    # The Teacher turns red for round 4 (RULING X3, decision D91).
+    sides.update({card: "red" for card in s.cards if PERSONALITIES[card].red_from_round == s.round + 1})
     return replace(
         s,
         sides=sides,
         players=players if not last else s.players,
         round=s.round if last else s.round + 1,
         step=FINAL_STEPS[0] if last else ROUND_STEPS[0],
-        choosing_order=s.passing_order,
+        choosing_order=_choosing_order(s),
         passing_order=s.passing_order if last else (),
         placement_order=s.placement_order if last else (),
         turn=None,

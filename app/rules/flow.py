@@ -18,6 +18,7 @@ from app.rules.auction import auction_closed
 from app.rules.board import parcel_index, parcel_xy
 from app.rules.cash_limit import over_cash_limit
 from app.rules.catalog import (
+    BANKER_VP_BOUGHT,
     BUY_VP_PRICE,
     CONSTRUCTION_PRICE,
     COWBOYS_PER_PLAYER,
@@ -460,10 +461,12 @@ def _estate_income(s: GameState) -> Step:
 
 
 def _banker_vp(s: GameState) -> Step:
-    banker = s.holder("banker", "red")
-    if banker is None:
-        return None
-    return Awaiting(Decision.BANKER_VP, (banker,))
+    """The red Banker's purchase, asked of each holder in placement order (a Newspaper Boy copying it too,
+    decision D95)."""
+    for banker in s.holders("banker", "red"):
+        if s.players[banker].card_option != BANKER_VP_BOUGHT:
+            return Awaiting(Decision.BANKER_VP, (banker,))
+    return None
 
 
 def _cash_limit(s: GameState) -> Step:
@@ -475,10 +478,10 @@ def _end_of_round_vp(s: GameState) -> Step:
     """Red Settler: 1 VP per mountain owned; red Grocer: 1 VP per house owned (`000` "Personalities")."""
     events: list[Event] = []
     for card, content in (("settler", "mountain"), ("grocer", "house")):
-        seat = s.holder(card, "red")
-        if seat is not None and s.players[seat].card_option == "vp":
-            count = sum(1 for p in s.parcels if p.owner == seat and p.content == content)
-            events.append({"type": "vp_gained", "seat": seat, "amount": count, "reason": f"{card}_red"})
+        for seat in s.holders(card, "red"):  # a Newspaper Boy copying the card too (decision D95)
+            if s.players[seat].card_option == "vp":
+                count = sum(1 for p in s.parcels if p.owner == seat and p.content == content)
+                events.append({"type": "vp_gained", "seat": seat, "amount": count, "reason": f"{card}_red"})
     return _completed(s, *events) if events else None
 
 

@@ -27,6 +27,7 @@ from app.rules.catalog import (
 from app.rules.city_hall import occupant
 from app.rules.construction import parcels_owned
 from app.rules.events import EstatePayment
+from app.rules.heroes import shielded
 from app.rules.model import GameState, Parcel, about_parcels, replace
 
 
@@ -217,9 +218,11 @@ def is_attackable(s: GameState, index: int) -> bool:
 
 def earned(s: GameState, index: int) -> int:
     """What the building on `index` earns at this estate income before attacks and bonuses: a building with an
-    outlaw keeps half, rounded down (RULING G4)."""
+    outlaw keeps half, rounded down (RULING G4), unless its owner holds the Heroes (RULING X5)."""
     income = building_income(s, index)
-    return income // OUTLAW_INCOME_DIVISOR if s.parcels[index].outlaw else income
+    parcel = s.parcels[index]
+    # The Heroes' buildings are not hurt by an outlaw standing on them (`004` "Los héroes": "cobras el total").
+    return income // OUTLAW_INCOME_DIVISOR if parcel.outlaw and not shielded(s, parcel.owner) else income
 
 
 def grocer_doubles(s: GameState, index: int) -> bool:

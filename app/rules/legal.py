@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from app.rules.auction import CHIP_SQUARE, auction_parcel_choices, bid_amounts
 from app.rules.board import parcel_xy
@@ -50,6 +50,7 @@ from app.rules.duels import attack_spots, purchase_singles, purchase_spots
 from app.rules.dynamite import dynamite_moves, plays_two_tiles, tile_pairs, with_dynamite
 from app.rules.events import XY
 from app.rules.flow import awaiting
+from app.rules.heroes import shielded
 from app.rules.income import attackable_buildings, is_attackable
 from app.rules.model import Cowboy, GameState, about_parcels
 from app.rules.outlaws import fightable, movers, rewards
@@ -59,7 +60,7 @@ from app.rules.supply import roads_in_supply
 from app.rules.townhouses import townhouse_targets
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
-    from app.rules.moves import ChoosePersonality, ClaimParcel, HealCowboy, Move, PlaceCowboy, ProspectMine
+    from app.rules.moves import ChoosePersonality, ClaimParcel, CopyCard, HealCowboy, Move, PlaceCowboy, ProspectMine
 
 _XY: tuple[XY, ...] = tuple({"x": x, "y": y} for x, y in map(parcel_xy, range(64)))
 # Placement and claim moves are listed often; these shared rows are never handed out (legal_moves returns copies).
@@ -69,6 +70,15 @@ _PLACE_ON_SQUARE: dict[str, PlaceCowboy] = {square: {"type": "place_cowboy", "sq
 _CHOOSE: dict[str, tuple[ChoosePersonality, ...]] = {
     card: tuple({"type": "choose_personality", "card": card, "side": side} for side in ("yellow", "red"))
     if p.holder_chooses_side else ({"type": "choose_personality", "card": card},)
+    for card, p in PERSONALITIES.items()
+}
+
+
+# The Newspaper Boy copies neither himself nor the Sheriff (`004` "a excepción del Sheriff").
+_NOT_COPIED: Final = frozenset({"newspaper_boy", "sheriff"})
+_COPY: dict[str, tuple[CopyCard, ...]] = {
+    card: tuple({"type": "copy_card", "card": card, "side": side} for side in ("yellow", "red"))
+    if p.holder_chooses_side else ({"type": "copy_card", "card": card},)
     for card, p in PERSONALITIES.items()
 }
 
@@ -92,7 +102,27 @@ def _personality(s: GameState, seat: int) -> list[Move]:
     """The cards not taken yet; a card whose holder chooses its side is chosen with a side (the Doctor /
     Undertaker, `001`; decision D73)."""
     taken = {p.personality for p in s.players}
-    return [move for card in s.cards if card not in taken for move in _CHOOSE[card]]
+    money = s.players[seat].money
+    return [
+        move
+        for card in s.cards
+        if card not in taken and money >= -PERSONALITIES[card].yellow.money  # the Newspaper Boy's $3 (D94)
+        for move in _CHOOSE[card]
+        # a Doctor / Undertaker a Newspaper Boy copied shows the side he named (decision D95)
+        if card not in s.sides or not PERSONALITIES[card].holder_chooses_side or move["side"] == s.sides[card]
+    ]
+
+
+def _newspaper_boy(s: GameState, seat: int) -> list[Move]:
+    """Any other card of the game but the Sheriff, taken or not (RULING X2); the Doctor / Undertaker on the side
+    it shows, or, when nobody has chosen it yet, on the side the copy names (decision D95)."""
+    return [
+        move
+        for card in s.cards
+        if card not in _NOT_COPIED
+        for move in _COPY[card]
+        if card not in s.sides or move.get("side", s.sides[card]) == s.sides[card]
+    ]
 
 
 def _settler(s: GameState, seat: int) -> list[Move]:
@@ -231,13 +261,22 @@ def cowboy_spots(s: GameState, seat: int, squares: tuple[str, ...] | None = None
         moves.append(_PLACE_ON_PARCEL[s.city_hall])
     # Buildings: to attack or defend; parcels with an outlaw: to fight it, which is a duel (`001` "How to
     # Fight an Outlaw?", decision D52: the red Sheriff only on his own building).
+    heroes = _heroes(s) if "big_box" in s.config.expansions else ()
     for index in (*about_parcels(s, attackable_buildings), *about_parcels(s, fightable)):
-        defending = s.parcels[index].owner == seat and s.parcels[index].content in BUILDINGS
+        parcel = s.parcels[index]
+        if heroes and not parcel.outlaw and (seat in heroes or parcel.owner in heroes):
+            continue  # the Heroes attack nobody and nobody attacks them, so nothing is to defend (RULING X5)
+        defending = parcel.owner == seat and parcel.content in BUILDINGS
         if red_sheriff and not defending:
             continue  # the red Sheriff may not attack
         if _may_join(spots.get(index, ()), seat, False, red_sheriff and not defending):
             moves.append(_PLACE_ON_PARCEL[index])
     return moves
+
+
+def _heroes(s: GameState) -> tuple[int, ...]:
+    """The seats holding the Heroes this round (RULING X5)."""
+    return tuple(p.seat for p in s.players if shielded(s, p.seat))
 
 
 def _no_duel_placements(s: GameState, seat: int) -> list[Move]:
@@ -478,6 +517,7 @@ MOVES_BY_KIND: dict[Decision, Callable[[GameState, int], list[Move]]] = {
     Decision.DOCTOR: _doctor,
     Decision.UNDERTAKER: _undertaker,
     Decision.PERSONALITY: _personality,
+    Decision.NEWSPAPER_BOY: _newspaper_boy,
     Decision.SETTLER: _settler,
     Decision.GROCER: _grocer,
     Decision.CAPTAIN: _captain,

@@ -62,6 +62,7 @@ class PlayerState:
     dynamite: int = 0  # Gold & Guns: dynamite chips kept, until used (RULING G7, decision D57)
     no_duel_chips: int = 0  # Gold & Guns: the yellow Singer's chips not yet placed this round (RULING G9)
     horses: int = 0  # Big Box: horses bought at Wages, 1 VP each at the end (RULING X6)
+    copied: str | None = None  # Big Box: the card the Newspaper Boy's holder copies this round (RULING X2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,22 +207,32 @@ class GameState:
         return self.players[seat]
 
     def side(self, seat: int) -> Side | None:
-        card = self.players[seat].personality
+        """The side whose abilities `seat` has this round: its card's, or the card the Newspaper Boy copies (X2)."""
+        p = self.players[seat]
+        card = p.copied or p.personality
         if card is None:
             return None
         return PERSONALITIES[card].side(self.sides.get(card, "yellow"))
 
     def holds(self, seat: int, card: str, colour: str | None = None) -> bool:
-        """Whether `seat` holds `card` this round (on the given side, if one is named)."""
-        if self.players[seat].personality != card:
+        """Whether `seat` holds `card` this round, or copies it with the Newspaper Boy (on the given side, if one
+        is named)."""
+        p = self.players[seat]
+        if p.personality != card and p.copied != card:
             return False
         return colour is None or self.sides.get(card, "yellow") == colour
 
     def holder(self, card: str, colour: str | None = None) -> int | None:
+        """The first seat holding `card`; for a card a Newspaper Boy may copy, `holders` names them all."""
         for p in self.players:
             if self.holds(p.seat, card, colour):
                 return p.seat
         return None
+
+    def holders(self, card: str, colour: str | None = None) -> tuple[int, ...]:
+        """Every seat holding `card` (or copying it, RULING X2), in placement order once it is set."""
+        return tuple(seat for seat in self.placement_order or range(len(self.players))
+                     if self.holds(seat, card, colour))
 
 
 def replace(obj: T, **changes: Any) -> T:

@@ -26,7 +26,7 @@ MoveType = Literal[
     "move_outlaw", "outlaw_reward",
     "use_dynamite", "keep_dynamite", "reroll", "keep_roll",
     "heal_cowboy", "pay_undertaker",
-    "buy_horse",
+    "buy_horse", "copy_card",
 ]
 MOVE_TYPES: Final[frozenset[MoveType]] = frozenset(get_args(MoveType))
 
@@ -60,7 +60,8 @@ class ChoosePersonality(TypedDict):
     type: Literal["choose_personality"]
     card: Annotated[str, Field(description="sheriff, banker, grocer, chinese_worker, settler, captain, mercenary; "
                                            "with Gold & Guns also indian, prospector, gunsmith, singer, "
-                                           "auctioneer, governor, doctor (the cards of the game)")]
+                                           "auctioneer, governor, doctor; with Big Box also "
+                                           "newspaper_boy, cowboy, heroes, teacher (the cards of the game)")]
     side: NotRequired[Annotated[Literal["yellow", "red"], Field(
         description="Gold & Guns: the side of the Doctor / Undertaker, chosen with the card (doctor only)")]]
 
@@ -425,6 +426,16 @@ class BuyHorse(TypedDict):
     type: Literal["buy_horse"]
 
 
+@with_config(_EXACT)
+class CopyCard(TypedDict):
+    """Big Box, the Newspaper Boy: copy another card of the game but the Sheriff, taken or not (RULING X2)."""
+
+    type: Literal["copy_card"]
+    card: Annotated[str, Field(description="a card of the game other than sheriff and newspaper_boy")]
+    side: NotRequired[Annotated[Literal["yellow", "red"], Field(
+        description="the side of the Doctor / Undertaker, when nobody has chosen it yet (doctor only)")]]
+
+
 Move: TypeAlias = (
     ClaimParcel | ChoosePersonality | GrocerChoice | CardOption | HireCowboys | BuyRevolvers | TakeBuilding
     | Decline | PlaceCowboy | PlaceWhiteCowboy | Pass | ResolveDuel | BuyParcel | DeclineParcel | BuyBuilding
@@ -435,7 +446,7 @@ Move: TypeAlias = (
     | MoveOutlaw | OutlawReward
     | UseDynamite | KeepDynamite | Reroll | KeepRoll
     | HealCowboy | PayUndertaker
-    | BuyHorse
+    | BuyHorse | CopyCard
 )
 MOVE_SHAPES: Final[tuple[type[Any], ...]] = get_args(Move)
 MOVE_ADAPTER: Final[TypeAdapter[Move]] = TypeAdapter(Annotated[Move, Field(discriminator="type")])

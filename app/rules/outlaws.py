@@ -29,6 +29,7 @@ from app.rules.catalog import (
 from app.rules.defeats import outlaw_bounty
 from app.rules.duels import duel_won_vp, duelists, duelling_seats, strongest
 from app.rules.events import XY, DuelTarget, OutlawFought, OutlawJailed, OutlawMoved, OutlawsArrived
+from app.rules.heroes import shielded
 from app.rules.income import building_income
 from app.rules.model import GameState, Parcel, about_parcels
 from app.rules.rng import Rng
@@ -61,9 +62,10 @@ def next_to_prison(parcels: tuple[Parcel, ...], index: int) -> bool:
 
 def current_income(s: GameState, index: int) -> int:
     """What an outlaw looks at: the building's estate income as it stands now, before attacks and outlaws
-    (decision D50); nothing for a parcel without an owned building."""
+    (decision D50); nothing for a parcel without an owned building, nor for the Heroes' buildings (`004` "Los
+    héroes": "considera que los ingresos de todos tus edificios son igual a cero")."""
     parcel = s.parcels[index]
-    if parcel.owner is None or parcel.content not in BUILDINGS:
+    if parcel.owner is None or parcel.content not in BUILDINGS or shielded(s, parcel.owner):
         return 0
     return building_income(s, index)
 
@@ -199,10 +201,12 @@ Reward = Literal["vp", "income"]
 
 def rewards(s: GameState) -> tuple[Reward, ...]:
     """What the winner may take: the tile's VP, or half the income of another player's building that earns
-    something (decision D54; on one's own building or on land only the VP means anything)."""
+    something (decision D54; on one's own building or on land only the VP means anything). Neither from the
+    Heroes' buildings (their income is 0 to outlaws) nor for the Heroes, who attack nobody's (decision D92)."""
     assert s.outlaw_beaten is not None
     parcel = s.parcels[s.outlaw_beaten]
-    if parcel.owner not in (None, reward_winner(s)) and current_income(s, s.outlaw_beaten) > 0:
+    winner = reward_winner(s)
+    if parcel.owner not in (None, winner) and current_income(s, s.outlaw_beaten) > 0 and not shielded(s, winner):
         return ("vp", "income")
     return ("vp",)
 

@@ -31,6 +31,7 @@ DECISION_PHRASES: Final[Mapping[Decision, str]] = {
     Decision.PROSPECTOR: "pay $10 for a mine with the Prospector and choose its parcel, or decline",
     Decision.GOVERNOR_RED: "choose the Governor's tax: on revolvers or on money",
     Decision.AUCTION_PARCELS: "choose an owner-free parcel for the Auctioneer's auction",
+    Decision.NEWSPAPER_BOY: "choose the card the Newspaper Boy copies (any other card of the game but the Sheriff)",
     Decision.AUCTION_BID: "bid more than the last bid in the Auctioneer's auction, or pass for good",
     Decision.PLACEMENT: "place a cowboy or pass",
     Decision.DUEL_TILE: "choose a duel tile (secret until every duellist has chosen)",

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from app.rules.board import parcel_index, roll_parcel
 from app.rules.catalog import (
-    BASE_CARDS,
     CARD_BY_NUMBER,
     CHARACTERS_IN_PLAY,
     CONSTRUCTION_SQUARES,
     DUEL_TILE_VALUES,
+    EXTRA_CARD,
     MIGHT_MONEY_BEFORE_TILES,
     MIGHT_TWO_PLAYER_MONEY,
     MOUNTAINS,
+    PERSONALITIES,
     RIVER_MOUNTAINS,
     RIVER_PARCELS,
     bag_contents,
@@ -29,15 +30,20 @@ from app.rules.supply import draw_into
 
 
 def _cards(config: GameConfig, rng: Rng) -> tuple[str, ...]:
-    """The game's 7 cards, by number: the base cards, or with Gold & Guns the admin's choice or 7 drawn at random
-    from the 14 (RULING G1)."""
-    if not config.gold_and_guns:
-        return BASE_CARDS
-    numbers = config.characters
-    if numbers is None:
-        pool = sorted(CARD_BY_NUMBER)
-        numbers = tuple(rng.shuffled(pool)[:CHARACTERS_IN_PLAY])
-    return tuple(CARD_BY_NUMBER[n] for n in sorted(numbers))
+    """The game's cards, by number (RULING G1, decision D90): the admin's choice, or, from a pool of more than 7,
+    7 drawn at random — the pool shuffled and taken in order until 7 cards other than the Newspaper Boy are in,
+    who comes on top of them when drawn before that (`004` "Preparación": "8 si jugamos con el ... Repartidor")."""
+    if config.characters is not None:
+        return tuple(CARD_BY_NUMBER[n] for n in config.characters)
+    pool = config.card_pool
+    if len(pool) == CHARACTERS_IN_PLAY:  # the base cards: nothing to draw
+        return pool
+    drawn: list[str] = []
+    for number in rng.shuffled([PERSONALITIES[card].number for card in pool]):
+        drawn.append(CARD_BY_NUMBER[number])
+        if len(drawn) - (EXTRA_CARD in drawn) == CHARACTERS_IN_PLAY:
+            break
+    return tuple(sorted(drawn, key=lambda card: PERSONALITIES[card].number))
 
 
 def _sides(config: GameConfig, cards: tuple[str, ...], rng: Rng) -> dict[str, str]:
@@ -68,7 +74,7 @@ def new_game(config: GameConfig, seed: int) -> list[Event]:
     cards = _cards(config, rng)
     started: GameStarted = {"type": "game_started", "schema": SCHEMA_VERSION, "players": config.players,
                             "config": config.to_json(), "sides": _sides(config, cards, rng)}
-    if config.gold_and_guns:
+    if config.gold_and_guns or config.big_box:
         started["characters"] = list(cards)
     events: list[Event] = [started, {"type": "turn_order_drawn", "order": rng.shuffled(range(config.players))}]
     river = {parcel_index(x, y) for x, y in RIVER_PARCELS} if config.river else set()

@@ -91,7 +91,7 @@ def _player(
         "roads": p.roads,
         "firepower": firepower(s, seat),
         "personality": card,
-        "side": s.sides.get(card) if card else None,
+        "side": s.sides.get(card, "yellow") if card else None,  # Big Box's cards are yellow (decision D91)
         "card_option": p.card_option,
         "cash_limit": cash_limit(s, seat),
         "passed": p.passed,
@@ -123,6 +123,8 @@ def _player(
         row["no_duel_chips"] = p.no_duel_chips
     if s.config.horses:  # Big Box: the horses bought at Wages (RULING X6; API.md "players[].horses")
         row["horses"] = p.horses
+    if s.config.big_box:  # the card the Newspaper Boy copies this round, announced to everyone (RULING X2)
+        row["copies"] = p.copied
     return row
 
 
@@ -255,7 +257,8 @@ def player_view(
                 "card": card.card,
                 "number": card.number,
                 "name": card.name,
-                "side": s.sides.get(card.card),
+                # None: still to be voted, or chosen by its holder; Big Box's cards show theirs (decision D91)
+                "side": s.sides.get(card.card, "yellow" if card.one_side or card.red_from_round else None),
                 "text": card.side(s.sides.get(card.card, "yellow")).text,
                 "cash_limit": card.side(s.sides.get(card.card, "yellow")).cash_limit,
                 "taken_by": taken.get(card.card),

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from app.rules.catalog import BUILDINGS, CONSTRUCTION_PRICE, PERSONALITIES, SHOP, SQUARES
@@ -29,6 +29,17 @@ def building_name(kind: str | None) -> str:
 def square_name(square: str | None) -> str:
     row = SQUARES.get(square or "")
     return row.name if row else str(square)
+
+
+def _card_gains(e: Mapping[str, Any]) -> str:
+    """What a card chosen or copied gave (or cost: the Newspaper Boy's $3) at once, as the end of a sentence."""
+    money = e.get("money", 0)
+    return (
+        (f" and receives ${money}" if money > 0 else f" and pays ${-money}" if money < 0 else "")
+        + (f" and receives {count(e['dynamite'], 'dynamite chip')}" if e.get("dynamite") else "")
+        + (f" and receives {e['no_duel_chips']} \"no duel\" chips" if e.get("no_duel_chips") else "")
+        + (f" and receives {count(e['horses'], 'horse')}" if e.get("horses") else "")
+    )
 
 
 def card_name(card: str | None) -> str:
@@ -180,9 +191,10 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "parcel_claimed": lambda d, e: f"{d.who(e['seat'])} takes parcel {at(e)}"
     + CLAIM_REASONS.get(str(e.get("reason")), "") + ".",
     "personality_chosen": lambda d, e: f"{d.who(e['seat'])} chooses the {card_name(e['card'])} ({e['side']})"
-    + (f" and receives ${e['money']}" if e.get("money") else "")
-    + (f" and receives {count(e['dynamite'], 'dynamite chip')}" if e.get("dynamite") else "")
-    + (f" and receives {e['no_duel_chips']} \"no duel\" chips" if e.get("no_duel_chips") else "") + ".",
+    + _card_gains(e) + ".",
+    # Big Box's Newspaper Boy (RULING X2).
+    "card_copied": lambda d, e: f"{d.who(e['seat'])}'s Newspaper Boy copies the {card_name(e['card'])} "
+    f"({e['side']})" + _card_gains(e) + ".",
     "card_option_chosen": lambda d, e: f"{d.who(e['seat'])} chooses: {str(e['option']).replace(':', ' ')}.",
     "cowboys_hired": lambda d, e: f"{d.who(e['seat'])} hires {count(e['count'], 'cowboy')}"
     + (f" for ${e['price']}" if e["count"] else "") + ".",

@@ -30,6 +30,7 @@ from app.rules.catalog import (
     TRACK_STEPS,
     WAGE_PER_COWBOY,
 )
+from app.rules.config import EXPANSION_NAMES
 
 # The track's steps that are not squares (where the cowboys on parcels and buildings are resolved).
 STEP_NAMES: Final = {
@@ -203,7 +204,8 @@ def rules_context() -> dict[str, Any]:
         "buildings": [{"type": b.type, "name": b.name, "count": b.count, "expansion": b.expansion,
                        "help": building_help(b.type)} for b in BUILDINGS.values()],
         "pieces": list(PIECE_HELP.items()),
-        "personalities": list(PERSONALITIES.values()),
+        "personalities": sorted(PERSONALITIES.values(), key=lambda card: card.number),
+        "expansion_names": EXPANSION_NAMES,
         "variants": [(VARIANT_NAMES[key], text) for key, text in VARIANT_HELP.items() if key not in BIG_BOX_KEYS],
         "big_box": [(BIG_BOX_TITLES[key], VARIANT_HELP[key]) for key in BIG_BOX_KEYS]
         + [("Not played here", HORSES_NOT_PLAYED)],

@@ -53,7 +53,9 @@ templates.env.globals.update(
 templates.env.filters.update(player_link=present.player_link, player_links=present.player_links)
 router = APIRouter(include_in_schema=False)
 LOG_LENGTH = 80
-CARDS_BY_NUMBER = sorted(PERSONALITIES.values(), key=lambda card: card.number)  # the admin's choice of characters
+# The admin's choice of characters: the cards of the expansions players may open (Big Box's once it is playable).
+CARDS_BY_NUMBER = [card for card in sorted(PERSONALITIES.values(), key=lambda card: card.number)
+                   if card.expansion is None or card.expansion in PLAYABLE_EXPANSIONS]
 STALE_NOTICE = "The game moved on before your click arrived: here is the table as it is now. Please choose again."
 LOBBY_WATCHABLE = 20  # games being played that the lobby offers to watch, newest first
 LOBBY_VIEWS = 20  # games whose decision the lobby names (one state read each)

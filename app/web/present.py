@@ -201,6 +201,11 @@ class Labeller:
                 return f"Choose the {card_name(move['card'])} as the {role}"
             side = card.get("side") or "side by vote"
             return f"Choose the {card_name(move['card'])} ({side})"
+        if kind == "copy_card":  # Big Box's Newspaper Boy (RULING X2)
+            if "side" in move:
+                role = "Doctor" if move["side"] == "yellow" else "Undertaker"
+                return f"Copy the {card_name(move['card'])} as the {role}"
+            return f"Copy the {card_name(move['card'])}"
         if kind == "grocer_choice":
             option = move["option"]
             if option == "double":

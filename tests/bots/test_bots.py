@@ -23,8 +23,10 @@ from app.bots.heuristic import SCORERS
 from app.bots.tournament import bot_player, default_player, play_game
 from app.cli import main
 from app.rules import GameConfig, GameState, legal_moves, new_game, player_view, replay, to_act
+from app.rules.model import replace
 from app.rules.moves import MOVE_TYPES
 from app.tournament import seat_names
+from tests.rules.builders import Game
 from tests.rules.invariants import _scrambled_for, check_invariants
 
 BOTS_DIR = Path(app.bots.__file__).parent
@@ -118,6 +120,9 @@ GAME_CASES: list[dict[str, object]] = [
     {"expansions": ["gold_and_guns"], "characters": [1, 2, 4, 6, 8, 12, 13], "sides": "random"},
     {"expansions": ["gold_and_guns", "outlaws"], "characters": [1, 2, 3, 6, 7, 11, 14]},
     {"expansions": ["outlaws"], "new_beginning": True, "river": True},
+    {"expansions": ["big_box"], "horses": True, "characters": [0, 1, 2, 5, 6, 15, 16, 17]},
+    {"expansions": ["gold_and_guns", "outlaws", "big_box"], "horses": True, "kit_carson": True,
+     "characters": [0, 2, 3, 9, 11, 12, 14, 16]},
 ]
 
 
@@ -184,6 +189,21 @@ def test_tournament_is_reproducible_from_its_seed(capsys: pytest.CaptureFixture[
 def test_tournament_refuses_an_unknown_bot(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--bots", "heuristic,genius", "--games", "1"]) == 2
     assert "genius" in capsys.readouterr().err
+
+
+def test_the_heuristic_newspaper_boy_copies_the_best_card_still_useful() -> None:
+    """R-BB-2, RULING X2: the heuristic bot's Newspaper Boy copies the Banker ($9 and a $120 limit) rather than
+    the Mercenary; in round 4 it never copies the Teacher, whose red side gives only its cash limit (X3)."""
+    g = Game(3, expansions=["big_box"], characters=[0, 1, 2, 3, 4, 5, 7, 17])
+    g.claim_starts()
+    g.act({"type": "choose_personality", "card": "newspaper_boy"})
+    seat = g.to_act[0]
+    chosen = BOTS["heuristic"](player_view(g.state, seat), legal_moves(g.state, seat), random.Random(1))
+    assert chosen == {"type": "copy_card", "card": "banker"}
+    last = replace(g.state, round=4, sides={**g.state.sides, "teacher": "red"})
+    only_teacher_or_mercenary = [m for m in legal_moves(last, seat) if m["card"] in ("teacher", "mercenary")]
+    chosen = BOTS["heuristic"](player_view(last, seat), only_teacher_or_mercenary, random.Random(1))
+    assert chosen == {"type": "copy_card", "card": "mercenary"}
 
 
 def test_the_heuristic_has_an_opinion_on_every_move_type() -> None:

@@ -25,10 +25,10 @@ class Game:
     """A game under test: its state, its event log and its seed."""
 
     def __init__(self, players: int = 3, seed: int = SEED, **variants: Any) -> None:
-        """A Gold & Guns game plays the seven base cards unless `characters` says otherwise (None: drawn at
-        random), so that scenarios written for the base cards keep them."""
+        """A Gold & Guns or Big Box game plays the seven base cards unless `characters` says otherwise (None: drawn
+        at random), so that scenarios written for the base cards keep them."""
         self.seed = seed
-        if "gold_and_guns" in variants.get("expansions", ()):
+        if {"gold_and_guns", "big_box"} & set(variants.get("expansions", ())):
             variants.setdefault("characters", list(range(1, 8)))
         self.config = GameConfig.from_variants(players, variants, preview=True)  # expansions in preview too
         self.events: list[Event] = new_game(self.config, seed)

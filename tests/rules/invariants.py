@@ -52,7 +52,12 @@ def check_invariants(s: GameState) -> None:
     assert not any(c.singer for cowboys in s.parcel_cowboys.values() for c in cowboys)
     assert all(not c.singer for square, cowboys in s.squares.items() if square != "gambling_income" for c in cowboys)
     # A card whose holder chooses its side (the Doctor / Undertaker, decision D73) has one only while chosen.
-    assert len(s.cards) == len(set(s.cards)) == 7
+    # R-BB-1 (decision D90): the Newspaper Boy comes on top of the 7.
+    assert len(s.cards) == len(set(s.cards)) == 7 + ("newspaper_boy" in s.cards)
+    # R-BB-2 (RULING X2): only the Newspaper Boy copies, another card of the game but the Sheriff.
+    for p in s.players:
+        assert p.copied is None or (p.personality == "newspaper_boy" and p.copied in s.cards
+                                    and p.copied not in ("sheriff", "newspaper_boy")), f"seat {p.seat} copies"
     assert not s.sides or set(sided_cards(s.cards)) <= set(s.sides) <= set(s.cards)
     # R-GG-9 (RULING G9): "no duel" chips only with the yellow Singer, at most two, their cowboys only on the
     # chip squares.

@@ -334,3 +334,32 @@ def test_random_games_with_big_box_keep_invariants(players: int, variants: dict[
         assert ("kit_carson" in score) == bool(variants.get("kit_carson"))
     if variants.get("kit_carson"):  # 0, 1, ... players-1: one each for every player behind (RULING X4)
         assert sorted(score["kit_carson"] for score in state.scores) == list(range(players))
+
+
+# Big Box's four cards (R-BB-2 .. R-BB-5) in every game: the Newspaper Boy as an eighth card copying whatever the
+# random players pick, the Heroes and the Teacher, and the Cowboy wherever horses are played; alone and with Gold &
+# Guns (whose cards he copies too, the Doctor's side and the Auctioneer's auction included), the Outlaws (the
+# Heroes' buildings), Kit Carson (the Teacher's turn order) and the base variants.
+BIG_BOX_CHARACTER_CASES = [
+    {"expansions": ["big_box"], "characters": [0, 1, 2, 3, 5, 6, 16, 17]},
+    {"expansions": ["big_box"], "horses": True, "kit_carson": True, "characters": [0, 2, 3, 4, 6, 15, 16, 17],
+     "sides": "red"},
+    {"expansions": ["gold_and_guns", "outlaws", "big_box"], "horses": True, "kit_carson": True,
+     "characters": [0, 2, 9, 11, 12, 14, 15, 16], "sides": "random"},
+    {"expansions": ["gold_and_guns", "outlaws", "big_box"], "characters": [0, 1, 3, 8, 10, 13, 16, 17],
+     "sides": "red", "might_is_right": True},
+    {"expansions": ["big_box", "outlaws"], "horses": True, "characters": [0, 2, 5, 7, 15, 16, 17, 4],
+     "river": True, "new_beginning": True, "sides": "vote"},
+]
+
+
+@pytest.mark.parametrize("variants", BIG_BOX_CHARACTER_CASES, ids=lambda v: "+".join(
+    f"{k}={v[k]}" for k in sorted(v) if k not in ("expansions", "characters")) + "+" + "+".join(v["expansions"]))
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_random_games_with_big_box_characters_keep_invariants(players: int, variants: dict[str, object]) -> None:
+    """R-BB-1 .. R-BB-5 (`004` "Elección de personaje"; RULINGS X2, X3, X5; decisions D90-D96) in whole games:
+    every invariant after every decision, replay equality, no secret in another's view, and every game ends."""
+    chooser = random.Random(f"big-box-cards-{players}-{sorted(variants.items(), key=str)}")
+    for _ in range(2):
+        state = _play_checked(players, variants, chooser.randrange(10**15, 10**16), chooser, probe=2)
+        assert state.status == "finished" and len(state.cards) == 8

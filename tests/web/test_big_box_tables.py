@@ -51,7 +51,8 @@ async def test_six_seats_or_big_box_options_without_big_box_are_refused_in_words
     naming the setting; nothing is created."""
     admin = await api.admin()
     cases = [
-        ({"seats": 6, "variants": {"expansions": ["gold_and_guns"]}}, "A game has 2 to 5 players."),
+        ({"seats": 6, "variants": {"expansions": ["gold_and_guns"]}},
+         "A game has 2 to 5 players. Six players need the Big Box expansion."),
         ({"seats": 4, "variants": {"horses": True}}, "'horses' needs the Big Box expansion."),
         ({"seats": 4, "variants": {"kit_carson": True, "expansions": ["outlaws"]}},
          "'kit_carson' needs the Big Box expansion."),
@@ -77,7 +78,7 @@ async def test_the_form_offers_big_box_its_options_and_six_seats(api: Any, clien
     for field in ('name="expansions" value="big_box"', 'name="horses"', 'name="kit_carson"', '<option value="6"'):
         assert field in form, field
     r = await client.post("/games/new", data={"name": "Colts", "seats": "6", "csrf_token": token})
-    assert r.status_code == 422 and "A game has 2 to 5 players." in r.text
+    assert r.status_code == 422 and "Six players need the Big Box expansion." in r.text
     r = await client.post("/games/new", data={"name": "Colts", "seats": "4", "horses": "1", "csrf_token": token})
     assert r.status_code == 422 and "'horses' needs the Big Box expansion." in unescape(r.text)
     assert 'name="horses" value="1" aria-describedby="help-horses" checked' in r.text

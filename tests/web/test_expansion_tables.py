@@ -47,7 +47,8 @@ async def test_the_admin_form_chooses_the_characters_or_leaves_them_to_chance(
     with the rule's words and the form keeps what was ticked."""
     token = await _page_client(client, api)
     form = (await client.get("/games/new", headers={"Accept": "text/html"})).text
-    assert 'value="gold_and_guns"' in form and form.count('name="characters"') == 14
+    # Every card of the playable expansions: 1-7, Gold & Guns' 8-14, Big Box's 0 and 15-17 (D90).
+    assert 'value="gold_and_guns"' in form and form.count('name="characters"') == 18
     base = {"name": "Gold", "seats": "3", "expansions": ["gold_and_guns", "outlaws"], "csrf_token": token}
     chosen = ["8", "9", "10", "11", "12", "13", "14"]
     r = await client.post("/games/new", data={**base, "characters": chosen})

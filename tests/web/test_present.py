@@ -30,6 +30,9 @@ VARIANTS = [
     {"expansions": ["gold_and_guns"], "characters": [1, 2, 3, 7, 9, 10, 13], "sides": "red", "might_is_right": True},
     # Big Box (RULINGS X1, X4, X6): six seats, horses at Wages, Kit Carson's part of the score.
     {"expansions": ["gold_and_guns", "outlaws", "big_box"], "horses": True, "kit_carson": True, "sides": "random"},
+    # Big Box's four cards (RULINGS X2, X3, X5): the Newspaper Boy's copy, the Cowboy's horse, six seats.
+    {"expansions": ["gold_and_guns", "outlaws", "big_box"], "horses": True, "characters": [0, 2, 3, 12, 14, 15, 16,
+                                                                                           17]},
 ]
 
 
@@ -48,7 +51,7 @@ def _known_log(events: list[dict[str, Any]], seat: int | None) -> list[tuple[int
 @pytest.mark.parametrize(("players", "variants"), [(2, VARIANTS[0]), (3, VARIANTS[1]), (4, VARIANTS[2]),
                                                     (2, VARIANTS[2]), (5, VARIANTS[3]), (3, VARIANTS[4]),
                                                     (5, VARIANTS[4]), (3, VARIANTS[5]), (4, VARIANTS[6]),
-                                                    (4, VARIANTS[7]), (6, VARIANTS[8])])
+                                                    (4, VARIANTS[7]), (6, VARIANTS[8]), (6, VARIANTS[9])])
 def test_every_legal_move_is_offered_once_and_every_page_renders(players: int, variants: dict[str, Any]) -> None:
     seed = 17 + players
     config = GameConfig.from_variants(players=players, variants=variants, preview=True)
