@@ -16,7 +16,7 @@ from datetime import timedelta
 
 from fastapi import FastAPI
 
-from app import i18n
+import app.i18n as i18n
 from app.notify.preferences import UnsubscribeLinks
 from app.notify.sender import LogSender, Sender, SmtpSender
 from app.notify.worker import MailSettings, Notifier

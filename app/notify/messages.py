@@ -16,7 +16,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from app import i18n
+import app.i18n as i18n
 from app.i18n import N_, gettext, ngettext
 from app.rules.catalog import BUILDINGS
 from app.rules.decisions import Decision

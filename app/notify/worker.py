@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import i18n
+import app.i18n as i18n
 from app.notify import presence
 from app.notify.messages import (
     ABOUT_AN_AWAITED_DECISION,

@@ -25,7 +25,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app import i18n
+import app.i18n as i18n
 from app.i18n import N_, gettext
 from app.play.accounts import Account
 from app.play.bus import Bus

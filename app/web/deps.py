@@ -10,7 +10,7 @@ from fastapi import Depends, Request
 from fastapi.security import OAuth2PasswordBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import i18n
+import app.i18n as i18n
 from app.play.accounts import Account, Accounts
 from app.play.bus import Bus
 from app.play.chat import Chat

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app import i18n
+import app.i18n as i18n
 from app.play.accounts import set_language
 from app.play.errors import NotAllowed
 from app.web import csrf

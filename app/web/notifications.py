@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pydantic import BaseModel, ConfigDict, Field
 
-from app import i18n
+import app.i18n as i18n
 from app.i18n import gettext
 from app.notify import preferences
 from app.notify.messages import DIGEST_LABEL, KIND_LABELS, KINDS, TEMPLATES

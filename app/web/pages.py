@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
-from app import i18n
+import app.i18n as i18n
 from app.i18n import N_, gettext
 from app.play.accounts import Account
 from app.play.commands import PlayerMove, Undo

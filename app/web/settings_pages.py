@@ -16,7 +16,7 @@ from pydantic import TypeAdapter, ValidationError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import i18n
+import app.i18n as i18n
 from app.i18n import N_, gettext
 from app.notify import preferences
 from app.notify.messages import KIND_LABELS, KINDS, MODES
