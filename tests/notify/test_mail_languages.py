@@ -67,7 +67,7 @@ def test_every_mail_is_written_in_french_and_spanish_without_english(kind: str, 
 @pytest.mark.parametrize("kind", EVERY_KIND)
 def test_the_english_mail_is_english(kind: str) -> None:
     """The check above is not blind: the English mails are full of the words it looks for."""
-    subject, text, html = written(mail(kind, None))
+    _, text, html = written(mail(kind, None))
     assert english_left(text, NAMES) and english_left(html, NAMES)
     assert '<html lang="en">' in html
 
@@ -88,7 +88,8 @@ def test_the_game_words_are_the_rule_documents_own() -> None:
         ("en", "Your Carson City digest: 1 game, 0 waiting for you",
          "Your Carson City digest: 2 games, 1 waiting for you"),
         ("fr", "Ton résumé Carson City : 1 partie, 0 t'attendent", "Ton résumé Carson City : 2 parties, 1 t'attendent"),
-        ("es", "Tu resumen de Carson City: 1 partida, 0 te esperan", "Tu resumen de Carson City: 2 partidas, 1 te esperan"),
+        ("es", "Tu resumen de Carson City: 1 partida, 0 te esperan",
+         "Tu resumen de Carson City: 2 partidas, 1 te esperan"),
     ],
 )
 def test_plurals_follow_each_language(language: str, one: str, two: str) -> None:
@@ -113,7 +114,7 @@ def test_durations_have_their_plurals(language: str, durations: list[str]) -> No
 async def test_mails_follow_the_account_language(api: Api, service: GameService, notifier: Notifier,
                                                  smtp: SmtpServer) -> None:
     """Issue 17: "a language setting per account (mails use it)". bob chose French, ann nothing (English)."""
-    table, _, players = await started(api, service, ["ann", "bob"], seed=3)
+    _, _, players = await started(api, service, ["ann", "bob"], seed=3)
     bob = next(p for p in players if p.username == "bob")
     async with service.db.session() as session:
         await set_language(session, bob.id, "fr")
