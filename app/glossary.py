@@ -2,7 +2,8 @@
 (named in `babel.cfg`), so that `pybabel extract` finds them where they are defined and nobody copies them.
 
 The translations use the words of the French and Spanish rule documents (003, 004) where they give one, so a
-player recognises their box: the buildings, what each decision asks, and the variants' and expansions' names.
+player recognises their box: the buildings, the personality cards, what each decision asks, and the variants'
+and expansions' names.
 Nothing imports this module; the layers translate these words with `gettext` where they show them.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import IO, Any
 
-from app.rules.catalog import BUILDINGS
+from app.rules.catalog import BUILDINGS, PERSONALITIES
 from app.rules.config import EXPANSION_NAMES
 from app.rules.phrases import DECISION_PHRASES
 
@@ -26,6 +27,8 @@ Extracted = tuple[int, str | None, str, list[str]]
 def _words() -> Iterator[tuple[str, str]]:
     for building in BUILDINGS.values():
         yield building.name, "a building (003/004)"
+    for card in PERSONALITIES.values():
+        yield card.name, "a personality card (004 names every one)"
     for decision, phrase in DECISION_PHRASES.items():
         yield phrase, f"what the decision {decision.value} asks: 'you must ...', 'your turn: ...'"
     for name in EXPANSION_NAMES.values():
