@@ -8,7 +8,7 @@ it also saves the choice as the account's setting, which their mails follow.
 
 from __future__ import annotations
 
-from http.cookies import SimpleCookie
+from http.cookies import CookieError, SimpleCookie
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
@@ -37,7 +37,7 @@ def browser_language(scope: Scope) -> str:
     cookie = SimpleCookie()
     try:
         cookie.load(_header(scope, b"cookie"))
-    except Exception:  # a malformed Cookie header only loses the choice
+    except CookieError:  # a malformed Cookie header only loses the choice
         cookie = SimpleCookie()
     chosen = cookie.get(COOKIE)
     return (chosen and i18n.supported(chosen.value)) or i18n.negotiate(_header(scope, b"accept-language")) \
