@@ -20,7 +20,8 @@ COPY migrations ./migrations
 COPY app ./app
 COPY templates ./templates
 COPY static ./static
-RUN mkdir -p /srv/var && chown carson /srv/var
+# The message catalogs compiled at build time (the server would otherwise compile them in memory at each start).
+RUN python -c "from app import i18n; i18n.compile_catalogs()" && mkdir -p /srv/var && chown carson /srv/var
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \

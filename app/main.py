@@ -16,6 +16,7 @@ from datetime import timedelta
 
 from fastapi import FastAPI
 
+import app.i18n as i18n
 from app.notify.preferences import UnsubscribeLinks
 from app.notify.sender import LogSender, Sender, SmtpSender
 from app.notify.worker import MailSettings, Notifier
@@ -151,13 +152,16 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The web application of `settings` (read from the environment if not given), whose start-up builds and
-    starts everything `running` names; nothing touches the database before then."""
+    starts everything `running` names; nothing touches the database before then. The message catalogs are
+    compiled first where their `.mo` is missing or stale (a fresh clone, an updated translation)."""
     settings = settings or Settings()
+    i18n.compile_catalogs()
     return build_app(settings, functools.partial(running, settings))
 
 
 async def run_worker(settings: Settings) -> None:
     """`python -m app worker`: the background jobs alone, without the web server."""
+    i18n.compile_catalogs()
     async with opened_database(settings, migrated=settings.migrate_on_start) as db:
         mail = f"SMTP {settings.smtp_host}:{settings.smtp_port}" if settings.smtp_host else "the log (no SMTP_HOST)"
         log.info("worker running: mail to %s, clock check every %ss", mail, settings.clock_check_seconds)

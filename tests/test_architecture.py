@@ -22,11 +22,11 @@ GRAPH = import_graph(APP_DIR)
 LAYERS = ("rules", "bots", "store", "play", "notify", "web")  # lowest first
 
 # The modules directly in app/ (the settings, the composition root app.main, the commands) sit outside the
-# layers: they may import every layer, and no layer imports them, with one exception: the web layer reads the
-# Settings (its middlewares and pages need the site's address, keys and limits). Lower layers are handed plain
-# values (a database URL, a poll interval) by the composition root, never the Settings object.
-SETTINGS = "app.settings"
-LAYERS_READING_SETTINGS = {"web"}
+# layers: they may import every layer, and no layer imports them, with two exceptions: the web layer reads the
+# Settings (its middlewares and pages need the site's address, keys and limits), and the layers that speak to
+# people (the mails, the pages) read the translations, which import nothing of ours. Lower layers are handed
+# plain values (a database URL, a poll interval) by the composition root, never the Settings object.
+OUTSIDE_READERS = {"app.settings": {"web"}, "app.i18n": {"notify", "web"}}
 
 # What only the composition root (or a command) does: the layers are handed an open, migrated database and
 # never start the long-running jobs themselves.
@@ -47,7 +47,7 @@ def layer_of(module: str) -> str | None:
 def may_import(layer: str, target: str) -> bool:
     target_layer = layer_of(target)
     if target_layer is None:
-        return target == SETTINGS and layer in LAYERS_READING_SETTINGS
+        return layer in OUTSIDE_READERS.get(target, set())
     return LAYERS.index(target_layer) <= LAYERS.index(layer)
 
 

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+import app.i18n as i18n
+from app.i18n import N_, gettext, ngettext
+from app.rules.catalog import BUILDINGS
 from app.rules.decisions import Decision
 from app.rules.phrases import DECISION_PHRASES
 
@@ -34,17 +37,44 @@ KINDS: tuple[str, ...] = (
     "invitation",
     "chat",
 )
+# In English; translated where they are shown (`gettext(KIND_LABELS[kind])`), in the reader's language.
 KIND_LABELS: Mapping[str, str] = {
-    "your_turn": "It is your turn",
-    "permission": "Someone asks to build a house on your parcel",
-    "game_started": "A game you play in has started",
-    "game_finished": "A game you play in is over",
-    "reminder": "Your move clock is running out",
-    "timed_out": "Your clock ran out and a move was made for you",
-    "admin_alert": "A player keeps running out of time (admins)",
-    "seat_replaced": "Another player takes over a seat in your game",
-    "invitation": "A player invites you to a table",
-    "chat": "Another player writes in the chat of your game",
+    "your_turn": N_("It is your turn"),
+    "permission": N_("Someone asks to build a house on your parcel"),
+    "game_started": N_("A game you play in has started"),
+    "game_finished": N_("A game you play in is over"),
+    "reminder": N_("Your move clock is running out"),
+    "timed_out": N_("Your clock ran out and a move was made for you"),
+    "admin_alert": N_("A player keeps running out of time (admins)"),
+    "seat_replaced": N_("Another player takes over a seat in your game"),
+    "invitation": N_("A player invites you to a table"),
+    "chat": N_("Another player writes in the chat of your game"),
+}
+DIGEST_LABEL = N_("Daily digest")
+# The moves a run-out clock makes (app.rules.defaults: the safe ones, the preferred options, the smallest amount),
+# as the timed-out mail names them; any other move is named by its type.
+CLOCK_MOVES: Mapping[str, str] = {
+    "pass": N_("pass"),
+    "bid_pass": N_("pass in the auction"),
+    "decline": N_("decline"),
+    "decline_parcel": N_("decline the parcel"),
+    "keep_building": N_("keep the building"),
+    "place_house": N_("place the free house"),
+    "place_townhouse": N_("place the free townhouse"),
+    "deny_remaining": N_("deny the remaining requests"),
+    "finish_roads": N_("stop placing roads"),
+    "shop_done": N_("finish shopping"),
+    "keep_dynamite": N_("keep the dynamite chips"),
+    "keep_roll": N_("keep the roll"),
+    "grocer_choice": N_("take the Grocer's money"),
+    "card_option": N_("take the money"),
+    "outlaw_reward": N_("take the victory points"),
+    "pay_undertaker": N_("pay the Undertaker in money"),
+    "give_up_money": N_("give up money"),
+    "play_tile": N_("play a duel tile"),
+    "buy_vp": N_("buy victory points"),
+    "banker_vp": N_("buy victory points"),
+    "hire_cowboys": N_("hire cowboys"),
 }
 # The mode of a kind for a user who never chose one; "immediately" for every kind not named here. Chat is quiet
 # unless asked for: a lively table would otherwise fill the other players' inboxes.
@@ -68,6 +98,7 @@ class Recipient:
     user_id: int
     username: str
     email: str
+    language: str | None = None  # the account's setting; None: English
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +122,7 @@ class Composed:
 
 def awaited_phrase(kind: str | None) -> str:
     """What the recipient is asked to do, in words ("place a cowboy or pass"), as the game page says it."""
-    return "make a decision" if kind is None else DECISION_PHRASES[Decision(kind)]
+    return gettext("make a decision" if kind is None else DECISION_PHRASES[Decision(kind)])
 
 
 def game_link(base_url: str, game_id: int) -> str:
@@ -102,23 +133,27 @@ def days_and_hours(hours: float) -> str:
     """A duration for people: "2 days", "1 day 6 hours", "5 hours", "less than an hour"."""
     whole = int(hours)
     if whole < 1:
-        return "less than an hour"
+        return gettext("less than an hour")
     days, rest = divmod(whole, 24)
-    parts = [f"{days} day{'s' if days != 1 else ''}"] if days else []
+    parts = [ngettext("{n} day", "{n} days", days).format(n=days)] if days else []
     if rest:
-        parts.append(f"{rest} hour{'s' if rest != 1 else ''}")
+        parts.append(ngettext("{n} hour", "{n} hours", rest).format(n=rest))
     return " ".join(parts)
 
 
 def when(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%a %d %b %Y, %H:%M UTC")
+    return i18n.format_moment(moment)
 
 
 def describe_move(move: Mapping[str, Any]) -> str:
-    """A move as the log shows it: its type in words, then its fields ("pass"; "give up money: amount 3")."""
-    kind = str(move.get("type", "move")).replace("_", " ")
+    """A move a clock made, in words, then its numbers ("pass"; "give up money: 3"); a move no clock makes is
+    named by its type and fields."""
+    kind = str(move.get("type", "move"))
+    if kind in CLOCK_MOVES:
+        numbers = ", ".join(str(v) for k, v in move.items() if k != "type" and isinstance(v, int))
+        return f"{gettext(CLOCK_MOVES[kind])}: {numbers}" if numbers else gettext(CLOCK_MOVES[kind])
     fields = ", ".join(f"{k} {v}" for k, v in move.items() if k != "type")
-    return f"{kind}: {fields}" if fields else kind
+    return f"{kind.replace('_', ' ')}: {fields}" if fields else kind.replace("_", " ")
 
 
 def _players(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -128,11 +163,11 @@ def _players(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 def _name(view: Mapping[str, Any] | None, seat: int | None) -> str:
     if view is None or seat is None:
-        return "a player"
+        return gettext("a player")
     for player in _players(view):
         if player["seat"] == seat:
             return str(player["username"])
-    return f"Player {seat + 1}"
+    return gettext("Player {number}").format(number=seat + 1)
 
 
 def _scores(view: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -157,67 +192,77 @@ def _subject_and_context(message: Message) -> tuple[str, dict[str, Any]]:
     you_act = bool(view) and view is not None and view.get("viewer") in view.get("to_act", [])
     context: dict[str, Any] = {"awaited": awaited_phrase(awaiting) if you_act else None}
     if kind == "your_turn":
-        return f"Your turn in {game}: {context['awaited']}", context
+        return gettext("Your turn in {game}: {awaited}").format(game=game, awaited=context["awaited"]), context
     if kind == "permission":
         work = (view or {}).get("construction_work") or {}
         request = work.get("request") or {}
         builder = _name(view, work.get("seat"))
+        building = BUILDINGS.get(str(work.get("building")))
         context.update(
             builder=builder,
-            building=str(work.get("building") or "a building").replace("_", " "),
+            building=gettext(building.name) if building else gettext("a building"),
             parcels=[f"({x}, {y})" for x, y in request.get("parcels", [])],
         )
-        return f"{builder} asks to build a house on your parcel in {game}", context
+        return gettext("{builder} asks to build a house on your parcel in {game}").format(
+            builder=builder, game=game), context
     if kind == "game_started":
         players = [p["username"] for p in sorted(_players(view or {}), key=lambda p: p["seat"])]
         context.update(players=players, first=you_act)
-        suffix = ": you play first" if you_act else ""
-        return f"{game} has started{suffix}", context
+        if you_act:
+            return gettext("{game} has started: you play first").format(game=game), context
+        return gettext("{game} has started").format(game=game), context
     if kind == "game_finished":
         scores = _scores(view or {})
         winner = _name(view, (view or {}).get("winner"))
         context.update(scores=scores, winner=winner, you_won=(view or {}).get("winner") == (view or {}).get("viewer"))
-        return f"{game} is over: {winner} wins", context
+        return gettext("{game} is over: {winner} wins").format(game=game, winner=winner), context
     if kind == "reminder":
         deadline = _datetime(details["deadline"])
         left = days_and_hours(details.get("hours_left", 0))
         context.update(deadline=when(deadline), left=left)
-        return f"Reminder: {left} left for your move in {game}", context
+        return gettext("Reminder: {left} left for your move in {game}").format(left=left, game=game), context
     if kind == "timed_out":
         context.update(move=describe_move(details.get("move") or {}), count=details.get("count", 1))
-        return f"Your time ran out in {game}: a move was made for you", context
+        return gettext("Your time ran out in {game}: a move was made for you").format(game=game), context
     if kind == "admin_alert":
-        player = str(details.get("player", "a player"))
+        player = str(details.get("player") or gettext("a player"))
         context.update(player=player, seat=details.get("seat"), count=details.get("count", 3))
-        return f"{player} ran out of time {context['count']} times in a row in {game}", context
+        return ngettext("{player} ran out of time {count} time in a row in {game}",
+                        "{player} ran out of time {count} times in a row in {game}",
+                        context["count"]).format(player=player, count=context["count"], game=game), context
     if kind == "seat_replaced":
         newcomer, previous = str(details.get("username")), str(details.get("previous"))
         context.update(newcomer=newcomer, previous=previous, you=newcomer == message.recipient.username)
-        taker = "You take" if context["you"] else f"{newcomer} takes"
-        return f"{taker} over {previous}'s seat in {game}", context
+        if context["you"]:
+            return gettext("You take over {previous}'s seat in {game}").format(previous=previous, game=game), context
+        return gettext("{newcomer} takes over {previous}'s seat in {game}").format(
+            newcomer=newcomer, previous=previous, game=game), context
     if kind == "invitation":
-        by = str(details.get("by") or "A player")
+        by = str(details.get("by") or gettext("A player"))
         context.update(by=by)
-        return f"{by} invites you to {game}", context
+        return gettext("{by} invites you to {game}").format(by=by, game=game), context
     if kind == "chat":
-        author = str(details.get("from") or "A player")
+        author = str(details.get("from") or gettext("A player"))
         context.update(author=author, text=str(details.get("text", "")))
-        return f"{author} wrote in the chat of {game}", context
+        return gettext("{author} wrote in the chat of {game}").format(author=author, game=game), context
     if kind == "password_reset":
         context.update(link=str(details["link"]), lifetime=days_and_hours(float(details.get("hours", 1))))
-        return "Set a new password for Carson City Online", context
+        return gettext("Set a new password for Carson City Online"), context
     if kind == "digest":
         games: Sequence[Mapping[str, Any]] = details.get("games", [])
         waiting = sum(1 for g in games if g.get("awaiting"))
         context.update(games=games, waiting=waiting)
         count = len(games)
-        return f"Your Carson City digest: {count} game{'s' if count != 1 else ''}, {waiting} waiting for you", context
+        return ngettext("Your Carson City digest: {count} game, {waiting} waiting for you",
+                        "Your Carson City digest: {count} games, {waiting} waiting for you",
+                        count).format(count=count, waiting=waiting), context
     raise ValueError(f"unknown message kind {kind!r}")
 
 
 def subject_of(message: Message) -> str:
-    """The subject line of `message` (digests list their items by it)."""
-    return _subject_and_context(message)[0]
+    """The subject line of `message` in its recipient's language (digests list their items by it)."""
+    with i18n.speaking(message.recipient.language):
+        return _subject_and_context(message)[0]
 
 
 def _datetime(value: Any) -> datetime:
@@ -229,11 +274,19 @@ def _environments() -> tuple[Environment, Environment]:
     loader = FileSystemLoader(TEMPLATES)
     text = Environment(loader=loader, autoescape=False, undefined=StrictUndefined, keep_trailing_newline=True)
     html = Environment(loader=loader, autoescape=select_autoescape(["html"]), undefined=StrictUndefined)
+    for environment in (text, html):
+        i18n.install(environment)
     return text, html
 
 
 def compose(message: Message, *, base_url: str, unsubscribe_url: str | None, preferences_url: str) -> Composed:
-    """Subject, plain text and HTML of `message` (raises ValueError for an unknown kind)."""
+    """Subject, plain text and HTML of `message`, in its recipient's language (raises ValueError for an unknown
+    kind)."""
+    with i18n.speaking(message.recipient.language):
+        return _compose(message, base_url, unsubscribe_url, preferences_url)
+
+
+def _compose(message: Message, base_url: str, unsubscribe_url: str | None, preferences_url: str) -> Composed:
     subject, context = _subject_and_context(message)
     context.update(
         subject=subject,
@@ -243,7 +296,8 @@ def compose(message: Message, *, base_url: str, unsubscribe_url: str | None, pre
         link=context.get("link") or (game_link(base_url, message.game_id) if message.game_id is not None else base_url),
         unsubscribe_url=unsubscribe_url,
         preferences_url=preferences_url,
-        kind_label=KIND_LABELS.get(message.kind, "Daily digest"),
+        kind_label=gettext(KIND_LABELS.get(message.kind, DIGEST_LABEL)),
+        language=i18n.current(),
     )
     text_env, html_env = _environments()
     text = text_env.get_template(f"{message.kind}.txt").render(context)

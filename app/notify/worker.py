@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+import app.i18n as i18n
 from app.notify import presence
 from app.notify.messages import (
     ABOUT_AN_AWAITED_DECISION,
@@ -247,7 +248,7 @@ class Notifier:
         user = await session.get(User, row.recipient_id) if row.recipient_id is not None else None
         if user is None:
             return "no_recipient"
-        recipient = Recipient(user.id, user.username, user.email)
+        recipient = Recipient(user.id, user.username, user.email, user.language)
         if message not in ("digest", *ALWAYS_SENT):
             mode = await _mode(session, user.id, message)
             if mode == "off":
@@ -419,7 +420,8 @@ class Notifier:
                 continue
             _, view = await self._view(session, game_id, head.seq, seat)
             if seat in view["to_act"]:
-                entry["awaiting"] = awaited_phrase(view.get("awaiting"))
+                with i18n.speaking(recipient.language):
+                    entry["awaiting"] = awaited_phrase(view.get("awaiting"))
         return list(games.values())
 
     # --- 3. digest ------------------------------------------------------------------------------------------

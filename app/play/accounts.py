@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -25,6 +25,7 @@ class Account:
     id: int
     username: str
     is_admin: bool
+    language: str | None = None  # the language chosen for pages and mails; None: the browser's
 
 
 def make_hasher(profile: str = "standard") -> PasswordHasher:
@@ -43,12 +44,15 @@ class Accounts:
         self._decoy = hasher.hash("decoy password, never valid")
 
     async def register(
-        self, session: AsyncSession, username: str, email: str, password: str, *, is_admin: bool = False
+        self, session: AsyncSession, username: str, email: str, password: str, *, is_admin: bool = False,
+        language: str | None = None,
     ) -> Account:
-        """Create an account; Conflict `username_taken` / `email_taken` when either is in use (any case)."""
+        """Create an account (speaking `language`, the one its sign-up page spoke); Conflict `username_taken` /
+        `email_taken` when either is in use (any case)."""
         await self._refuse_taken(session, username, email)
         password_hash = await asyncio.to_thread(self.hasher.hash, password)
-        user = User(username=username, email=email.lower(), password_hash=password_hash, is_admin=is_admin)
+        user = User(username=username, email=email.lower(), password_hash=password_hash, is_admin=is_admin,
+                    language=language)
         session.add(user)
         try:
             await session.flush()
@@ -56,7 +60,7 @@ class Accounts:
             await session.rollback()
             await self._refuse_taken(session, username, email)
             raise Conflict("username_taken", "That username or email address is already in use.") from exc
-        return Account(user.id, user.username, user.is_admin)
+        return Account(user.id, user.username, user.is_admin, user.language)
 
     async def _refuse_taken(self, session: AsyncSession, username: str, email: str) -> None:
         rows = await session.execute(
@@ -66,7 +70,7 @@ class Accounts:
         )
         for taken_name, taken_email in rows.all():
             if taken_name.lower() == username.lower():
-                raise Conflict("username_taken", f"The username '{username}' is already taken.")
+                raise Conflict("username_taken", "The username '{name}' is already taken.", name=username)
             if taken_email == email.lower():
                 raise Conflict("email_taken", "An account with that email address already exists.")
 
@@ -82,7 +86,7 @@ class Accounts:
             raise NotSignedIn("invalid_credentials", "The username or password is wrong.")
         if self.hasher.check_needs_rehash(user.password_hash):
             user.password_hash = await asyncio.to_thread(self.hasher.hash, password)
-        return Account(user.id, user.username, user.is_admin)
+        return Account(user.id, user.username, user.is_admin, user.language)
 
     async def set_password(self, session: AsyncSession, user_id: int, password: str) -> Account:
         """Replace the password of `user_id` (the caller has checked who is asking)."""
@@ -90,7 +94,7 @@ class Accounts:
         if user is None:
             raise NotSignedIn("not_signed_in", "Your account no longer exists.")
         user.password_hash = await asyncio.to_thread(self.hasher.hash, password)
-        return Account(user.id, user.username, user.is_admin)
+        return Account(user.id, user.username, user.is_admin, user.language)
 
     async def set_email(self, session: AsyncSession, user_id: int, email: str) -> None:
         """Replace the address of `user_id`; Conflict `email_taken` when another account uses it (any case)."""
@@ -122,7 +126,12 @@ class Accounts:
         except (VerificationError, InvalidHashError):
             user.password_hash = await asyncio.to_thread(self.hasher.hash, password)
             changed = True
-        return Account(user.id, user.username, True), changed
+        return Account(user.id, user.username, True, user.language), changed
+
+
+async def set_language(session: AsyncSession, user_id: int, language: str | None) -> None:
+    """Speak `language` to `user_id` in pages and mails from now on (None: follow the browser)."""
+    await session.execute(update(User).where(User.id == user_id).values(language=language))
 
 
 async def find_by_name(session: AsyncSession, username: str) -> User | None:

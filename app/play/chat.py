@@ -65,9 +65,8 @@ class Chat:
                 wait = max(1, int(recent[1] or 1))
                 raise TooMany(
                     "too_many_messages",
-                    f"You have written {recent[0]} messages within {int(self.window.total_seconds())} seconds, "
-                    f"the most allowed; please wait {wait} second{'s' if wait != 1 else ''}.",
-                    retry_after=wait,
+                    "You have written {count} messages within {window} s, the most allowed; please wait {wait} s.",
+                    retry_after=wait, count=recent[0], window=int(self.window.total_seconds()), wait=wait,
                 )
             row = (
                 await session.execute(
@@ -96,7 +95,7 @@ class Chat:
         """The game's messages after message `after`, oldest first; with `after` 0 the newest `limit` of them."""
         async with self.db.reading() as session:
             if await session.get(Game, game_id) is None:
-                raise NotFound("game_not_found", f"There is no game {game_id}.")
+                raise NotFound("game_not_found", "There is no game {game}.", game=game_id)
             query = (
                 select(ChatMessage.id, User.username, ChatMessage.text, ChatMessage.created_at)
                 .join(User, User.id == ChatMessage.user_id)
@@ -113,6 +112,6 @@ async def seated(session: AsyncSession, game_id: int, user_id: int) -> None:
     """Raises NotFound when there is no such game, NotAllowed `no_seat` when the user has no seat in it (a seat
     of an open table counts)."""
     if await session.get(Game, game_id) is None:
-        raise NotFound("game_not_found", f"There is no game {game_id}.")
+        raise NotFound("game_not_found", "There is no game {game}.", game=game_id)
     if await session.get(Seat, (game_id, user_id)) is None:
         raise NotAllowed("no_seat", "You do not have a seat in this game.")

@@ -149,7 +149,8 @@ async def declare_vacation(
             left = VACATION_DAYS_PER_YEAR - (used or 0)
             raise Conflict(
                 "vacation_limit",
-                f"Vacations are limited to {VACATION_DAYS_PER_YEAR} days a year; {left} are left for {start.year}.",
+                "Vacations are limited to {limit} days a year; {left} are left for {year}.",
+                limit=VACATION_DAYS_PER_YEAR, left=left, year=start.year,
             )
         overlapping = await session.scalar(
             select(func.count())

@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class PlayError(Exception):
-    """Base of every refusal; `code` is for programs, `message` for people."""
+    """Base of every refusal; `code` is for programs, `message` for people.
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
+    `message` may hold `{name}` fields filled from `params`: the template is what the catalogs translate (each
+    class below is an extraction keyword), so the web layer can say the same in the caller's language.
+    """
+
+    def __init__(self, code: str, message: str, **params: object) -> None:
         self.code = code
-        self.message = message
+        self.template = message
+        self.params = params
+        self.message = message.format(**params) if params else message
+        super().__init__(f"{code}: {self.message}")
+
+    def translated(self, gettext: Callable[[str], str]) -> str:
+        """The message in the language `gettext` speaks (English when its catalog lacks the template)."""
+        text = gettext(self.template)
+        return text.format(**self.params) if self.params else text
 
 
 class NotFound(PlayError):
@@ -35,8 +48,8 @@ class NotSignedIn(PlayError):
 class TooMany(PlayError):
     """The caller did this too often; it may try again after `retry_after` seconds."""
 
-    def __init__(self, code: str, message: str, *, retry_after: int) -> None:
-        super().__init__(code, message)
+    def __init__(self, code: str, message: str, *, retry_after: int, **params: object) -> None:
+        super().__init__(code, message, **params)
         self.retry_after = retry_after
 
 
@@ -47,6 +60,7 @@ class TooManyAttempts(TooMany):
         minutes = max(1, round(retry_after / 60))
         super().__init__(
             "too_many_attempts",
-            f"Too many failed sign-ins; please wait {minutes} minute{'s' if minutes != 1 else ''} and try again.",
+            "Too many failed sign-ins; please try again in {minutes} min.",
             retry_after=retry_after,
+            minutes=minutes,
         )

@@ -52,7 +52,7 @@ async def player_record(service: GameService, viewer: Account, username: str) ->
     async with service.db.reading() as session:
         user = await find_by_name(session, username)
         if user is None:
-            raise NotFound("player_not_found", f"There is no player called '{username}'.")
+            raise NotFound("player_not_found", "There is no player called '{name}'.", name=username)
         user_id, name = user.id, user.username
     finished, total = await service.list_games(viewer, status="finished", player_id=user_id, limit=FINISHED_SHOWN)
     active, _ = await service.list_games(viewer, status="active", player_id=user_id, limit=RUNNING_SHOWN)

@@ -235,7 +235,8 @@ class GameService:
         places = seat_count if creator.is_admin else seat_count - 1
         if len(players) > places:
             raise Invalid(
-                "too_many_players", f"The game has {seat_count} seats but {len(players)} players were listed."
+                "too_many_players", "The game has {seats} seats but {players} players were listed.",
+                seats=seat_count, players=len(players),
             )
         if len({p.lower() for p in players}) != len(players):
             raise Invalid("duplicate_player", "A player is listed twice.")
@@ -318,9 +319,9 @@ class GameService:
                 raise Conflict("game_started", "This game has already started; nobody can be invited now.")
             (user,) = await _users_named(session, [username])
             if await session.get(Seat, (game_id, user.id)) is not None:
-                raise Conflict("already_joined", f"{user.username} already sits at this table.")
+                raise Conflict("already_joined", "{name} already sits at this table.", name=user.username)
             if await invitations.is_invited(session, game_id, user.id):
-                raise Conflict("already_invited", f"{user.username} is invited already.")
+                raise Conflict("already_invited", "{name} is invited already.", name=user.username)
             if await invitations.free_seats(session, game_id, game.seat_count) <= 0:
                 raise Conflict("game_full", "Every seat of this table is taken or held for an invited player.")
             await invitations.invite(session, game_id, account.id, [user])
@@ -383,7 +384,7 @@ class GameService:
         async with self.db.reading() as session:
             summaries = await _summaries(session, select(Game).where(Game.id == game_id))
         if not summaries:
-            raise NotFound("game_not_found", f"There is no game {game_id}.")
+            raise NotFound("game_not_found", "There is no game {game}.", game=game_id)
         return summaries[0]
 
     async def list_games(
@@ -451,7 +452,8 @@ class GameService:
         events = [row.event for row in stored]
         seen = seen_log(events, seat, everything=everything)
         if not 1 <= at <= len(seen):
-            raise NotFound("position_not_found", f"This game's log has positions 1 to {len(seen)}, not {at}.")
+            raise NotFound("position_not_found", "This game's log has positions 1 to {last}, not {at}.",
+                           last=len(seen), at=at)
         state = state_at(events, seat, at, everything=everything)
         view = player_view(state, seat, game_id=game_id, usernames=summary.usernames, reveal_all=everything)
         return Position(summary, view, _visible(seen[:at], stored), len(seen), round_starts(seen))
@@ -591,9 +593,9 @@ class GameService:
         if head.recent_moves >= self.moves_per_minute:
             raise TooMany(
                 "too_many_moves",
-                f"You have made {head.recent_moves} moves in this game within a minute, the most allowed; "
-                f"please wait {head.retry_after} seconds.",
-                retry_after=head.retry_after,
+                "You have made {moves} moves in this game within a minute, the most allowed; "
+                "please wait {seconds} s.",
+                retry_after=head.retry_after, moves=head.recent_moves, seconds=head.retry_after,
             )
         state = await self.cache.load(session, command.game_id, head.seq)
         seen = visible_seq(state, seat)
@@ -651,12 +653,13 @@ class GameService:
         game_id, seat = command.game_id, command.seat
         game = (await session.execute(select(Game.status, Game.seq).where(Game.id == game_id))).one_or_none()
         if game is None:
-            raise NotFound("game_not_found", f"There is no game {game_id}.")
+            raise NotFound("game_not_found", "There is no game {game}.", game=game_id)
         if game.status != "active":
-            raise Conflict("game_not_active", f"This game is {game.status}; only a running game's seats change hands.")
+            raise Conflict("game_not_active", "This game is {status}; only a running game's seats change hands.",
+                           status=game.status)
         newcomer = await session.scalar(select(User).where(func.lower(User.username) == command.username.lower()))
         if newcomer is None:
-            raise Invalid("unknown_player", f"There is no player called '{command.username}'.")
+            raise Invalid("unknown_player", "There is no player called '{name}'.", name=command.username)
         seated = (
             await session.execute(
                 select(Seat.seat, Seat.user_id, User.username)
@@ -666,10 +669,10 @@ class GameService:
             )
         ).all()
         if any(user_id == newcomer.id for _, user_id, _ in seated):
-            raise Conflict("already_seated", f"{newcomer.username} already has a seat in this game.")
+            raise Conflict("already_seated", "{name} already has a seat in this game.", name=newcomer.username)
         previous = next((username for theirs, _, username in seated if theirs == seat), None)
         if previous is None:
-            raise NotFound("seat_not_found", f"Game {game_id} has no seat {seat}.")
+            raise NotFound("seat_not_found", "Game {game} has no seat {seat}.", game=game_id, seat=seat)
         state = await self.cache.load(session, game_id, game.seq)
         event: SeatReplaced = {
             "type": "seat_replaced", "seat": seat, "previous": previous, "username": newcomer.username
@@ -757,7 +760,7 @@ async def _head(session: AsyncSession, game_id: int, user_id: int) -> _Head:
     params = {"game_id": game_id, "user_id": user_id, "window": MOVE_WINDOW}
     row = (await session.execute(_HEAD, params)).one_or_none()
     if row is None:
-        raise NotFound("game_not_found", f"There is no game {game_id}.")
+        raise NotFound("game_not_found", "There is no game {game}.", game=game_id)
     return _Head(
         row.status, row.seq, seed_number(row.seed), row.seat, row.moves, max(1, int(row.wait or 1)), row.undo_seat,
         row.undo_events,
@@ -846,18 +849,22 @@ def _config(players: int, variants: dict[str, Any]) -> GameConfig:
     try:
         return GameConfig.from_variants(players=players, variants=variants)
     except ConfigError as exc:
-        raise Invalid("invalid_variant", f"Variant setting '{exc.setting}': {exc.message}") from exc
+        raise Invalid(
+            "invalid_variant", "Variant setting '{setting}': {reason}", setting=exc.setting, reason=exc.message
+        ) from exc
 
 
 def _stale(current: int | None) -> Conflict:
-    where = f" (it is now at {current})" if current is not None else ""
-    return Conflict("stale_seq", f"The game has moved on since you looked{where}; reload and try again.")
+    if current is None:
+        return Conflict("stale_seq", "The game has moved on since you looked; reload and try again.")
+    return Conflict("stale_seq", "The game has moved on since you looked (it is now at {seq}); reload and try again.",
+                    seq=current)
 
 
 async def _game_for_update(session: AsyncSession, game_id: int) -> Game:
     game = await session.scalar(select(Game).where(Game.id == game_id).with_for_update())
     if game is None:
-        raise NotFound("game_not_found", f"There is no game {game_id}.")
+        raise NotFound("game_not_found", "There is no game {game}.", game=game_id)
     return game
 
 
@@ -872,7 +879,7 @@ async def _users_named(session: AsyncSession, names: Sequence[str]) -> list[User
     }
     missing = [n for n in names if n.lower() not in found]
     if missing:
-        raise Invalid("unknown_player", f"There is no player called '{missing[0]}'.")
+        raise Invalid("unknown_player", "There is no player called '{name}'.", name=missing[0])
     return [found[n.lower()] for n in names]
 
 

@@ -51,10 +51,12 @@ class SignIn:
             await session.commit()
         return account, session_id
 
-    async def register(self, username: str, email: str, password: str, address: str) -> Account:
-        """Create a player account once the sign-up limits allow another one from `address` (counted before the
-        password is hashed, and kept whatever the outcome). TooMany `too_many_sign_ups`; Conflict
-        `username_taken` / `email_taken`."""
+    async def register(
+        self, username: str, email: str, password: str, address: str, *, language: str | None = None
+    ) -> Account:
+        """Create a player account (speaking `language`) once the sign-up limits allow another one from `address`
+        (counted before the password is hashed, and kept whatever the outcome). TooMany `too_many_sign_ups`;
+        Conflict `username_taken` / `email_taken`."""
         try:
             async with self.db.session() as session:
                 await sign_in_limits.reserve(
@@ -67,7 +69,7 @@ class SignIn:
                 retry_after=exc.retry_after,
             ) from exc
         async with self.db.session() as session:
-            account = await self.accounts.register(session, username, email, password)
+            account = await self.accounts.register(session, username, email, password, language=language)
             await session.commit()
         return account
 

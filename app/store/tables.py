@@ -62,6 +62,8 @@ class User(Base):
     password_hash: Mapped[str] = mapped_column(String(200))
     is_admin: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     created_at: Mapped[datetime] = _now()
+    # The language of the account's pages and mails ("fr"); NULL: the browser's, and English for mails.
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
     # Names are unique regardless of case, so "Ann" cannot impersonate "ann".
     __table_args__ = (Index("uq_users_username_lower", func.lower(username), unique=True),)

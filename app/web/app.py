@@ -25,6 +25,8 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+import app.i18n as i18n
+from app.i18n import N_, gettext
 from app.play.accounts import Account
 from app.play.bus import Bus
 from app.play.chat import Chat
@@ -36,6 +38,7 @@ from app.settings import Settings
 from app.store.availability import is_unavailable
 from app.web import (
     api,
+    language,
     notifications,
     openapi,
     pages,
@@ -48,6 +51,7 @@ from app.web import (
 from app.web.assets import STATIC_DIR, VersionedStaticFiles
 from app.web.cross_site import CrossSiteGuard
 from app.web.fields import CONTROL_CHARACTERS
+from app.web.language import RequestLanguage
 from app.web.schemas import ErrorResponse
 from app.web.security import SESSION_COOKIE, TokenSigner, cookie_session_id
 
@@ -61,23 +65,26 @@ STATUS_OF: dict[type[PlayError], int] = {
     Invalid: 422,
     TooMany: 429,
 }
+# Codes stay English for programs; the messages are translated into the caller's language when sent.
 HTTP_CODES = {
-    400: ("bad_request", "The request could not be understood."),
-    401: ("not_signed_in", "Please sign in first."),
-    403: ("forbidden", "You may not do this."),
-    404: ("not_found", "There is nothing at this address."),
-    405: ("method_not_allowed", "This address does not accept that method."),
-    413: ("body_too_large", "The request body is too large."),
+    400: ("bad_request", N_("The request could not be understood.")),
+    401: ("not_signed_in", N_("Please sign in first.")),
+    403: ("forbidden", N_("You may not do this.")),
+    404: ("not_found", N_("There is nothing at this address.")),
+    405: ("method_not_allowed", N_("This address does not accept that method.")),
+    413: ("body_too_large", N_("The request body is too large.")),
 }
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 DATABASE_UNAVAILABLE = (
     "database_unavailable",
-    "The game server cannot reach its database just now; please try again in a minute.",
+    N_("The game server cannot reach its database just now; please try again in a minute."),
 )
 
 
 def error_response(status: int, code: str, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"detail": {"code": code, "message": message}}, status_code=status, headers=headers)
+    """The error shape every refusal has; `message` is translated here, into the language of the request."""
+    return JSONResponse({"detail": {"code": code, "message": gettext(message)}}, status_code=status,
+                        headers=headers)
 
 
 class BodyTooLarge(Exception):
@@ -203,7 +210,7 @@ def _validation_error(exc: RequestValidationError) -> tuple[int, str, str]:
     a path that names nothing (a malformed id, or one beyond what the database can hold), 422 otherwise."""
     errors = exc.errors()
     if any(e.get("type") == "json_invalid" for e in errors):
-        return 400, "malformed_json", "The request body is not valid JSON."
+        return 400, "malformed_json", N_("The request body is not valid JSON.")
     first = errors[0] if errors else {}
     if tuple(first.get("loc", ()))[:1] == ("path",):
         return 404, *HTTP_CODES[404]
@@ -241,6 +248,8 @@ async def _page_account(request: Request, status: int) -> Account | None:
     except Exception:
         log.warning("error page rendered without the account: the session lookup failed", exc_info=True)
         return None
+    if account is not None and account.language is not None:
+        i18n.use(account.language)
     return account
 
 
@@ -249,13 +258,13 @@ async def _error(
 ) -> Response:
     if _wants_page(request):
         account = await _page_account(request, status)
-        page = pages.render(request, "pages/error.html", account, status=status, message=message)
+        page = pages.render(request, "pages/error.html", account, status=status, message=gettext(message))
         page.headers.update(headers or {})
         return page
     return error_response(status, code, message, headers)
 
 
-CRASH_MESSAGE = "Something went wrong on our side; please try again."
+CRASH_MESSAGE = N_("Something went wrong on our side; please try again.")
 
 
 def error_headers(exc: PlayError, status: int) -> dict[str, str] | None:
@@ -269,7 +278,7 @@ def install_error_handlers(app: FastAPI) -> None:
     async def on_play_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, PlayError)
         status = next((s for kind, s in STATUS_OF.items() if isinstance(exc, kind)), 400)
-        return await _error(request, status, exc.code, exc.message, error_headers(exc, status))
+        return await _error(request, status, exc.code, exc.translated(gettext), error_headers(exc, status))
 
     async def on_validation(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
@@ -297,7 +306,7 @@ def install_error_handlers(app: FastAPI) -> None:
     async def on_crash(request: Request, exc: Exception) -> Response:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         if _wants_page(request):  # the page without the account: a crash may have come from its lookup
-            return pages.render(request, "pages/error.html", None, status=500, message=CRASH_MESSAGE)
+            return pages.render(request, "pages/error.html", None, status=500, message=gettext(CRASH_MESSAGE))
         return error_response(500, "internal_error", CRASH_MESSAGE)
 
     app.add_exception_handler(PlayError, on_play_error)
@@ -364,6 +373,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     # move's `{"seq"}` stay as they are, and live streams are never compressed (Starlette leaves
     # text/event-stream alone).
     app.add_middleware(GZipMiddleware, minimum_size=1024)
+    app.add_middleware(RequestLanguage)
     app.include_router(api.router)
     app.include_router(stream.router)
     app.include_router(notifications.router)
@@ -372,6 +382,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.include_router(password_pages.router)
     app.include_router(player_pages.router)
     app.include_router(talk_pages.router)
+    app.include_router(language.router)
     app.mount("/static", VersionedStaticFiles(directory=STATIC_DIR), name="static")
 
     @app.get("/healthz", tags=["ops"], responses={503: {"model": ErrorResponse}})

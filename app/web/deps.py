@@ -10,6 +10,7 @@ from fastapi import Depends, Request
 from fastapi.security import OAuth2PasswordBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
+import app.i18n as i18n
 from app.play.accounts import Account
 from app.play.bus import Bus
 from app.play.chat import Chat
@@ -89,13 +90,14 @@ async def _signed_in(
     request: Request, sign_in: SignInDep, signer: SignerDep, token: Annotated[str | None, Depends(oauth2_scheme)]
 ) -> SignedIn | None:
     """The session behind the bearer token, else behind the session cookie, else None. A bad, expired or revoked
-    token is an error (its client expects to be signed in); such a cookie is only forgotten."""
+    token is an error (its client expects to be signed in); such a cookie is only forgotten. From here on the
+    request speaks the account's language, if it chose one."""
     if token is not None:
         session_id = signer.session_id(token)
         account = await sign_in.account(session_id, "token") if session_id is not None else None
         if account is None or session_id is None:
             raise NotSignedIn("invalid_token", "Your access token is invalid, expired or revoked; sign in again.")
-        return SignedIn(account, session_id, "token")
+        return _speaking(SignedIn(account, session_id, "token"))
     session_id = cookie_session_id(request)
     if session_id is None:
         return None
@@ -103,7 +105,14 @@ async def _signed_in(
     if account is None:
         request.session.pop(SESSION_ID_KEY, None)
         return None
-    return SignedIn(account, session_id, "cookie")
+    return _speaking(SignedIn(account, session_id, "cookie"))
+
+
+def _speaking(signed_in: SignedIn) -> SignedIn:
+    """Switch the request to the account's language (the request's middleware restores it afterwards)."""
+    if signed_in.account.language is not None:
+        i18n.use(signed_in.account.language)
+    return signed_in
 
 
 async def _current(signed_in: Annotated[SignedIn | None, Depends(_signed_in)]) -> SignedIn:

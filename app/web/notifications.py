@@ -10,8 +10,10 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pydantic import BaseModel, ConfigDict, Field
 
+import app.i18n as i18n
+from app.i18n import gettext
 from app.notify import preferences
-from app.notify.messages import KIND_LABELS, KINDS, TEMPLATES
+from app.notify.messages import DIGEST_LABEL, KIND_LABELS, KINDS, TEMPLATES
 from app.notify.preferences import UnsubscribeLinks
 from app.play import clocks
 from app.play.commands import ReplaceSeat
@@ -25,6 +27,7 @@ from app.web.fields import Id, Text
 router = APIRouter()
 Mode = Literal["immediately", "digest", "off"]
 _pages = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]))
+i18n.install(_pages)
 
 
 class PreferencesOut(BaseModel):
@@ -74,7 +77,7 @@ def _links(settings: Settings) -> UnsubscribeLinks:
 @router.get("/api/v1/me/notifications", tags=["notifications"])
 async def get_preferences(account: CurrentAccount, session: SessionDep) -> PreferencesOut:
     """How the caller wants each kind of mail: immediately (default), in the daily digest, or not at all."""
-    return PreferencesOut(preferences=await preferences.modes(session, account.id), labels=dict(KIND_LABELS))  # type: ignore[arg-type]
+    return PreferencesOut(preferences=await preferences.modes(session, account.id), labels=_labels())  # type: ignore[arg-type]
 
 
 @router.put("/api/v1/me/notifications", tags=["notifications"])
@@ -82,10 +85,11 @@ async def put_preferences(body: PreferencesIn, account: CurrentAccount, session:
     """Change the mode of some kinds of mail; the others stay as they are."""
     unknown = sorted(set(body.preferences) - set(KINDS))
     if unknown:
-        raise Invalid("unknown_kind", f"There is no kind of mail called '{unknown[0]}'; kinds: {', '.join(KINDS)}.")
+        raise Invalid("unknown_kind", "There is no kind of mail called '{kind}'; kinds: {kinds}.",
+                      kind=unknown[0], kinds=", ".join(KINDS))
     await preferences.set_modes(session, account.id, body.preferences)
     await session.commit()
-    return PreferencesOut(preferences=await preferences.modes(session, account.id), labels=dict(KIND_LABELS))  # type: ignore[arg-type]
+    return PreferencesOut(preferences=await preferences.modes(session, account.id), labels=_labels())  # type: ignore[arg-type]
 
 
 async def _unsubscribe_target(token: str, settings: Settings, session: SessionDep) -> tuple[User, str]:
@@ -96,16 +100,29 @@ async def _unsubscribe_target(token: str, settings: Settings, session: SessionDe
     return user, found[1]
 
 
+def _labels() -> dict[str, str]:
+    """Each kind's label in the caller's language."""
+    return {kind: gettext(label) for kind, label in KIND_LABELS.items()}
+
+
 def _label(kind: str) -> str:
-    return KIND_LABELS.get(kind, "Daily digest")
+    return gettext(KIND_LABELS.get(kind, DIGEST_LABEL))
+
+
+def _page(user: User, kind: str, **context: object) -> HTMLResponse:
+    """The unsubscribe page in the account's language (else the browser's): its reader may not be signed in."""
+    with i18n.speaking(user.language or i18n.current()):
+        page = _pages.get_template("unsubscribe_page.html").render(
+            username=user.username, label=_label(kind), language=i18n.current(), **context
+        )
+    return HTMLResponse(page)
 
 
 @router.get("/unsubscribe/{token}", response_class=HTMLResponse, responses=errors(422), tags=["notifications"])
 async def unsubscribe_page(token: str, settings: SettingsDep, session: SessionDep) -> HTMLResponse:
     """The page behind the link in every mail: asks to confirm (no sign-in needed; the link is signed)."""
     user, kind = await _unsubscribe_target(token, settings, session)
-    page = _pages.get_template("unsubscribe_page.html").render(username=user.username, label=_label(kind), done=False)
-    return HTMLResponse(page)
+    return _page(user, kind, done=False)
 
 
 @router.post("/unsubscribe/{token}", response_class=HTMLResponse, responses=errors(422), tags=["notifications"])
@@ -120,10 +137,7 @@ async def unsubscribe(
     user, kind = await _unsubscribe_target(token, settings, session)
     await preferences.unsubscribe(session, user.id, kind, every_kind=scope == "all")
     await session.commit()
-    page = _pages.get_template("unsubscribe_page.html").render(
-        username=user.username, label=_label(kind), done=True, all_kinds=scope == "all"
-    )
-    return HTMLResponse(page)
+    return _page(user, kind, done=True, all_kinds=scope == "all")
 
 
 @router.get("/api/v1/me/vacation", tags=["clocks"])

@@ -21,6 +21,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
+import app.i18n as i18n
+from app.i18n import N_, gettext
 from app.play.accounts import Account
 from app.play.commands import PlayerMove, Undo
 from app.play.errors import Conflict, NotAllowed, PlayError, TooMany
@@ -44,7 +46,9 @@ from app.web.security import hold_in_cookie
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=ROOT / "templates")
+i18n.install(templates.env)
 templates.env.globals.update(
+    language=i18n.current, languages=i18n.LANGUAGES, moment=i18n.format_moment,
     colour=present.colour, colour_names=COLOUR_NAMES, CELL=present.CELL, MARGIN=present.MARGIN,
     BOARD_PX=present.BOARD_PX, ink=present.ink, variant_help=guide.VARIANT_HELP,
     expansion_names=EXPANSION_NAMES, OUTLAW_VP=OUTLAW_VP, static_url=static_url, score_part=present.score_part,
@@ -53,10 +57,10 @@ templates.env.globals.update(
 templates.env.filters.update(player_link=present.player_link, player_links=present.player_links)
 router = APIRouter(include_in_schema=False)
 LOG_LENGTH = 80
-# The admin's choice of characters: the cards of the expansions players may open (Big Box's once it is playable).
+# The admin's choice of characters: the cards of the expansions players may open.
 CARDS_BY_NUMBER = [card for card in sorted(PERSONALITIES.values(), key=lambda card: card.number)
                    if card.expansion is None or card.expansion in PLAYABLE_EXPANSIONS]
-STALE_NOTICE = "The game moved on before your click arrived: here is the table as it is now. Please choose again."
+STALE_NOTICE = N_("The game moved on before your click arrived: here is the table as it is now. Please choose again.")
 LOBBY_WATCHABLE = 20  # games being played that the lobby offers to watch, newest first
 LOBBY_VIEWS = 20  # games whose decision the lobby names (one state read each)
 
@@ -90,15 +94,20 @@ def to_login(request: Request) -> RedirectResponse:
     return redirect(f"/login?next={request.url.path}")
 
 
-def _safe_next(url: str | None) -> str:
+def safe_next(url: str | None) -> str:
     """Only local paths, so the sign-in form cannot send anyone to another site."""
     if url and url.startswith("/") and not url.startswith("//") and "\\" not in url:
         return url
     return "/"
 
 
+def said(exc: PlayError) -> str:
+    """A refusal's message in the language of the request."""
+    return exc.translated(gettext)
+
+
 def _csrf_failed(request: Request, account: Account | None, exc: PlayError) -> HTMLResponse:
-    return render(request, "pages/error.html", account, status=403, message=exc.message)
+    return render(request, "pages/error.html", account, status=403, message=said(exc))
 
 
 # --- accounts -----------------------------------------------------------------------------------------------
@@ -139,24 +148,26 @@ async def signup(
         body = RegisterIn(username=username.strip(), email=email.strip(), password=password)
     except ValidationError as exc:
         field = ".".join(str(p) for p in exc.errors()[0]["loc"])
-        message = {
-            "username": "A username has 3 to 32 letters, digits, dots, dashes or underscores.",
-            "email": "Please give a valid email address.",
-            "password": "A password needs at least 8 characters.",
-        }.get(field, "Please check the form.")
+        message = gettext({
+            "username": N_("A username has 3 to 32 letters, digits, dots, dashes or underscores."),
+            "email": N_("Please give a valid email address."),
+            "password": N_("A password needs at least 8 characters."),
+        }.get(field, N_("Please check the form.")))
         return render(request, "pages/signup.html", None, status=422, values=values, error=message)
     try:
-        account = await sign_in.register(body.username, body.email, body.password, client_address(request))
+        account = await sign_in.register(
+            body.username, body.email, body.password, client_address(request), language=i18n.current()
+        )
     except PlayError as exc:
         status = 429 if isinstance(exc, TooMany) else 409
-        return render(request, "pages/signup.html", None, status=status, values=values, error=exc.message)
+        return render(request, "pages/signup.html", None, status=status, values=values, error=said(exc))
     hold_in_cookie(request, await sign_in.open(account, "cookie"))
     return redirect("/")
 
 
 @router.get("/login")
 async def login_form(request: Request, account: OptionalAccount, next: str | None = None) -> Response:
-    return render(request, "pages/login.html", account, next=_safe_next(next), username="")
+    return render(request, "pages/login.html", account, next=safe_next(next), username="")
 
 
 @router.post("/login")
@@ -175,19 +186,19 @@ async def login(
     try:
         _, session_id = await sign_in.with_password(username, password, client_address(request), "cookie")
     except PlayError as exc:
-        return refused(request, "pages/login.html", None, exc, 401, next=_safe_next(next), username=username)
+        return refused(request, "pages/login.html", None, exc, 401, next=safe_next(next), username=username)
     hold_in_cookie(request, session_id)
-    return redirect(_safe_next(next))
+    return redirect(safe_next(next))
 
 
 def refused(request: Request, name: str, account: Account | None, exc: PlayError, status: int,
             **context: Any) -> HTMLResponse:
     """The form again with the refusal's message; too many failed sign-ins answer 429 with `Retry-After`."""
     if isinstance(exc, TooMany):
-        response = render(request, name, account, status=429, error=exc.message, **context)
+        response = render(request, name, account, status=429, error=said(exc), **context)
         response.headers["Retry-After"] = str(exc.retry_after)
         return response
-    return render(request, name, account, status=status, error=exc.message, **context)
+    return render(request, name, account, status=status, error=said(exc), **context)
 
 
 @router.get("/logout")
@@ -290,7 +301,7 @@ def is_host(account: Account, g: GameSummary) -> bool:
 def _plain_row(account: Account, g: GameSummary) -> dict[str, Any]:
     return {
         "game": g,
-        "players": ", ".join(s.username for s in g.seats) or "nobody yet",
+        "players": ", ".join(s.username for s in g.seats) or gettext("nobody yet"),
         "names": [s.username for s in g.seats],
         "variants": present.variant_badges(g.variants),
         "deadlines": _deadlines(g),
@@ -309,7 +320,7 @@ async def _lobby_row(service: GameService, account: Account, g: GameSummary, wit
     row["waiting_for"] = ", ".join(g.usernames[s] for s in g.to_act if s < len(g.usernames))
     if row["my_turn"] and with_view:
         doc = await service.view(account, g.id)
-        row["decision"] = present.decision_text(doc.get("awaiting"))
+        row["decision"] = gettext(present.decision_text(doc.get("awaiting")))
     return row
 
 
@@ -317,11 +328,12 @@ def time_left(when: datetime, now: datetime) -> str:
     """A deadline as the time left, the way a player reads it at a glance: "1 d 23 h", "5 h 10 min", "overdue"."""
     minutes = int((when - now).total_seconds() // 60)
     if minutes < 0:
-        return "overdue"
+        return gettext("overdue")
     days, hours, mins = minutes // 1440, minutes // 60 % 24, minutes % 60
     if days:
-        return f"{days} d {hours} h"
-    return f"{hours} h {mins} min" if hours else f"{mins} min"
+        return gettext("{days} d {hours} h").format(days=days, hours=hours)
+    return gettext("{hours} h {minutes} min").format(hours=hours, minutes=mins) if hours \
+        else gettext("{minutes} min").format(minutes=mins)
 
 
 def _deadlines(g: GameSummary) -> list[tuple[str, str, str]]:
@@ -346,7 +358,7 @@ async def _table_command(request: Request, account: Account | None, csrf_token: 
         await command(account, game_id)
     except PlayError as exc:
         status = 403 if isinstance(exc, NotAllowed) else 409
-        return render(request, "pages/error.html", account, status=status, message=exc.message)
+        return render(request, "pages/error.html", account, status=status, message=said(exc))
     return redirect(then or f"/games/{game_id}")
 
 
@@ -401,7 +413,8 @@ async def new_game_form(request: Request, account: OptionalAccount) -> Response:
     if account is None:
         return to_login(request)
     if not may_create_games(request, account):
-        return render(request, "pages/error.html", account, status=403, message="Only an admin may create games.")
+        return render(request, "pages/error.html", account, status=403,
+                      message=gettext("Only an admin may create games."))
     return render(request, "pages/new_game.html", account, sides=SIDES,
                   values={"seats": "2", "sides": "yellow", "access": "public"}, expansions=PLAYABLE_EXPANSIONS,
                   cards=CARDS_BY_NUMBER)
@@ -480,7 +493,7 @@ async def new_game(
             seed=body.seed, move_timeout_hours=body.move_timeout_hours, public=body.public,
         )
     except PlayError as exc:
-        return again(exc.message, 403 if isinstance(exc, NotAllowed) else 422)
+        return again(said(exc), 403 if isinstance(exc, NotAllowed) else 422)
     return redirect(f"/games/{summary.id}")
 
 
@@ -561,20 +574,20 @@ async def _change_table(
             raise ValueError
         asked = command(account.id, seen)
     except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than the parser goes
-        error, status = "That choice could not be read; please choose again.", 422
+        error, status = gettext("That choice could not be read; please choose again."), 422
     else:
         try:
             await service.apply(asked)
         except Conflict as exc:
             status = 409
             if exc.code == "stale_seq":
-                notice = STALE_NOTICE
+                notice = gettext(STALE_NOTICE)
             else:
-                error = exc.message
+                error = said(exc)
         except TooMany as exc:
-            error, status = exc.message, 429
+            error, status = said(exc), 429
         except PlayError as exc:
-            error, status = exc.message, 403 if isinstance(exc, NotAllowed) else 422
+            error, status = said(exc), 403 if isinstance(exc, NotAllowed) else 422
     if status == 200 and not is_htmx(request):
         return redirect(f"/games/{game_id}")  # post/redirect/get without JavaScript
     return await _render_table(request, account, service, game_id, notice=notice, error=error,
@@ -595,7 +608,7 @@ async def _render_table(
     try:
         summary = await service.summary(game_id)
     except PlayError as exc:
-        return render(request, "pages/error.html", account, status=404, message=exc.message)
+        return render(request, "pages/error.html", account, status=404, message=said(exc))
     if summary.status == "open":
         return render(request, "pages/waiting.html", account, game=summary, row=_plain_row(account, summary),
                       invited=account.username in summary.invited, **await talk.talk_context(request, account, summary),
@@ -615,7 +628,7 @@ async def _render_past(request: Request, account: Account, service: GameService,
     try:
         position = await service.history(account, game_id, at)
     except PlayError as exc:
-        return render(request, "pages/error.html", account, status=404, message=exc.message)
+        return render(request, "pages/error.html", account, status=404, message=said(exc))
     logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out) for e in position.events[-LOG_LENGTH:]]
     context = table_context(position.summary, position.view, [], logged)
     context.update(my_turn=False, history=_history_controls(position),

@@ -11,16 +11,17 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import TypeAdapter, ValidationError
 
+from app.i18n import N_, gettext
 from app.play.errors import PlayError
 from app.web import csrf
 from app.web.deps import OptionalAccount, SignInDep, client_address
-from app.web.pages import FormStr, OptionalFormStr, redirect, refused, render
+from app.web.pages import FormStr, OptionalFormStr, redirect, refused, render, said
 from app.web.schemas import NewPassword
 from app.web.security import hold_in_cookie
 
 router = APIRouter(include_in_schema=False)
-SENT = ("If an account has this address, a mail with a link to set a new password is on its way. "
-        "The link works once, within an hour.")
+SENT = N_("If an account has this address, a mail with a link to set a new password is on its way. "
+          "The link works once, within an hour.")
 MAX_EMAIL = 254
 
 
@@ -37,11 +38,11 @@ async def forgot(request: Request, account: OptionalAccount, sign_in: SignInDep,
         csrf.check(request, csrf_token)
         if len(email) > MAX_EMAIL:
             return render(request, "pages/password_forgot.html", account, status=422, email="",
-                          error="Please give a valid email address.")
+                          error=gettext("Please give a valid email address."))
         await sign_in.ask_for_reset(email, client_address(request))
     except PlayError as exc:
         return refused(request, "pages/password_forgot.html", account, exc, 403, email=email)
-    return render(request, "pages/password_forgot.html", account, email="", notice=SENT)
+    return render(request, "pages/password_forgot.html", account, email="", notice=gettext(SENT))
 
 
 @router.get("/password/reset/{token}")
@@ -59,7 +60,7 @@ async def reset(request: Request, token: str, account: OptionalAccount, sign_in:
     try:
         csrf.check(request, csrf_token)
     except PlayError as exc:
-        return render(request, "pages/error.html", account, status=403, message=exc.message)
+        return render(request, "pages/error.html", account, status=403, message=said(exc))
     pending = await sign_in.reset_pending(token)
     if pending is None:
         return _expired(request, account)
@@ -67,7 +68,7 @@ async def reset(request: Request, token: str, account: OptionalAccount, sign_in:
         TypeAdapter(NewPassword).validate_python(new_password)
     except ValidationError:
         return render(request, "pages/password_reset.html", account, status=422, token=token,
-                      username=pending.username, error="A new password needs at least 8 characters.")
+                      username=pending.username, error=gettext("A new password needs at least 8 characters."))
     try:
         signed_in = await sign_in.reset_password(token, new_password)
     except PlayError:
@@ -78,4 +79,5 @@ async def reset(request: Request, token: str, account: OptionalAccount, sign_in:
 
 def _expired(request: Request, account: OptionalAccount) -> Response:
     return render(request, "pages/error.html", account, status=410,
-                  message="This reset link has expired or was already used. Ask for a new one on the sign-in page.")
+                  message=gettext("This reset link has expired or was already used. "
+                                  "Ask for a new one on the sign-in page."))

@@ -9,7 +9,7 @@ from fastapi.responses import Response
 from app.play.errors import PlayError
 from app.play.profiles import player_record
 from app.web.deps import OptionalAccount, ServiceDep
-from app.web.pages import render, to_login
+from app.web.pages import render, said, to_login
 
 router = APIRouter(include_in_schema=False)
 
@@ -21,5 +21,5 @@ async def player_page(request: Request, name: str, account: OptionalAccount, ser
     try:
         record = await player_record(service, account, name)
     except PlayError as exc:
-        return render(request, "pages/error.html", account, status=404, message=exc.message)
+        return render(request, "pages/error.html", account, status=404, message=said(exc))
     return render(request, "pages/player.html", account, record=record)

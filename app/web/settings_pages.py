@@ -7,6 +7,7 @@ sign-in service, and render; every POST checks the CSRF token first.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
@@ -15,21 +16,24 @@ from pydantic import TypeAdapter, ValidationError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+import app.i18n as i18n
+from app.i18n import N_, gettext
 from app.notify import preferences
 from app.notify.messages import KIND_LABELS, KINDS, MODES
 from app.play import clocks
-from app.play.accounts import Account
+from app.play.accounts import Account, set_language
 from app.play.errors import PlayError
 from app.play.service import GameService
 from app.store.tables import User
 from app.web import csrf
 from app.web.deps import OptionalAccount, OptionalSignedIn, ServiceDep, SessionDep, SignInDep, client_address
-from app.web.pages import FormStr, OptionalFormStr, redirect, refused, render, to_login
+from app.web.language import browser_language
+from app.web.pages import FormStr, OptionalFormStr, redirect, refused, render, said, to_login
 from app.web.schemas import EmailAddress, NewPassword
 from app.web.security import hold_in_cookie
 
 router = APIRouter(include_in_schema=False)
-MODE_LABELS = {"immediately": "Immediately", "digest": "In the daily digest", "off": "Never"}
+MODE_LABELS = {"immediately": N_("Immediately"), "digest": N_("In the daily digest"), "off": N_("Never")}
 
 
 async def _context(account: Account, service: GameService, session: AsyncSession) -> dict[str, Any]:
@@ -64,11 +68,29 @@ async def save_notifications(request: Request, account: OptionalAccount, service
     try:
         csrf.check(request, csrf_token)
     except PlayError as exc:
-        return render(request, "pages/error.html", account, status=403, message=exc.message)
+        return render(request, "pages/error.html", account, status=403, message=said(exc))
     changes = {kind: str(form[kind]) for kind in KINDS if form.get(kind) in MODES}
     await preferences.set_modes(session, account.id, changes)
     await session.commit()
-    return await _page(request, account, service, session, notice="Your mail settings are saved.")
+    return await _page(request, account, service, session, notice=gettext("Your mail settings are saved."))
+
+
+@router.post("/settings/language")
+async def save_language(request: Request, account: OptionalAccount, service: ServiceDep, session: SessionDep,
+                        language: FormStr = "", csrf_token: OptionalFormStr = None) -> Response:
+    """The account's language for pages and mails; empty: follow the browser (and English for mails)."""
+    if account is None:
+        return to_login(request)
+    try:
+        csrf.check(request, csrf_token)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    chosen = i18n.supported(language) if language else None
+    await set_language(session, account.id, chosen)
+    await session.commit()
+    i18n.use(chosen or browser_language(request.scope))
+    account = replace(account, language=chosen)
+    return await _page(request, account, service, session, notice=gettext("Your language is saved."))
 
 
 @router.post("/settings/vacation")
@@ -80,7 +102,7 @@ async def declare_vacation(request: Request, account: OptionalAccount, service: 
         csrf.check(request, csrf_token)
         await clocks.declare_vacation(service.db, account, days, None, service.clock())
     except PlayError as exc:
-        return await _page(request, account, service, session, status=409, error=exc.message)
+        return await _page(request, account, service, session, status=409, error=said(exc))
     return redirect("/settings/notifications")
 
 
@@ -96,19 +118,19 @@ async def change_password(request: Request, signed_in: OptionalSignedIn, sign_in
     try:
         csrf.check(request, csrf_token)
     except PlayError as exc:
-        return render(request, "pages/error.html", account, status=403, message=exc.message)
+        return render(request, "pages/error.html", account, status=403, message=said(exc))
     try:
         TypeAdapter(NewPassword).validate_python(new_password)
     except ValidationError:
         return await _page(request, account, service, session, status=422,
-                           error="A new password needs at least 8 characters.")
+                           error=gettext("A new password needs at least 8 characters."))
     try:
         await sign_in.change_password(account, current_password, new_password, client_address(request))
     except PlayError as exc:
         return refused(request, "pages/settings.html", account, exc, 403, **await _context(account, service, session))
     hold_in_cookie(request, await sign_in.open(account, "cookie"))
     return await _page(request, account, service, session,
-                       notice="Your password is changed; every other browser and API token is signed out.")
+                       notice=gettext("Your password is changed; every other browser and API token is signed out."))
 
 
 @router.post("/settings/email")
@@ -121,15 +143,17 @@ async def change_email(request: Request, account: OptionalAccount, sign_in: Sign
     try:
         csrf.check(request, csrf_token)
     except PlayError as exc:
-        return render(request, "pages/error.html", account, status=403, message=exc.message)
+        return render(request, "pages/error.html", account, status=403, message=said(exc))
     try:
         address = TypeAdapter(EmailAddress).validate_python(email.strip())
     except ValidationError:
-        return await _page(request, account, service, session, status=422, error="Please give a valid email address.")
+        return await _page(request, account, service, session, status=422,
+                           error=gettext("Please give a valid email address."))
     try:
         await sign_in.change_email(account, current_password, address, client_address(request))
     except PlayError as exc:
         context = await _context(account, service, session)
         return refused(request, "pages/settings.html", account, exc, 409 if exc.code == "email_taken" else 403,
                        **context)
-    return await _page(request, account, service, session, notice=f"Your mails now go to {address.lower()}.")
+    return await _page(request, account, service, session,
+                       notice=gettext("Your mails now go to {address}.").format(address=address.lower()))

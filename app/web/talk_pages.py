@@ -18,7 +18,7 @@ from app.play.errors import PlayError, TooMany
 from app.web import csrf, talk
 from app.web.deps import ChatDep, NotesDep, OptionalAccount, ServiceDep
 from app.web.fields import Id
-from app.web.pages import FormStr, OptionalFormStr, is_htmx, redirect, render, to_login
+from app.web.pages import FormStr, OptionalFormStr, is_htmx, redirect, render, said, to_login
 from app.web.schemas import ChatIn, NotesIn
 
 router = APIRouter(include_in_schema=False)
@@ -26,7 +26,7 @@ router = APIRouter(include_in_schema=False)
 
 def _refused(request: Request, account: Account, exc: PlayError) -> Response:
     status = 429 if isinstance(exc, TooMany) else 403
-    response = render(request, "pages/error.html", account, status=status, message=exc.message)
+    response = render(request, "pages/error.html", account, status=status, message=said(exc))
     if isinstance(exc, TooMany):
         response.headers["Retry-After"] = str(exc.retry_after)
     return response
@@ -62,7 +62,7 @@ async def post_chat(
     except PlayError as exc:
         if not is_htmx(request):
             return _refused(request, account, exc)
-        error = exc.message
+        error = said(exc)
     if not is_htmx(request):
         return redirect(f"/games/{game_id}") if error is None else render(
             request, "pages/error.html", account, status=422, message=error)
