@@ -9,7 +9,8 @@
    (the game moved on), the open game page and the hourly limit ("your turn" only), then sent with a
    Message-ID derived from the row, and marked sent in the same transaction. A failure to send schedules a
    retry with exponential back-off (outcome "failed" after `max_attempts`); a mail that cannot even be written
-   (data no template can render) is marked "failed" at once, so it never holds up the mails behind it. A move never waits for any of this.
+   (data no template can render) is marked "failed" at once, so it never holds up the mails behind it. A move
+   never waits for any of this.
 3. **Digest.** Once a day (DIGEST_HOUR_UTC) a user's pending `digest_item` rows become one `digest` mail.
 
 Time is passed in (`now`), so tests move it instead of sleeping.
