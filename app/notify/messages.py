@@ -184,7 +184,8 @@ def _subject_and_context(message: Message) -> tuple[str, dict[str, Any]]:
         context.update(deadline=when(deadline), left=left)
         return f"Reminder: {left} left for your move in {game}", context
     if kind == "timed_out":
-        context.update(move=describe_move(details.get("move") or {}), count=details.get("count", 1))
+        context.update(move=describe_move(details.get("move") or {}), count=details.get("count", 1),
+                       by_bot=bool(details.get("by_bot")))
         return f"Your time ran out in {game}: a move was made for you", context
     if kind == "admin_alert":
         player = str(details.get("player", "a player"))

@@ -178,7 +178,8 @@ class VisibleEvent:
     type: str
     data: dict[str, Any]
     at: datetime
-    timed_out: bool = False  # made by the server because the seat's clock ran out
+    timed_out: bool = False  # made by the server because the seat's clock ran out (or its player is absent since)
+    by_bot: bool = False  # made by the site's bot for the seat's absent player
 
 
 class GameService:
@@ -460,7 +461,9 @@ class GameService:
         for row in stored:
             data = redact_event(row.event, seat)
             if data is not None:  # always so: the store leaves out what the seat may not know of
-                visible.append(VisibleEvent(row.seq, str(row.event["type"]), data, row.at, row.timed_out))
+                visible.append(
+                    VisibleEvent(row.seq, str(row.event["type"]), data, row.at, row.timed_out, row.by_bot)
+                )
         return visible
 
     async def history(self, account: Account | None, game_id: int, at: int) -> Position:
@@ -656,7 +659,8 @@ class GameService:
             return None
         move, events, after, by_bot = await self._bot_play(state, command.seat, command.game_id, clock.seed)
         mails = await clocks.timeout_mails(
-            session, clock.created_by, clock.user_id, clock.username, command.seat, move, clock.timeouts_in_row + 1
+            session, clock.created_by, clock.user_id, clock.username, command.seat, move, clock.timeouts_in_row + 1,
+            by_bot,
         )
         return Outcome(
             command.game_id, state.seq, to_act(state), events, after, command.now,
@@ -898,7 +902,10 @@ def _play(state: GameState, seat: int, move: dict[str, Any], seed: int) -> tuple
 def _visible(seen: Sequence[SeenEvent], stored: Sequence[event_store.StoredEvent]) -> list[VisibleEvent]:
     """Seen events with the time and the clock's mark of their rows."""
     return [
-        VisibleEvent(e.seq, str(e.event["type"]), e.event, stored[e.index - 1].at, stored[e.index - 1].timed_out)
+        VisibleEvent(
+            e.seq, str(e.event["type"]), e.event, stored[e.index - 1].at, stored[e.index - 1].timed_out,
+            stored[e.index - 1].by_bot,
+        )
         for e in seen
     ]
 

@@ -380,6 +380,14 @@ async def start(
     return await _table_command(request, account, csrf_token, game_id, service.start)
 
 
+@router.post("/games/{game_id}/seat/back")
+async def take_seat_back(
+    request: Request, game_id: Id, account: OptionalAccount, service: ServiceDep, csrf_token: OptionalFormStr = None
+) -> Response:
+    """Play one's seat again after the bot played it while one's time had run out."""
+    return await _table_command(request, account, csrf_token, game_id, service.take_seat_back)
+
+
 @router.post("/games/{game_id}/invitations")
 async def invite(
     request: Request,
@@ -404,8 +412,8 @@ async def new_game_form(request: Request, account: OptionalAccount) -> Response:
     if not may_create_games(request, account):
         return render(request, "pages/error.html", account, status=403, message="Only an admin may create games.")
     return render(request, "pages/new_game.html", account, sides=SIDES,
-                  values={"seats": "2", "sides": "yellow", "access": "public"}, expansions=PLAYABLE_EXPANSIONS,
-                  cards=CARDS_BY_NUMBER)
+                  values={"seats": "2", "bots": "0", "sides": "yellow", "access": "public"},
+                  expansions=PLAYABLE_EXPANSIONS, cards=CARDS_BY_NUMBER)
 
 
 @router.post("/games/new")
@@ -425,6 +433,7 @@ async def new_game(
     seed: OptionalFormStr = None,
     move_timeout_hours: OptionalFormStr = None,
     access: FormStr = "public",
+    bots: OptionalFormStr = None,
     csrf_token: OptionalFormStr = None,
 ) -> Response:
     """Open a table: an admin's seats the players listed; a player's seats its creator and invites them."""
@@ -437,6 +446,7 @@ async def new_game(
         "seed": seed or "",
         "move_timeout_hours": move_timeout_hours or "",
         "access": access,
+        "bots": bots or "0",
     }
 
     def again(message: str, status: int) -> HTMLResponse:
@@ -465,6 +475,7 @@ async def new_game(
             "move_timeout_hours": move_timeout_hours.strip() if move_timeout_hours and move_timeout_hours.strip()
             else None,
             "public": access != "invitation",
+            "bots": bots.strip() if bots and bots.strip() else 0,
         })
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -473,7 +484,7 @@ async def new_game(
     try:
         summary = await service.create_game(
             account, name=body.name, seat_count=body.seats, variants=body.variants.settings(), players=body.players,
-            seed=body.seed, move_timeout_hours=body.move_timeout_hours, public=body.public,
+            seed=body.seed, move_timeout_hours=body.move_timeout_hours, public=body.public, bots=body.bots,
         )
     except PlayError as exc:
         return again(exc.message, 403 if isinstance(exc, NotAllowed) else 422)
@@ -612,7 +623,7 @@ async def _render_past(request: Request, account: Account, service: GameService,
         position = await service.history(account, game_id, at)
     except PlayError as exc:
         return render(request, "pages/error.html", account, status=404, message=exc.message)
-    logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out) for e in position.events[-LOG_LENGTH:]]
+    logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out, e.by_bot) for e in position.events[-LOG_LENGTH:]]
     context = table_context(position.summary, position.view, [], logged)
     context.update(my_turn=False, history=_history_controls(position),
                    render_ms=round((time.perf_counter() - started) * 1000, 1))
@@ -650,7 +661,7 @@ async def _table_context(service: GameService, account: Account, summary: GameSu
             break
     moves = options.moves if options.seq == doc["seq"] else []
     events = await service.events(account, summary.id, max(0, doc["seq"] - LOG_LENGTH), LOG_LENGTH)
-    logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out) for e in events]
+    logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out, e.by_bot) for e in events]
     return table_context(summary, doc, moves, logged, _deadlines(summary))
 
 
@@ -661,30 +672,44 @@ class LogLine:
     heading: bool = False  # a round's heading, placed where its personalities are chosen
     seat: int | None = None  # whose action it was, for their colour and letter
     at: datetime | None = None
-    by_clock: bool = False  # played for the seat when its time ran out
+    mark: str | None = None  # who played it, when not the seat's player: "played by the clock", or by the bot
 
     @property
     def when(self) -> str:
         return self.at.strftime("%d %b %H:%M") if self.at else ""
 
 
-LoggedEvent = tuple[int, dict[str, Any]] | tuple[int, dict[str, Any], datetime | None, bool]
+LoggedEvent = (
+    tuple[int, dict[str, Any]]
+    | tuple[int, dict[str, Any], datetime | None, bool]
+    | tuple[int, dict[str, Any], datetime | None, bool, bool]
+)
 
 
 def game_log(describer: Describer, events: Sequence[LoggedEvent]) -> list[LogLine]:
     """The log's sentences, newest first, with a heading where each round starts: round 1 where the setup hands
     over to the personalities, every later round where the one before it ends. Each event is (seq, event) or
-    (seq, event, when it was recorded, whether the clock played it)."""
+    (seq, event, when it was recorded, whether the clock played it[, whether the bot played it for the seat's
+    absent player])."""
     lines: list[LogLine] = []
     for seq, e, *more in events:
         at = more[0] if more and isinstance(more[0], datetime) else None
         by_clock = len(more) > 1 and bool(more[1])
+        by_bot = len(more) > 2 and bool(more[2])
         seat = e.get("seat") if isinstance(e.get("seat"), int) else None
         if (text := describer.describe(e)) is not None:
-            lines.append(LogLine(seq, text, seat=seat, at=at, by_clock=by_clock))
+            lines.append(LogLine(seq, text, seat=seat, at=at, mark=_played_by(describer, seat, by_clock, by_bot)))
         if (begun := round_begun(e)) is not None:
             lines.append(LogLine(seq, f"Round {begun}", heading=True))
     return lines[::-1]
+
+
+def _played_by(describer: Describer, seat: int | None, by_clock: bool, by_bot: bool) -> str | None:
+    """The log's note on a move its player did not make (None for one they made)."""
+    if by_bot:
+        player = describer.who(seat) if seat is not None else "a player"
+        return f"played by the bot for {player}, whose time ran out"
+    return "played by the clock" if by_clock else None
 
 
 def table_context(
