@@ -1,0 +1,30 @@
+"""The new-game form's "Bots: N" (issue 15, "Bots at the table"): the form offers it, a table the creator and
+the bots fill starts at once with the bots seated, and too many bots are refused with the reason on the form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from tests.web.test_input import _page_client
+
+
+async def test_the_new_game_form_seats_bots(api: Any, client: httpx.AsyncClient) -> None:
+    token = await _page_client(client, api)
+    form = (await client.get("/games/new", headers={"Accept": "text/html"})).text
+    assert 'name="bots"' in form and "Bots:" in form
+    await api.player("ann")
+    r = await client.post("/games/new", data={"name": "With bots", "seats": "3", "players": "ann", "bots": "2",
+                                              "csrf_token": token})
+    assert r.status_code == 303, r.text
+    game_id = int(r.headers["location"].rsplit("/", 1)[1])
+    summary = (await client.get(f"/api/v1/games/{game_id}", headers={"Accept": "application/json"})).json()
+    assert summary["status"] == "active"
+    assert sorted(s["username"] for s in summary["seats"]) == ["ann", "bot-1", "bot-2"]
+    assert sorted(s["username"] for s in summary["seats"] if s["bot"]) == ["bot-1", "bot-2"]
+    r = await client.post("/games/new", data={"name": "All bots", "seats": "2", "bots": "2", "csrf_token": token})
+    assert r.status_code == 422 and "at least one seat is a person" in r.text
+    assert 'name="bots" type="number" min="0" max="5" value="2"' in r.text  # the form keeps what was asked
+    r = await client.post("/games/new", data={"name": "Minus", "seats": "2", "bots": "-1", "csrf_token": token})
+    assert r.status_code == 422 and "bots" in r.text
