@@ -2,7 +2,8 @@
 through the worker (`BotKeeper`, one `BotMove` command per move through `GameService.apply`); a seat whose clock
 ran out is played by the bot, marked in the log, until its player moves or takes the seat back; the bot thinks
 off the event loop against a deadline and the safest default stands in when it fails; bots get no mail and
-cannot be invited. Time is passed in; the worker's jobs are run by hand.
+cannot be invited (decision D105 in docs/rules-decisions.md for the timed-out seat). Time is passed in; the
+worker's jobs are run by hand.
 """
 
 from __future__ import annotations
@@ -152,7 +153,7 @@ async def _until_awaited(table: Table, seat: int) -> None:
 async def test_a_timed_out_seat_is_played_by_the_bot_marked_in_the_log_until_its_player_takes_it_back(
     api: Api, client: httpx.AsyncClient, service: GameService
 ) -> None:
-    """Issue 15: after a timeout the bot plays the seat's next turns at once (the other seat is never touched),
+    """Issue 15, D105: after a timeout the bot plays the seat's next turns at once (the other seat is never touched),
     each marked "played by the bot for ann, whose time ran out" on the table; the player takes the seat back
     from the game page, and from then on the game waits for them again."""
     table, seat, _ = await _timed_out(api, client, service)
@@ -189,7 +190,7 @@ async def test_a_timed_out_seat_is_played_by_the_bot_marked_in_the_log_until_its
 async def test_a_player_back_takes_the_seat_by_making_a_move(
     api: Api, client: httpx.AsyncClient, service: GameService
 ) -> None:
-    """Issue 15: a player who moves while the bot plays for them is back: the bot leaves the seat alone."""
+    """Issue 15, D105: a player who moves while the bot plays for them is back: the bot leaves the seat alone."""
     table, seat, _ = await _timed_out(api, client, service)
     await _until_awaited(table, seat)
     await table.play(seat, lambda moves: moves[0])
@@ -231,8 +232,8 @@ async def test_the_bot_checks_the_seat_is_still_its_own_when_recording(
 async def test_a_bot_that_overruns_or_fails_is_replaced_by_the_safest_default(
     api: Api, client: httpx.AsyncClient, service: GameService
 ) -> None:
-    """Issue 15: the bot thinks off the event loop with a deadline (200 ms by default); past it, or when it
-    fails, the safest default move is made (`app.rules.defaults`), marked as the clock's, not the bot's."""
+    """Issue 15, D105: the bot thinks off the event loop with a deadline (200 ms by default); past it, or when
+    it fails, the safest default move is made (`app.rules.defaults`), marked as the clock's, not the bot's."""
     assert Thinker().deadline <= 0.2
     table, seat, _ = await _timed_out(api, client, service)
 

@@ -28,3 +28,8 @@ async def test_the_new_game_form_seats_bots(api: Any, client: httpx.AsyncClient)
     assert 'name="bots" type="number" min="0" max="5" value="2"' in r.text  # the form keeps what was asked
     r = await client.post("/games/new", data={"name": "Minus", "seats": "2", "bots": "-1", "csrf_token": token})
     assert r.status_code == 422 and "bots" in r.text
+
+
+async def test_the_rules_page_says_what_absent_means(client: httpx.AsyncClient) -> None:
+    page = (await client.get("/rules", headers={"Accept": "text/html"})).text
+    assert 'id="bots"' in page and "played by the bot for" in page and "Take my seat back" in page
