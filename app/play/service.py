@@ -1023,11 +1023,11 @@ async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
 
 def _with_server_fields(view: dict[str, Any], summary: GameSummary, seat: int | None) -> dict[str, Any]:
     """The current state document with what the server knows beside the state proper: whether the viewer may take
-    back their last move now, the seats the site's bot plays for their absent players, and the move clocks of a
-    timed game."""
+    back their last move now, and in a timed game the move clocks and the seats the site's bot plays for their
+    absent players."""
     view["undo"] = seat is not None and summary.undo_seat == seat and summary.status == "active"
-    view["absent"] = [s.seat for s in summary.seats if s.seat is not None and s.absent and not s.bot]
-    if summary.move_timeout_hours is not None:
+    if summary.move_timeout_hours is not None:  # only a clock running out makes a player absent
+        view["absent"] = [s.seat for s in summary.seats if s.seat is not None and s.absent and not s.bot]
         view["deadlines"] = [
             {"seat": s.seat, "deadline": s.deadline.isoformat()}
             for s in summary.seats
