@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from app.play.accounts import Account
 from app.play.commands import PlayerMove, Undo
-from app.play.errors import Conflict, NotAllowed, PlayError, TooMany
+from app.play.errors import Conflict, Invalid, NotAllowed, PlayError, TooMany
 from app.play.service import GameService, GameSummary, Position
 from app.rules.catalog import OUTLAW_VP, PERSONALITIES
 from app.rules.config import EXPANSION_NAMES, PLAYABLE_EXPANSIONS, SIDES
@@ -149,8 +149,9 @@ async def signup(
     try:
         account = await accounts.register(session, body.username, body.email, body.password)
         await session.commit()
-    except PlayError as exc:
-        return render(request, "pages/signup.html", None, status=409, values=values, error=exc.message)
+    except PlayError as exc:  # a name or address taken (409), or a name reserved for the site's bots (422)
+        status = 422 if isinstance(exc, Invalid) else 409
+        return render(request, "pages/signup.html", None, status=status, values=values, error=exc.message)
     hold_in_cookie(request, await sign_in.open(account, "cookie"))
     return redirect("/")
 

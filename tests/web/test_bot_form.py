@@ -33,3 +33,11 @@ async def test_the_new_game_form_seats_bots(api: Any, client: httpx.AsyncClient)
 async def test_the_rules_page_says_what_absent_means(client: httpx.AsyncClient) -> None:
     page = (await client.get("/rules", headers={"Accept": "text/html"})).text
     assert 'id="bots"' in page and "played by the bot for" in page and "Take my seat back" in page
+
+
+async def test_the_signup_page_keeps_the_bots_names(client: httpx.AsyncClient) -> None:
+    form = (await client.get("/signup")).text
+    token = form.split('name="csrf_token" value="')[1].split('"')[0]
+    r = await client.post("/signup", data={"username": "bot-2", "email": "b2@example.com",
+                                           "password": "long enough", "csrf_token": token})
+    assert r.status_code == 422 and "belong to the site&#39;s bots" in r.text
