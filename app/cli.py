@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(handler=_serve)
 
-    worker = commands.add_parser("worker", help="run the mail worker and the move clocks without the web server")
+    worker = commands.add_parser("worker", help="run the mail worker, move clocks and bots without the web server")
     worker.set_defaults(handler=_worker)
 
     migrate = commands.add_parser("migrate", help="apply the database migrations")

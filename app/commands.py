@@ -45,7 +45,7 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def worker(args: argparse.Namespace) -> int:
-    """Run the background jobs (mail worker, move clocks) alone; any number of them may run side by side."""
+    """Run the background jobs (mail worker, move clocks, bots) alone; any number of them may run side by side."""
     import logging
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -21,6 +21,7 @@ from app.notify.preferences import UnsubscribeLinks
 from app.notify.sender import LogSender, Sender, SmtpSender
 from app.notify.worker import MailSettings, Notifier
 from app.play.accounts import Accounts, make_hasher
+from app.play.bot_keeper import BotKeeper
 from app.play.bus import Bus
 from app.play.chat import Chat
 from app.play.keeper import ClockKeeper
@@ -101,13 +102,15 @@ async def opened_database(settings: Settings, *, migrated: bool) -> AsyncIterato
 
 @contextlib.asynccontextmanager
 async def background_jobs(settings: Settings, service: GameService) -> AsyncIterator[None]:
-    """Run the mail worker and the clock check until the block exits; both are safe to run in every instance
-    at once."""
+    """Run the mail worker, the clock check and the bots' moves until the block exits; each is safe to run in
+    every instance at once."""
     notifier = notifier_for(settings, service)
     keeper = ClockKeeper(service)
+    bots = BotKeeper(service)
     tasks = [
         asyncio.create_task(notifier.run_forever(settings.mail_poll_seconds), name="mail-worker"),
         asyncio.create_task(keeper.run_forever(settings.clock_check_seconds), name="clock-check"),
+        asyncio.create_task(bots.run_forever(settings.bot_poll_seconds), name="bots"),
     ]
     try:
         yield
@@ -164,7 +167,10 @@ async def run_worker(settings: Settings) -> None:
     i18n.compile_catalogs()
     async with opened_database(settings, migrated=settings.migrate_on_start) as db:
         mail = f"SMTP {settings.smtp_host}:{settings.smtp_port}" if settings.smtp_host else "the log (no SMTP_HOST)"
-        log.info("worker running: mail to %s, clock check every %ss", mail, settings.clock_check_seconds)
+        log.info(
+            "worker running: mail to %s, clock check every %ss, bots every %ss",
+            mail, settings.clock_check_seconds, settings.bot_poll_seconds,
+        )
         async with background_jobs(settings, GameService(db)):
             await asyncio.Event().wait()
 

@@ -38,10 +38,11 @@ class Settings(BaseSettings):
     smtp_password: str | None = None
     smtp_from: str = "Carson City <noreply@localhost>"
     smtp_starttls: bool = False
-    # The mail worker and the clock check run inside every server (and in `python -m app worker`).
+    # The mail worker, the clock check and the bots run inside every server (and in `python -m app worker`).
     background_jobs: bool = True
     mail_poll_seconds: float = 5.0
     clock_check_seconds: float = 60.0
+    bot_poll_seconds: float = Field(default=1.0, gt=0)  # how soon the site's bot notices it is awaited
     digest_hour_utc: int = Field(default=7, ge=0, le=23)
 
     admin_username: str | None = None

@@ -222,7 +222,8 @@ def _subject_and_context(message: Message) -> tuple[str, dict[str, Any]]:
         context.update(deadline=when(deadline), left=left)
         return gettext("Reminder: {left} left for your move in {game}").format(left=left, game=game), context
     if kind == "timed_out":
-        context.update(move=describe_move(details.get("move") or {}), count=details.get("count", 1))
+        context.update(move=describe_move(details.get("move") or {}), count=details.get("count", 1),
+                       by_bot=bool(details.get("by_bot")))
         return gettext("Your time ran out in {game}: a move was made for you").format(game=game), context
     if kind == "admin_alert":
         player = str(details.get("player") or gettext("a player"))

@@ -2,14 +2,15 @@
 
 1. **Plan.** A `game_changed` row (written by the move's own transaction) becomes one `mail` row per message
    and recipient: "game started", "game finished", "your turn" for seats that have just become awaited, or
-   "permission" for the owner asked to allow a house. The clocks add `reminder`, `timed_out` and
-   `admin_alert` mail rows themselves.
+   "permission" for the owner asked to allow a house; never for the site's bots. The clocks add `reminder`,
+   `timed_out` and `admin_alert` mail rows themselves.
 2. **Deliver.** Each `mail` row is locked alone (`FOR UPDATE SKIP LOCKED`), checked against the recipient's
-   preferences (off: dropped; digest: kept as a `digest_item`), against staleness (the game moved on), the
-   open game page and the hourly limit ("your turn" only), then sent with a Message-ID derived from the row,
-   and marked sent in the same transaction. A failure to send schedules a retry with exponential back-off
-   (outcome "failed" after `max_attempts`); a mail that cannot even be written (data no template can render)
-   is marked "failed" at once, so it never holds up the mails behind it. A move never waits for any of this.
+   address (a bot has none: dropped), preferences (off: dropped; digest: kept as a `digest_item`), staleness
+   (the game moved on), the open game page and the hourly limit ("your turn" only), then sent with a
+   Message-ID derived from the row, and marked sent in the same transaction. A failure to send schedules a
+   retry with exponential back-off (outcome "failed" after `max_attempts`); a mail that cannot even be written
+   (data no template can render) is marked "failed" at once, so it never holds up the mails behind it. A move
+   never waits for any of this.
 3. **Digest.** Once a day (DIGEST_HOUR_UTC) a user's pending `digest_item` rows become one `digest` mail.
 
 Time is passed in (`now`), so tests move it instead of sleeping.
@@ -248,6 +249,8 @@ class Notifier:
         user = await session.get(User, row.recipient_id) if row.recipient_id is not None else None
         if user is None:
             return "no_recipient"
+        if user.email is None:  # the site's bots have no address
+            return "no_address"
         recipient = Recipient(user.id, user.username, user.email, user.language)
         if message not in ("digest", *ALWAYS_SENT):
             mode = await _mode(session, user.id, message)
@@ -503,11 +506,13 @@ async def _still_invited(session: AsyncSession, row: Outbox) -> bool:
 
 
 async def _seats_of(session: AsyncSession, game_ids: set[int]) -> dict[int, dict[int, int]]:
-    """Seat -> user id of each game, in one query."""
+    """Seat -> user id of each game's people (the site's bots get no mail), in one query."""
     seats: dict[int, dict[int, int]] = {}
     if game_ids:
         found = await session.execute(
-            select(Seat.game_id, Seat.seat, Seat.user_id).where(Seat.game_id.in_(game_ids), Seat.seat.is_not(None))
+            select(Seat.game_id, Seat.seat, Seat.user_id)
+            .join(User, User.id == Seat.user_id)
+            .where(Seat.game_id.in_(game_ids), Seat.seat.is_not(None), User.is_bot.is_(False))
         )
         for game_id, seat, user_id in found:
             if seat is not None:

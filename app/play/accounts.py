@@ -1,4 +1,4 @@
-"""Accounts: registration, password checks (argon2 via argon2-cffi) and admins.
+"""Accounts: registration, password checks (argon2 via argon2-cffi), admins, and the site's bots.
 
 Hashing takes a tenth of a second on purpose, so it runs in a worker thread to keep the event loop free.
 """
@@ -6,16 +6,22 @@ Hashing takes a tenth of a second on purpose, so it runs in a worker thread to k
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import func, or_, select, update
+from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.play.errors import Conflict, NotSignedIn
+from app.play.errors import Conflict, Invalid, NotSignedIn
 from app.store.tables import User
+
+# The site's bots are called bot-1, bot-2, ... (API.md "Bots"); nobody else may take such a name.
+BOT_NAME = re.compile(r"bot-[0-9]+", re.IGNORECASE)
+NO_PASSWORD = "!"  # no argon2 hash: every password is wrong for it
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +54,9 @@ class Accounts:
         language: str | None = None,
     ) -> Account:
         """Create an account (speaking `language`, the one its sign-up page spoke); Conflict `username_taken` /
-        `email_taken` when either is in use (any case)."""
+        `email_taken` when either is in use (any case), Invalid `reserved_username` for a bot's name."""
+        if BOT_NAME.fullmatch(username):
+            raise Invalid("reserved_username", "Names like 'bot-1' belong to the site's bots; please choose another.")
         await self._refuse_taken(session, username, email)
         password_hash = await asyncio.to_thread(self.hasher.hash, password)
         user = User(username=username, email=email.lower(), password_hash=password_hash, is_admin=is_admin,
@@ -138,3 +146,24 @@ async def find_by_name(session: AsyncSession, username: str) -> User | None:
     """The user called `username`, ignoring case."""
     result = await session.execute(select(User).where(func.lower(User.username) == username.lower()))
     return result.scalar_one_or_none()
+
+
+async def bot_accounts(session: AsyncSession, count: int) -> list[User]:
+    """The site's bots `bot-1` .. `bot-{count}`, created when first needed: no address (no mail ever goes to a
+    bot) and no password (nobody signs in as one). Several instances may create them at once."""
+    names = [f"bot-{n}" for n in range(1, count + 1)]
+    if not names:
+        return []
+    await session.execute(
+        insert(User)
+        .values([{"username": name, "email": None, "password_hash": NO_PASSWORD, "is_bot": True} for name in names])
+        .on_conflict_do_nothing()
+    )
+    found = {
+        user.username: user
+        for user in (await session.scalars(select(User).where(User.username.in_(names), User.is_bot))).all()
+    }
+    missing = [name for name in names if name not in found]
+    if missing:  # an account from before the names were reserved
+        raise Conflict("bot_unavailable", f"The name '{missing[0]}' belongs to a player, not to the site's bot.")
+    return [found[name] for name in names]

@@ -55,11 +55,13 @@ async def timeout_mails(
     seat: int,
     move: dict[str, Any],
     count: int,
+    by_bot: bool = False,
 ) -> list[Mail]:
-    """The mails of the `count`-th timeout in a row of `seat` (played by `user_id`, called `player`): the
-    player's, and on the third in a row an alert to the game's creator if an admin created it (a player's table:
-    every admin, who alone may hand the seat to someone else)."""
-    mails = [Mail(user_id, "timed_out", {"seat": seat, "move": move, "count": count})]
+    """The mails of the `count`-th timeout in a row of `seat` (played by `user_id`, called `player`), whose `move`
+    the site's bot chose (`by_bot`) or the safest default: the player's, and on the third in a row an alert to
+    the game's creator if an admin created it (a player's table: every admin, who alone may hand the seat to
+    someone else)."""
+    mails = [Mail(user_id, "timed_out", {"seat": seat, "move": move, "count": count, "by_bot": by_bot})]
     if count == TIMEOUTS_BEFORE_ALERT:
         by_admin = created_by is not None and bool(
             await session.scalar(select(User.is_admin).where(User.id == created_by))

@@ -1,7 +1,7 @@
 """The commands that change a running game's log; each goes through `GameService.apply`, the one write path.
 
 A command says what is asked, by whom, against what; it is decided against the game's current state by the
-rules core and recorded by `app.play.record`. Bots' moves are further commands of the same kind.
+rules core and recorded by `app.play.record`. The site's bot moves with a command of the same kind (`BotMove`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,14 @@ class TimeOut:
 
 
 @dataclass(frozen=True, slots=True)
+class BotMove:
+    """The site's bot moves for `seat`, awaited and played by the bot (a bot's own seat, or an absent player's)."""
+
+    game_id: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class ReplaceSeat:
     """An admin gives `seat` of a running game to the player called `username`."""
 
@@ -51,4 +59,4 @@ class Undo:
     seq: int
 
 
-Command = PlayerMove | TimeOut | ReplaceSeat | Undo
+Command = PlayerMove | TimeOut | BotMove | ReplaceSeat | Undo

@@ -59,6 +59,11 @@ class Outcome:
     now: datetime
     actor: int | None = None  # the seat the events were made by or for; None: the server's own (setup, seat change)
     by_clock: bool = False  # made for `actor` because its clock ran out: marked so in the log, counted as a timeout
+    # The bot's turn for a seat it plays (a bot's own seat, or an absent player's): recorded only while the bot
+    # still plays the seat, since its player may have come back in the meantime.
+    bot_turn: bool = False
+    by_bot: bool = False  # the site's bot chose the move (not the safest default)
+    for_absent: bool = False  # made for `actor`'s player, absent since their clock ran out: marked so in the log
     handover: tuple[int, int] | None = None  # (seat, user id): the seat changes hands
     mails: Sequence[Mail] = ()
     # A move decided on the cached state without reading the head first: the statement itself checks the seat's
@@ -95,6 +100,9 @@ _RECORD = """
           AND (CAST(%(expired_seat)s AS integer) IS NULL OR EXISTS (
                 SELECT FROM seats AS s
                 WHERE s.game_id = g.id AND s.seat = %(expired_seat)s AND s.deadline <= CAST(%(now)s AS timestamptz)))
+          AND (CAST(%(bot_seat)s AS integer) IS NULL OR EXISTS (
+                SELECT FROM seats AS s JOIN users AS u ON u.id = s.user_id
+                WHERE s.game_id = g.id AND s.seat = %(bot_seat)s AND (s.absent OR u.is_bot)))
           AND (CAST(%(move_cap)s AS integer) IS NULL OR (
                 SELECT count(DISTINCT e.created_at) FROM game_events AS e
                 WHERE e.game_id = g.id AND e.actor = %(actor)s AND NOT e.timed_out
@@ -102,8 +110,8 @@ _RECORD = """
         RETURNING g.id, g.move_timeout_hours
     ),
     logged AS (
-        INSERT INTO game_events (game_id, seq, type, data, actor, timed_out)
-        SELECT moved.id, e.seq, e.type, e.data, CAST(%(actor)s AS integer), %(by_clock)s
+        INSERT INTO game_events (game_id, seq, type, data, actor, timed_out, by_bot)
+        SELECT moved.id, e.seq, e.type, e.data, CAST(%(actor)s AS integer), %(timed_out)s, %(marked_bot)s
         FROM moved, unnest(CAST(%(seqs)s AS integer[]), CAST(%(types)s AS varchar[]), CAST(%(datas)s AS jsonb[]))
             AS e(seq, type, data)
     ),
@@ -128,6 +136,11 @@ _RECORD = """
                 WHEN s.seat = %(reset_seat)s THEN 0
                 WHEN s.seat = %(timed_out_seat)s THEN s.timeouts_in_row + 1
                 ELSE s.timeouts_in_row
+            END,
+            absent = CASE
+                WHEN s.seat = %(reset_seat)s THEN false
+                WHEN s.seat = %(timed_out_seat)s THEN true
+                ELSE s.absent
             END
         FROM moved AS m
         WHERE s.game_id = m.id AND %(clocks)s
@@ -173,7 +186,9 @@ def _parameters(o: Outcome) -> dict[str, Any]:
         "now": o.now,
         "expired_seat": o.actor if o.by_clock else None,
         "actor": o.actor,
-        "by_clock": o.by_clock,
+        "timed_out": o.by_clock or o.for_absent,
+        "marked_bot": o.by_bot and (o.by_clock or o.for_absent),
+        "bot_seat": o.actor if o.bot_turn else None,
         "seqs": list(range(o.expected_seq + 1, o.new_seq + 1)),
         "types": [str(event["type"]) for event in o.events],
         "datas": [json.dumps({k: v for k, v in event.items() if k != "type"}) for event in o.events],
@@ -183,7 +198,7 @@ def _parameters(o: Outcome) -> dict[str, Any]:
         "undo_events": len(o.events) if o.undoable else None,
         "restart": restart,
         "keep": [seat for seat in awaited if seat not in restart],
-        "reset_seat": handover_seat if o.handover else (None if o.by_clock else o.actor),
+        "reset_seat": handover_seat if o.handover else (None if o.by_clock or o.for_absent else o.actor),
         "timed_out_seat": o.actor if o.by_clock else None,
         "handover_seat": handover_seat,
         "handover_user": handover_user,

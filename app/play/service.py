@@ -1,7 +1,7 @@
 """The authoritative game service: create, join and start games; read views; apply commands.
 
-Every change of a running game's log — a player's move, a timeout, a seat changing hands, an undo (and bots'
-moves) — goes through one function, `GameService.apply`: read the head, decide with the rules core (which returns
+Every change of a running game's log — a player's move, a timeout, the site's bot's move, a seat changing hands,
+an undo — goes through one function, `GameService.apply`: read the head, decide with the rules core (which returns
 the events and the new state), record the outcome with one statement (`app.play.record`), remember the state.
 
 Every seq a caller sees or sends is counted as that caller counts the log (`visible_seq`): events private to
@@ -12,6 +12,7 @@ server itself works with the real head (`games.seq`).
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
@@ -19,15 +20,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, overload
 
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play import clocks, invitations
-from app.play.accounts import Account
+from app.play.accounts import Account, bot_accounts
 from app.play.bus import Change
-from app.play.commands import Command, PlayerMove, ReplaceSeat, TimeOut, Undo
+from app.play.commands import BotMove, Command, PlayerMove, ReplaceSeat, TimeOut, Undo
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, PlayError, TooMany
 from app.play.record import MOVE_WINDOW, Mail, Outcome, record, status_of
+from app.play.thinking import Thinker
 from app.rules import (
     ConfigError,
     Event,
@@ -54,6 +56,8 @@ from app.store.db import Database, DriverConnection
 from app.store.repository import StateCache, log_of
 from app.store.tables import Game, Seat, User
 
+log = logging.getLogger(__name__)
+
 GameStatus = Literal["open", "active", "finished"]
 # The cap on one seat's moves in one game. A player clicks a move every few seconds at most; the busiest
 # stretch, A New Beginning's shopping, fills a large basket (and takes a few items back) in well under 60 small
@@ -78,6 +82,8 @@ class SeatInfo:
     user_id: int
     username: str
     deadline: datetime | None = None  # when the seat's move clock runs out (awaited seats of timed games)
+    bot: bool = False  # one of the site's bots
+    absent: bool = False  # the player's clock ran out and the bot plays the seat until they come back
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +178,8 @@ class VisibleEvent:
     type: str
     data: dict[str, Any]
     at: datetime
-    timed_out: bool = False  # made by the server because the seat's clock ran out
+    timed_out: bool = False  # made by the server because the seat's clock ran out (or its player is absent since)
+    by_bot: bool = False  # made by the site's bot for the seat's absent player
 
 
 class GameService:
@@ -186,8 +193,10 @@ class GameService:
         moves_per_minute: int = MOVES_PER_MINUTE,
         *,
         players_create_games: bool = True,
+        thinker: Thinker | None = None,
     ) -> None:
         self.db = db
+        self.thinker = thinker or Thinker()  # the site's bot, thinking off the event loop against a deadline
         self.players_create_games = players_create_games  # False: only admins open tables (PLAYERS_CREATE_GAMES)
         self.cache = cache or StateCache()
         self.clock = clock
@@ -198,6 +207,7 @@ class GameService:
         self._deciders: dict[type[Any], Callable[[AsyncSession, Any], Awaitable[Outcome | None]]] = {
             PlayerMove: self._decide_move,
             TimeOut: self._decide_timeout,
+            BotMove: self._decide_bot,
             ReplaceSeat: self._decide_replacement,
             Undo: self._decide_undo,
         }
@@ -215,14 +225,16 @@ class GameService:
         seed: int | None = None,
         move_timeout_hours: int | None = None,
         public: bool = True,
+        bots: int = 0,
     ) -> GameSummary:
         """Open a table. An admin's table seats the `players` listed and starts at once when they fill it (random
         seating); a player's table seats its creator and invites the `players` listed, who accept or decline.
-        The secret seed is 32 random bytes, or the admin's `seed` (`app.rules.fairness`); its commitment is fixed
-        here, before any draw.
+        `bots` more seats are taken by the site's bots (`bot-1` ...), and a player's table that they fill with its
+        creator starts at once too. The secret seed is 32 random bytes, or the admin's `seed`
+        (`app.rules.fairness`); its commitment is fixed here, before any draw.
 
         Raises NotAllowed `players_create_games_off` (a player, where only admins create games) or
-        `seed_admin_only`, Invalid for variants or player lists that cannot be played."""
+        `seed_admin_only`, Invalid for variants, player lists or numbers of bots that cannot be played."""
         if not creator.is_admin:
             if not self.players_create_games:
                 raise NotAllowed("players_create_games_off", "On this site only an admin may open a table.")
@@ -232,8 +244,15 @@ class GameService:
         players = list(players or [])
         if not creator.is_admin:  # the creator sits down anyway: naming oneself invites nobody
             players = [p for p in players if p.lower() != creator.username.lower()]
-        places = seat_count if creator.is_admin else seat_count - 1
+        _check_bots(seat_count, bots)
+        places = (seat_count if creator.is_admin else seat_count - 1) - bots
         if len(players) > places:
+            if bots:
+                raise Invalid(
+                    "too_many_players",
+                    "The game has {seats} seats but {players} players were listed besides the bots ({bots}).",
+                    seats=seat_count, players=len(players), bots=bots,
+                )
             raise Invalid(
                 "too_many_players", "The game has {seats} seats but {players} players were listed.",
                 seats=seat_count, players=len(players),
@@ -242,6 +261,7 @@ class GameService:
             raise Invalid("duplicate_player", "A player is listed twice.")
         async with self.db.session() as session:
             users = await _users_named(session, players)
+            robots = await bot_accounts(session, bots)
             secret = seed_bytes(seed) if seed is not None else secrets.token_bytes(SEED_BYTES)
             game = Game(
                 name=name,
@@ -256,14 +276,14 @@ class GameService:
             session.add(game)
             await session.flush()
             state = None
-            if creator.is_admin:
-                session.add_all(Seat(game_id=game.id, user_id=user.id) for user in users)
-                await session.flush()
-                if len(users) == seat_count:
-                    state = await self._start(session, game)
-            else:
-                session.add(Seat(game_id=game.id, user_id=creator.id))
+            seated = [user.id for user in users] if creator.is_admin else [creator.id]
+            seated += [robot.id for robot in robots]
+            session.add_all(Seat(game_id=game.id, user_id=user_id) for user_id in seated)
+            await session.flush()
+            if not creator.is_admin:
                 await invitations.invite(session, game.id, creator.id, users)
+            if len(seated) == seat_count:
+                state = await self._start(session, game)
             await session.commit()
             game_id = game.id
         if state is not None:
@@ -301,9 +321,13 @@ class GameService:
             await session.delete(seat)
             await session.flush()
             stays = await session.scalar(
-                select(Seat.user_id).where(Seat.game_id == game_id).order_by(Seat.joined_at, Seat.user_id).limit(1)
+                select(Seat.user_id)
+                .join(User, User.id == Seat.user_id)
+                .where(Seat.game_id == game_id, User.is_bot.is_(False))
+                .order_by(Seat.joined_at, Seat.user_id)
+                .limit(1)
             )
-            if stays is None:
+            if stays is None:  # only bots would be left
                 await session.delete(game)
             elif game.created_by == account.id:
                 game.created_by = stays
@@ -442,7 +466,9 @@ class GameService:
         for row in stored:
             data = redact_event(row.event, seat)
             if data is not None:  # always so: the store leaves out what the seat may not know of
-                visible.append(VisibleEvent(row.seq, str(row.event["type"]), data, row.at, row.timed_out))
+                visible.append(
+                    VisibleEvent(row.seq, str(row.event["type"]), data, row.at, row.timed_out, row.by_bot)
+                )
         return visible
 
     async def history(self, account: Account | None, game_id: int, at: int) -> Position:
@@ -481,7 +507,7 @@ class GameService:
         return summary, seat, stored, summary.status == "finished"
 
     @overload
-    async def apply(self, command: TimeOut) -> Applied | None: ...
+    async def apply(self, command: TimeOut | BotMove) -> Applied | None: ...
 
     @overload
     async def apply(self, command: PlayerMove | ReplaceSeat | Undo) -> Applied: ...
@@ -495,7 +521,7 @@ class GameService:
         the command is decided again against the newer state (where a player's move is stale if the player can
         tell the difference, and a timeout finds its clock restarted). Anything that goes wrong raises before the
         write, so an error never leaves a trace in the log. Returns the new head as the command's seat counts
-        it, or None for a timeout with nothing to do.
+        it, or None for a timeout or a bot's move with nothing to do.
         """
         decide = self._deciders[type(command)]
         warm = self._decide_on_cache(command) if isinstance(command, PlayerMove) else None
@@ -627,24 +653,82 @@ class GameService:
         )
 
     async def _decide_timeout(self, session: AsyncSession, command: TimeOut) -> Outcome | None:
-        """The default move for a seat whose clock ran out by `command.now`, marked in the log as the clock's,
-        with the player's mail (and the admins' on the third timeout in a row); None when the clock no longer
-        runs out by then (the seat moved, or another instance made the move)."""
+        """The bot's move (or, should the bot fail, the safest default) for a seat whose clock ran out by
+        `command.now`, marked in the log; from now on the bot plays the seat until its player comes back
+        (`seats.absent`). With the player's mail (and the admins' on the third timeout in a row); None when the
+        clock no longer runs out by then (the seat moved, or another instance made the move)."""
         clock = await _seat_clock(session, command.game_id, command.seat)
         if clock is None or clock.status != "active" or clock.deadline is None or clock.deadline > command.now:
             return None
         state = await self.cache.load(session, command.game_id, clock.seq)
-        move = default_move(state, command.seat)
-        if move is None:
+        if command.seat not in to_act(state):
             return None
-        events, after, _ = _play(state, command.seat, move, clock.seed)
+        move, events, after, by_bot = await self._bot_play(state, command.seat, command.game_id, clock.seed)
         mails = await clocks.timeout_mails(
-            session, clock.created_by, clock.user_id, clock.username, command.seat, move, clock.timeouts_in_row + 1
+            session, clock.created_by, clock.user_id, clock.username, command.seat, move, clock.timeouts_in_row + 1,
+            by_bot,
         )
         return Outcome(
             command.game_id, state.seq, to_act(state), events, after, command.now,
-            actor=command.seat, by_clock=True, mails=mails,
+            actor=command.seat, by_clock=True, by_bot=by_bot, mails=mails,
         )
+
+    async def _decide_bot(self, session: AsyncSession, command: BotMove) -> Outcome | None:
+        """The site's bot's move for a seat it plays — a bot's own seat, or one whose player is absent since
+        their clock ran out (then marked in the log); None when the seat is no longer awaited or no longer the
+        bot's to play (its player came back)."""
+        row = (
+            await session.execute(
+                select(Game.status, Game.seq, Game.seed, Game.to_act, Seat.absent, User.is_bot)
+                .join(Seat, (Seat.game_id == Game.id) & (Seat.seat == command.seat))
+                .join(User, User.id == Seat.user_id)
+                .where(Game.id == command.game_id)
+            )
+        ).one_or_none()
+        if row is None or row.status != "active" or command.seat not in row.to_act or not (row.absent or row.is_bot):
+            return None
+        state = await self.cache.load(session, command.game_id, row.seq)
+        _, events, after, by_bot = await self._bot_play(state, command.seat, command.game_id, seed_number(row.seed))
+        return Outcome(
+            command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=command.seat,
+            bot_turn=True, by_bot=by_bot, for_absent=not row.is_bot,
+        )
+
+    async def _bot_play(
+        self, state: GameState, seat: int, game_id: int, seed: int
+    ) -> tuple[dict[str, Any], list[Event], GameState, bool]:
+        """The bot's move for the awaited `seat`, decided by the rules core: the move, its events, the state after
+        them and whether the bot chose it — or the safest default when the bot failed, overran its deadline or
+        chose a move the core refuses."""
+        move = await self.thinker.move(state, seat, game_id)
+        if move is not None:
+            try:
+                events, after, _ = _play(state, seat, move, seed)
+                return move, events, after, True
+            except PlayError as exc:
+                log.error("game %s: the bot chose a move the rules refuse for seat %s: %s", game_id, seat, exc.message)
+        fallback = default_move(state, seat)
+        assert fallback is not None, "an awaited seat always has a move"
+        events, after, _ = _play(state, seat, fallback, seed)
+        return fallback, events, after, False
+
+    async def take_seat_back(self, account: Account, game_id: int) -> GameSummary:
+        """The caller plays their seat again after the bot played it for them (their clock had run out): from now
+        on the game waits for them. Harmless when the bot was not playing it.
+
+        Raises NotFound (no game), NotAllowed `no_seat`."""
+        async with self.db.session() as session:
+            taken = await session.scalar(
+                update(Seat)
+                .where(Seat.game_id == game_id, Seat.user_id == account.id, Seat.seat.is_not(None))
+                .values(absent=False)
+                .returning(Seat.seat)
+            )
+            await session.commit()
+        summary = await self.summary(game_id)
+        if taken is None:
+            raise NotAllowed("no_seat", "You do not have a seat in this game.")
+        return summary
 
     async def _decide_replacement(self, session: AsyncSession, command: ReplaceSeat) -> Outcome:
         """A `seat_replaced` event: the seat changes hands with a fresh clock and no timeouts counted, everyone
@@ -825,7 +909,10 @@ def _play(state: GameState, seat: int, move: dict[str, Any], seed: int) -> tuple
 def _visible(seen: Sequence[SeenEvent], stored: Sequence[event_store.StoredEvent]) -> list[VisibleEvent]:
     """Seen events with the time and the clock's mark of their rows."""
     return [
-        VisibleEvent(e.seq, str(e.event["type"]), e.event, stored[e.index - 1].at, stored[e.index - 1].timed_out)
+        VisibleEvent(
+            e.seq, str(e.event["type"]), e.event, stored[e.index - 1].at, stored[e.index - 1].timed_out,
+            stored[e.index - 1].by_bot,
+        )
         for e in seen
     ]
 
@@ -880,7 +967,26 @@ async def _users_named(session: AsyncSession, names: Sequence[str]) -> list[User
     missing = [n for n in names if n.lower() not in found]
     if missing:
         raise Invalid("unknown_player", "There is no player called '{name}'.", name=missing[0])
+    robots = [found[n.lower()].username for n in names if found[n.lower()].is_bot]
+    if robots:
+        raise Invalid(
+            "bot_not_invited",
+            "{name} is the site's bot, who is not invited: ask for bots with \"Bots\" when you open a table.",
+            name=robots[0],
+        )
     return [found[n.lower()] for n in names]
+
+
+def _check_bots(seat_count: int, bots: int) -> None:
+    """A game takes 0 .. seats - 1 bots: at least one seat is a person's (who opens the table or joins it)."""
+    if bots < 0:
+        raise Invalid("invalid_bots", "The number of bots cannot be negative.")
+    if bots > seat_count - 1:
+        raise Invalid(
+            "too_many_bots",
+            "A game of {seats} seats leaves at least one seat to a person: the most bots it takes is {most}.",
+            seats=seat_count, most=seat_count - 1,
+        )
 
 
 async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
@@ -890,14 +996,14 @@ async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
     games = [game for game, _ in found]
     private = {game.id: count for game, count in found}
     rows = await session.execute(
-        select(Seat.game_id, Seat.seat, Seat.user_id, User.username, Seat.deadline)
+        select(Seat.game_id, Seat.seat, Seat.user_id, User.username, Seat.deadline, User.is_bot, Seat.absent)
         .join(User, User.id == Seat.user_id)
         .where(Seat.game_id.in_([g.id for g in games]))
         .order_by(Seat.game_id, Seat.seat.nulls_last(), Seat.joined_at)
     )
     seats: dict[int, list[SeatInfo]] = {}
-    for game_id, seat, user_id, username, deadline in rows.all():
-        seats.setdefault(game_id, []).append(SeatInfo(seat, user_id, username, deadline))
+    for game_id, seat, user_id, username, deadline, is_bot, absent in rows.all():
+        seats.setdefault(game_id, []).append(SeatInfo(seat, user_id, username, deadline, is_bot, absent))
     creators = {g.created_by for g in games if g.created_by is not None}
     names = dict((await session.execute(select(User.id, User.username).where(User.id.in_(creators)))).all())
     invited = await invitations.invited_names(session, [g.id for g in games if g.status == "open"])
@@ -929,9 +1035,11 @@ async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
 
 def _with_server_fields(view: dict[str, Any], summary: GameSummary, seat: int | None) -> dict[str, Any]:
     """The current state document with what the server knows beside the state proper: whether the viewer may take
-    back their last move now, and the move clocks of a timed game."""
+    back their last move now, and in a timed game the move clocks and the seats the site's bot plays for their
+    absent players."""
     view["undo"] = seat is not None and summary.undo_seat == seat and summary.status == "active"
-    if summary.move_timeout_hours is not None:
+    if summary.move_timeout_hours is not None:  # only a clock running out makes a player absent
+        view["absent"] = [s.seat for s in summary.seats if s.seat is not None and s.absent and not s.bot]
         view["deadlines"] = [
             {"seat": s.seat, "deadline": s.deadline.isoformat()}
             for s in summary.seats

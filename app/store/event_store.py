@@ -31,13 +31,15 @@ class StoredEvent:
     actor: int | None
     at: datetime
     timed_out: bool = False  # made by the server for `actor`, whose clock ran out
+    by_bot: bool = False  # made by the site's bot for `actor`, whose player is absent
 
 
 async def load(session: AsyncSession, game_id: int, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
     """The events of `game_id` with seq > `after`, oldest first."""
     query = (
         select(
-            GameEvent.seq, GameEvent.type, GameEvent.data, GameEvent.actor, GameEvent.created_at, GameEvent.timed_out
+            GameEvent.seq, GameEvent.type, GameEvent.data, GameEvent.actor, GameEvent.created_at, GameEvent.timed_out,
+            GameEvent.by_bot,
         )
         .where(GameEvent.game_id == game_id, GameEvent.seq > after)
         .order_by(GameEvent.seq)
@@ -46,8 +48,8 @@ async def load(session: AsyncSession, game_id: int, after: int = 0, limit: int |
         query = query.limit(limit)
     result = await session.execute(query)
     return [
-        StoredEvent(seq, {"type": kind, **data}, actor, at, timed_out)
-        for seq, kind, data, actor, at, timed_out in result.all()
+        StoredEvent(seq, {"type": kind, **data}, actor, at, timed_out, by_bot)
+        for seq, kind, data, actor, at, timed_out, by_bot in result.all()
     ]
 
 
@@ -71,6 +73,7 @@ async def load_known_to(
             GameEvent.actor,
             GameEvent.created_at,
             GameEvent.timed_out,
+            GameEvent.by_bot,
             unknown.label("unknown"),
             (GameEvent.seq - func.count().filter(unknown).over(order_by=GameEvent.seq)).label("shown"),
         )
@@ -85,6 +88,7 @@ async def load_known_to(
             numbered.c.actor,
             numbered.c.created_at,
             numbered.c.timed_out,
+            numbered.c.by_bot,
         )
         .where(~numbered.c.unknown, numbered.c.shown > after)
         .order_by(numbered.c.seq)
@@ -93,8 +97,8 @@ async def load_known_to(
         query = query.limit(limit)
     result = await session.execute(query)
     return [
-        StoredEvent(shown, {"type": kind, **data}, actor, at, timed_out)
-        for shown, kind, data, actor, at, timed_out in result.all()
+        StoredEvent(shown, {"type": kind, **data}, actor, at, timed_out, by_bot)
+        for shown, kind, data, actor, at, timed_out, by_bot in result.all()
     ]
 
 

@@ -52,15 +52,17 @@ def _now() -> Any:
 
 
 class User(Base):
-    """An account: a player, and an admin when `is_admin`."""
+    """An account: a player, an admin when `is_admin`, or one of the site's bots when `is_bot` (no address, no
+    password: nobody signs in as a bot)."""
 
     __tablename__ = "users"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     username: Mapped[str] = mapped_column(String(32))
-    email: Mapped[str] = mapped_column(String(254), unique=True)
+    email: Mapped[str | None] = mapped_column(String(254), unique=True)
     password_hash: Mapped[str] = mapped_column(String(200))
     is_admin: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    is_bot: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     created_at: Mapped[datetime] = _now()
     # The language of the account's pages and mails ("fr"); NULL: the browser's, and English for mails.
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
@@ -114,6 +116,8 @@ class Seat(Base):
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
     reminded: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     timeouts_in_row: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    # The seat's clock ran out and its player has not moved since nor taken the seat back: the bot plays it.
+    absent: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
 
     __table_args__ = (Index("uq_seats_game_id_seat", "game_id", "seat", unique=True),)
 
@@ -169,6 +173,8 @@ class GameEvent(Base):
     actor: Mapped[int | None] = mapped_column(Integer)
     # True when the server made this move for `actor` because the seat's clock ran out.
     timed_out: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    # True when the site's bot made this move for `actor`, whose player is absent (then `timed_out` too).
+    by_bot: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     created_at: Mapped[datetime] = _now()
 
 

@@ -170,7 +170,8 @@ async def create_game(body: CreateGameIn, account: CurrentAccount, service: Serv
     admins): the creator takes a seat and `players` are invited (each mailed; they accept by joining or decline),
     and the creator starts the game once enough have joined. `seed` is for admins only (403 `seed_admin_only`).
     An admin's table seats the `players` listed instead, and a full list starts it at once, seated at random.
-    `public: false` makes a table by invitation only."""
+    `public: false` makes a table by invitation only. `bots` seats are taken by the site's bots (at least one
+    seat stays a person's: 422 `too_many_bots`); bots cannot be invited (422 `bot_not_invited`)."""
     summary = await service.create_game(
         account,
         name=body.name,
@@ -180,6 +181,7 @@ async def create_game(body: CreateGameIn, account: CurrentAccount, service: Serv
         seed=body.seed,
         move_timeout_hours=body.move_timeout_hours,
         public=body.public,
+        bots=body.bots,
     )
     return GameOut.of(summary)
 
@@ -341,6 +343,13 @@ async def post_undo(game_id: Id, body: UndoIn, account: CurrentAccount, service:
     drew and revealed nothing (no die, no bag, no secret shown): the log gains a `move_undone` event and the
     game is as if the move had never been made. Otherwise 409 `undo_not_allowed` (or `stale_seq`)."""
     return MoveOut(seq=(await service.apply(Undo(account.id, game_id, body.seq))).seq)
+
+
+@router.post("/games/{game_id}/seat/back", responses=errors(403, 404), tags=["play"])
+async def take_seat_back(game_id: Id, account: CurrentAccount, service: ServiceDep) -> GameOut:
+    """Play one's seat again after one's clock ran out: until then the site's bot plays the seat's turns as soon
+    as they come (making a move oneself does the same). 403 `no_seat` without a seat."""
+    return GameOut.of(await service.take_seat_back(account, game_id))
 
 
 @router.get("/games/{game_id}/events", responses=errors(404), tags=["play"])

@@ -25,7 +25,7 @@ import app.i18n as i18n
 from app.i18n import N_, gettext
 from app.play.accounts import Account
 from app.play.commands import PlayerMove, Undo
-from app.play.errors import Conflict, NotAllowed, PlayError, TooMany
+from app.play.errors import Conflict, Invalid, NotAllowed, PlayError, TooMany
 from app.play.service import GameService, GameSummary, Position
 from app.rules.catalog import OUTLAW_VP, PERSONALITIES
 from app.rules.config import EXPANSION_NAMES, PLAYABLE_EXPANSIONS, SIDES
@@ -158,8 +158,8 @@ async def signup(
         account = await sign_in.register(
             body.username, body.email, body.password, client_address(request), language=i18n.current()
         )
-    except PlayError as exc:
-        status = 429 if isinstance(exc, TooMany) else 409
+    except PlayError as exc:  # too many sign-ups (429), a name reserved for the site's bots (422), taken (409)
+        status = 429 if isinstance(exc, TooMany) else 422 if isinstance(exc, Invalid) else 409
         return render(request, "pages/signup.html", None, status=status, values=values, error=said(exc))
     hold_in_cookie(request, await sign_in.open(account, "cookie"))
     return redirect("/")
@@ -391,6 +391,14 @@ async def start(
     return await _table_command(request, account, csrf_token, game_id, service.start)
 
 
+@router.post("/games/{game_id}/seat/back")
+async def take_seat_back(
+    request: Request, game_id: Id, account: OptionalAccount, service: ServiceDep, csrf_token: OptionalFormStr = None
+) -> Response:
+    """Play one's seat again after the bot played it while one's time had run out."""
+    return await _table_command(request, account, csrf_token, game_id, service.take_seat_back)
+
+
 @router.post("/games/{game_id}/invitations")
 async def invite(
     request: Request,
@@ -416,8 +424,8 @@ async def new_game_form(request: Request, account: OptionalAccount) -> Response:
         return render(request, "pages/error.html", account, status=403,
                       message=gettext("Only an admin may create games."))
     return render(request, "pages/new_game.html", account, sides=SIDES,
-                  values={"seats": "2", "sides": "yellow", "access": "public"}, expansions=PLAYABLE_EXPANSIONS,
-                  cards=CARDS_BY_NUMBER)
+                  values={"seats": "2", "bots": "0", "sides": "yellow", "access": "public"},
+                  expansions=PLAYABLE_EXPANSIONS, cards=CARDS_BY_NUMBER)
 
 
 @router.post("/games/new")
@@ -439,6 +447,7 @@ async def new_game(
     seed: OptionalFormStr = None,
     move_timeout_hours: OptionalFormStr = None,
     access: FormStr = "public",
+    bots: OptionalFormStr = None,
     csrf_token: OptionalFormStr = None,
 ) -> Response:
     """Open a table: an admin's seats the players listed; a player's seats its creator and invites them."""
@@ -452,6 +461,7 @@ async def new_game(
         "seed": seed or "",
         "move_timeout_hours": move_timeout_hours or "",
         "access": access,
+        "bots": bots or "0",
     }
 
     def again(message: str, status: int) -> HTMLResponse:
@@ -482,6 +492,7 @@ async def new_game(
             "move_timeout_hours": move_timeout_hours.strip() if move_timeout_hours and move_timeout_hours.strip()
             else None,
             "public": access != "invitation",
+            "bots": bots.strip() if bots and bots.strip() else 0,
         })
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -490,7 +501,7 @@ async def new_game(
     try:
         summary = await service.create_game(
             account, name=body.name, seat_count=body.seats, variants=body.variants.settings(), players=body.players,
-            seed=body.seed, move_timeout_hours=body.move_timeout_hours, public=body.public,
+            seed=body.seed, move_timeout_hours=body.move_timeout_hours, public=body.public, bots=body.bots,
         )
     except PlayError as exc:
         return again(said(exc), 403 if isinstance(exc, NotAllowed) else 422)
@@ -629,7 +640,7 @@ async def _render_past(request: Request, account: Account, service: GameService,
         position = await service.history(account, game_id, at)
     except PlayError as exc:
         return render(request, "pages/error.html", account, status=404, message=said(exc))
-    logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out) for e in position.events[-LOG_LENGTH:]]
+    logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out, e.by_bot) for e in position.events[-LOG_LENGTH:]]
     context = table_context(position.summary, position.view, [], logged)
     context.update(my_turn=False, history=_history_controls(position),
                    render_ms=round((time.perf_counter() - started) * 1000, 1))
@@ -667,7 +678,7 @@ async def _table_context(service: GameService, account: Account, summary: GameSu
             break
     moves = options.moves if options.seq == doc["seq"] else []
     events = await service.events(account, summary.id, max(0, doc["seq"] - LOG_LENGTH), LOG_LENGTH)
-    logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out) for e in events]
+    logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out, e.by_bot) for e in events]
     return table_context(summary, doc, moves, logged, _deadlines(summary))
 
 
@@ -678,30 +689,44 @@ class LogLine:
     heading: bool = False  # a round's heading, placed where its personalities are chosen
     seat: int | None = None  # whose action it was, for their colour and letter
     at: datetime | None = None
-    by_clock: bool = False  # played for the seat when its time ran out
+    mark: str | None = None  # who played it, when not the seat's player: "played by the clock", or by the bot
 
     @property
     def when(self) -> str:
         return self.at.strftime("%d %b %H:%M") if self.at else ""
 
 
-LoggedEvent = tuple[int, dict[str, Any]] | tuple[int, dict[str, Any], datetime | None, bool]
+LoggedEvent = (
+    tuple[int, dict[str, Any]]
+    | tuple[int, dict[str, Any], datetime | None, bool]
+    | tuple[int, dict[str, Any], datetime | None, bool, bool]
+)
 
 
 def game_log(describer: Describer, events: Sequence[LoggedEvent]) -> list[LogLine]:
     """The log's sentences, newest first, with a heading where each round starts: round 1 where the setup hands
     over to the personalities, every later round where the one before it ends. Each event is (seq, event) or
-    (seq, event, when it was recorded, whether the clock played it)."""
+    (seq, event, when it was recorded, whether the clock played it[, whether the bot played it for the seat's
+    absent player])."""
     lines: list[LogLine] = []
     for seq, e, *more in events:
         at = more[0] if more and isinstance(more[0], datetime) else None
         by_clock = len(more) > 1 and bool(more[1])
+        by_bot = len(more) > 2 and bool(more[2])
         seat = e.get("seat") if isinstance(e.get("seat"), int) else None
         if (text := describer.describe(e)) is not None:
-            lines.append(LogLine(seq, text, seat=seat, at=at, by_clock=by_clock))
+            lines.append(LogLine(seq, text, seat=seat, at=at, mark=_played_by(describer, seat, by_clock, by_bot)))
         if (begun := round_begun(e)) is not None:
             lines.append(LogLine(seq, f"Round {begun}", heading=True))
     return lines[::-1]
+
+
+def _played_by(describer: Describer, seat: int | None, by_clock: bool, by_bot: bool) -> str | None:
+    """The log's note on a move its player did not make (None for one they made)."""
+    if by_bot:
+        player = describer.who(seat) if seat is not None else "a player"
+        return f"played by the bot for {player}, whose time ran out"
+    return "played by the clock" if by_clock else None
 
 
 def table_context(

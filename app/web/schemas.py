@@ -128,11 +128,22 @@ class CreateGameIn(BaseModel):
     public: bool = Field(
         default=True, description="Anyone may join while the table is open; false: only the players invited."
     )
+    bots: int = Field(
+        default=0, ge=0, le=5,
+        description="How many seats the site's bot takes (`bot-1`, `bot-2`, ...): 0 to seats - 1 "
+        "(422 `too_many_bots`); it moves by itself within seconds. A player's table that its creator and the bots "
+        "fill starts at once.",
+    )
 
 
 class SeatOut(BaseModel):
     seat: int | None
     username: str
+    bot: bool = Field(default=False, description="The site's bot plays this seat (its account is a bot).")
+    absent: bool = Field(
+        default=False,
+        description="The player's clock ran out: the site's bot plays the seat until they move or take it back.",
+    )
 
 
 class DeadlineOut(BaseModel):
@@ -174,7 +185,7 @@ class GameOut(BaseModel):
             id=g.id,
             name=g.name,
             status=g.status,  # type: ignore[arg-type]
-            seats=[SeatOut(seat=s.seat, username=s.username) for s in g.seats],
+            seats=[SeatOut(seat=s.seat, username=s.username, bot=s.bot, absent=s.absent) for s in g.seats],
             seat_count=g.seat_count,
             variants=g.variants,
             seq=g.seq,
@@ -248,11 +259,15 @@ class EventOut(BaseModel):
     type: str
     data: dict[str, Any]
     at: datetime
-    timed_out: bool = Field(default=False, description="Made by the server because the seat's clock ran out.")
+    timed_out: bool = Field(
+        default=False,
+        description="Made by the server because the seat's clock ran out (or its player has been absent since).",
+    )
+    by_bot: bool = Field(default=False, description="Made by the site's bot for the seat's absent player.")
 
     @classmethod
     def of(cls, e: VisibleEvent) -> EventOut:
-        return cls(seq=e.seq, type=e.type, data=e.data, at=e.at, timed_out=e.timed_out)
+        return cls(seq=e.seq, type=e.type, data=e.data, at=e.at, timed_out=e.timed_out, by_bot=e.by_bot)
 
 
 class EventsOut(BaseModel):

@@ -3,7 +3,7 @@
 A nullable column: NULL (every existing account) means "follow the browser", and English for mails.
 
 Revision ID: 0008
-Revises: 0006
+Revises: 0007
 Create Date: 2026-12-01 13:00:00.000000
 
 """
@@ -15,7 +15,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = "0008"
-down_revision: str | Sequence[str] | None = "0006"
+down_revision: str | Sequence[str] | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -7,6 +7,8 @@ RULINGS V1 votes, V2 tiles, V4 baskets, G7 the dynamite duellist's second tile) 
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import random
 import re
 import sys
@@ -20,6 +22,7 @@ from imports import imported_names
 import app.bots
 from app.bots import BOTS, Bot
 from app.bots.heuristic import SCORERS
+from app.bots.table import table_move
 from app.bots.tournament import bot_player, default_player, play_game
 from app.cli import main
 from app.rules import GameConfig, GameState, legal_moves, new_game, player_view, replay, to_act
@@ -210,3 +213,28 @@ def test_the_heuristic_has_an_opinion_on_every_move_type() -> None:
     """Every move the core may list (`moves.MOVE_TYPES`, every variant and expansion) has a scorer, so a new move
     type is not silently played as "worth nothing"."""
     assert set(SCORERS) >= MOVE_TYPES
+
+
+@pytest.mark.parametrize("variants", SECRET_CASES, ids=["vote+tiles+baskets", "dynamite+gunsmith+tiles"])
+def test_the_sites_bot_at_a_table_never_reads_another_seats_secret_nor_the_seed(variants: dict[str, object]) -> None:
+    """Issue 15 "Bots at the table": the move the server's bot makes for a seat (`app.bots.table.table_move`, what
+    `GameService` runs for a bot's seat or an absent player's) stays the same when the other seats' secrets are
+    scrambled (their tiles, chosen tiles, votes, baskets and basket edits, the bag — RULINGS V1, V2, V4, G7). The
+    game's seed is not among its inputs at all: the state holds no seed, and the bot's own generator is seeded
+    from the game's number, the seat and the log's head as the seat counts it."""
+    assert list(inspect.signature(table_move).parameters) == ["state", "seat", "game_id"]
+    assert not any("seed" in f.name for f in dataclasses.fields(GameState))
+    config = GameConfig.from_variants(3, variants, preview=True)
+    checked = 0
+
+    def compare(s: GameState) -> None:
+        nonlocal checked
+        if not _secrets_pending(s):
+            return
+        for seat in to_act(s):
+            assert table_move(s, seat, 42) == table_move(_scrambled_for(s, seat), seat, 42), seat
+            checked += 1
+
+    players = [bot_player(BOTS["heuristic"]), bot_player(BOTS["random"]), bot_player(BOTS["heuristic"])]
+    play_game(config, 20261202, players, random.Random(8), observe=compare)
+    assert checked > 10, "the game must have had positions with secrets to check"

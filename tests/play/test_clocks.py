@@ -1,5 +1,5 @@
 """Move clocks (issue "Asynchronous play", part 4): deadlines in the summary, a reminder at a quarter of the
-time left, the default move when the clock runs out (marked in the log, mailed), an admin alert after three
+time left, the bot's move when the clock runs out (marked in the log, mailed), an admin alert after three
 timeouts in a row and the replacement of the player, vacations. Time is passed in; nothing sleeps."""
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ async def test_a_reminder_when_a_quarter_of_the_time_is_left_once(
     assert mail["Subject"] == "Reminder: 5 hours left for your move in Test game"
 
 
-async def test_an_expired_clock_makes_the_default_move_marks_it_in_the_log_and_mails_the_player(
+async def test_an_expired_clock_makes_the_bots_move_marks_it_in_the_log_and_mails_the_player(
     api: Api, client: httpx.AsyncClient, service: GameService, notifier: Notifier, smtp: SmtpServer
 ) -> None:
     table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24)
@@ -80,11 +80,12 @@ async def test_an_expired_clock_makes_the_default_move_marks_it_in_the_log_and_m
     events = (await client.get(f"/api/v1/games/{table.id}/events", headers=player.headers)).json()["events"]
     assert not any(e["timed_out"] for e in events if e["seq"] <= head)
     made = [e for e in events if e["seq"] > head]
-    assert made and all(e["timed_out"] for e in made)
+    assert made and all(e["timed_out"] and e["by_bot"] for e in made)  # issue 15: the bot plays a timed-out seat
     await drain(notifier, later)
     mails = smtp.inbox.to(f"{player.username}@example.com")
     assert [m["Subject"] for m in mails] == ["Your time ran out in Test game: a move was made for you"]
-    assert "safest move for you" in mails[0].get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    text = mails[0].get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert "the site's bot made a move for you" in text and "until you come back" in text
 
 
 async def test_three_timeouts_in_a_row_alert_the_admin_who_may_replace_the_player(

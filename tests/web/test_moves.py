@@ -194,7 +194,7 @@ async def test_events_after_n(api: Api, client: httpx.AsyncClient) -> None:
     game, awaited, _, _ = await _table(api)
     gid = game["id"]
     all_events = await _log(client, gid, awaited)
-    assert all(set(e) == {"seq", "type", "data", "at", "timed_out"} for e in all_events)
+    assert all(set(e) == {"seq", "type", "data", "at", "timed_out", "by_bot"} for e in all_events)
     assert not any(e["timed_out"] for e in all_events)
     r = await client.get(f"/api/v1/games/{gid}/events", params={"after": 1}, headers=awaited.headers)
     assert r.json()["events"] == all_events[1:]
