@@ -86,7 +86,7 @@ ABOUT_AN_AWAITED_DECISION = frozenset({"your_turn", "permission", "reminder"})
 ABOUT_THE_TABLE = frozenset({"invitation", "chat"})
 # Mails about the account itself, asked for by its owner: sent whatever the mail settings, with no unsubscribe
 # link (they are not in KINDS, so no setting can name them).
-ALWAYS_SENT = frozenset({"password_reset"})
+ALWAYS_SENT = frozenset({"password_reset", "email_changed"})
 
 
 def default_mode(kind: str) -> str:
@@ -233,9 +233,12 @@ def _subject_and_context(message: Message) -> tuple[str, dict[str, Any]]:
                         context["count"]).format(player=player, count=context["count"], game=game), context
     if kind == "seat_replaced":
         newcomer, previous = str(details.get("username")), str(details.get("previous"))
-        context.update(newcomer=newcomer, previous=previous, you=newcomer == message.recipient.username)
+        context.update(newcomer=newcomer, previous=previous, you=newcomer == message.recipient.username,
+                       yours=previous == message.recipient.username)
         if context["you"]:
             return gettext("You take over {previous}'s seat in {game}").format(previous=previous, game=game), context
+        if context["yours"]:
+            return gettext("{newcomer} takes over your seat in {game}").format(newcomer=newcomer, game=game), context
         return gettext("{newcomer} takes over {previous}'s seat in {game}").format(
             newcomer=newcomer, previous=previous, game=game), context
     if kind == "invitation":
@@ -246,6 +249,9 @@ def _subject_and_context(message: Message) -> tuple[str, dict[str, Any]]:
         author = str(details.get("from") or gettext("A player"))
         context.update(author=author, text=str(details.get("text", "")))
         return gettext("{author} wrote in the chat of {game}").format(author=author, game=game), context
+    if kind == "email_changed":
+        context.update(new=str(details.get("new", "")))
+        return gettext("The email address of your Carson City account was changed"), context
     if kind == "password_reset":
         context.update(link=str(details["link"]), lifetime=days_and_hours(float(details.get("hours", 1))))
         return gettext("Set a new password for Carson City Online"), context

@@ -251,7 +251,9 @@ class Notifier:
             return "no_recipient"
         if user.email is None:  # the site's bots have no address
             return "no_address"
-        recipient = Recipient(user.id, user.username, user.email, user.language)
+        # A change of address is told at the address it replaced (in the row), every other mail at the current one.
+        address = str(row.payload.get("to") or user.email) if message == "email_changed" else user.email
+        recipient = Recipient(user.id, user.username, address, user.language)
         if message not in ("digest", *ALWAYS_SENT):
             mode = await _mode(session, user.id, message)
             if mode == "off":

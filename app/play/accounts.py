@@ -104,20 +104,22 @@ class Accounts:
         user.password_hash = await asyncio.to_thread(self.hasher.hash, password)
         return Account(user.id, user.username, user.is_admin, user.language)
 
-    async def set_email(self, session: AsyncSession, user_id: int, email: str) -> None:
-        """Replace the address of `user_id`; Conflict `email_taken` when another account uses it (any case)."""
+    async def set_email(self, session: AsyncSession, user_id: int, email: str) -> str | None:
+        """Replace the address of `user_id` and return the one it replaced; Conflict `email_taken` when another
+        account uses it (any case)."""
         taken = await session.scalar(select(User.id).where(User.email == email.lower(), User.id != user_id))
         if taken is not None:
             raise Conflict("email_taken", "An account with that email address already exists.")
         user = await session.get(User, user_id)
         if user is None:
             raise NotSignedIn("not_signed_in", "Your account no longer exists.")
-        user.email = email.lower()
+        previous, user.email = user.email, email.lower()
         try:
             await session.flush()
         except IntegrityError as exc:  # a concurrent registration took it
             await session.rollback()
             raise Conflict("email_taken", "An account with that email address already exists.") from exc
+        return previous
 
     async def ensure_admin(
         self, session: AsyncSession, username: str, password: str, email: str

@@ -732,7 +732,8 @@ class GameService:
 
     async def _decide_replacement(self, session: AsyncSession, command: ReplaceSeat) -> Outcome:
         """A `seat_replaced` event: the seat changes hands with a fresh clock and no timeouts counted, everyone
-        seated is mailed about it, and the newcomer is told it is their turn if the seat is awaited."""
+        seated and the player who leaves the seat are mailed about it, and the newcomer is told it is their turn if
+        the seat is awaited."""
         _require_admin(command.admin)
         game_id, seat = command.game_id, command.seat
         game = (await session.execute(select(Game.status, Game.seq).where(Game.id == game_id))).one_or_none()
@@ -761,11 +762,17 @@ class GameService:
         event: SeatReplaced = {
             "type": "seat_replaced", "seat": seat, "previous": previous, "username": newcomer.username
         }
-        # `seat` in a mail is the recipient's own: each mail shows its reader's view of the game.
+        # `seat` in a mail is the recipient's own: each mail shows its reader's view of the game (the player who
+        # leaves the seat reads a spectator's).
         mails = [
             Mail(newcomer.id if theirs == seat else user_id, "seat_replaced",
                  {"seat": theirs, "previous": previous, "username": newcomer.username})
             for theirs, user_id, _ in seated
+        ]
+        mails += [
+            Mail(user_id, "seat_replaced", {"seat": None, "previous": previous, "username": newcomer.username})
+            for theirs, user_id, _ in seated
+            if theirs == seat
         ]
         if seat in to_act(state):
             mails.append(Mail(newcomer.id, "your_turn", {"seat": seat}))

@@ -18,6 +18,7 @@ from app.play.password_reset import ResetLinks
 from app.play.sessions import Kind
 from app.play.sign_in_limits import Limits
 from app.store.db import Database
+from app.store.tables import Outbox
 
 
 class SignIn:
@@ -119,14 +120,18 @@ class SignIn:
 
     async def change_email(self, account: Account, current: str, email: str, address: str) -> None:
         """Set a new address after checking the password (under the sign-in limits, like any guess): a stolen
-        browser alone must not redirect the account's reset mails. NotAllowed `wrong_password`; Conflict
-        `email_taken`."""
+        browser alone must not redirect the account's reset mails; and the old address is told of the change
+        (`email_changed`). NotAllowed `wrong_password`; Conflict `email_taken`."""
         await self._confirm_password(account, current, address)
         async with self.db.session() as session:
             await sign_in_limits.succeeded(session, self.limits, account.username, address, self.clock())
             await session.commit()
         async with self.db.session() as session:
-            await self.accounts.set_email(session, account.id, email)
+            previous = await self.accounts.set_email(session, account.id, email)
+            if previous is not None and previous != email.lower():
+                # Told at the old address, in the same transaction: a thief who changed it is seen by the owner.
+                session.add(Outbox(kind="mail", recipient_id=account.id, next_attempt_at=self.clock(),
+                                   payload={"message": "email_changed", "to": previous, "new": email.lower()}))
             await session.commit()
 
     async def ask_for_reset(self, email: str, address: str) -> None:

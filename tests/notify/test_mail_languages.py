@@ -34,12 +34,13 @@ DETAILS: dict[str, dict[str, Any]] = {
     "invitation": {"by": "bob"},
     "chat": {"from": "bob", "text": "bonjour / hola"},
     "password_reset": {"link": "https://carson.example/password/reset/xyz", "hours": 1},
+    "email_changed": {"to": "ann@example.com", "new": "ann.b@example.org"},
     "digest": {"games": [
         {"name": "Friday game", "link": "https://carson.example/games/1", "awaiting": "poser un cow-boy ou passer",
          "lines": ["…"]},
     ]},
 }
-EVERY_KIND = (*KINDS, "password_reset", "digest")
+EVERY_KIND = (*KINDS, "password_reset", "email_changed", "digest")
 
 
 def mail(kind: str, language: str | None, **details: Any) -> Message:
@@ -125,3 +126,14 @@ async def test_mails_follow_the_account_language(api: Api, service: GameService,
     assert french["Subject"].startswith("Test game a commencé") and english["Subject"].startswith("Test game has")
     html = french.get_body(("html",)).get_content()  # type: ignore[union-attr]
     assert '<html lang="fr">' in html and english_left(html, ("Test game", "ann", "bob")) == []
+
+
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_the_player_who_leaves_a_seat_reads_it_in_their_language(language: str) -> None:
+    """The replaced player's own mail (ann gives her seat to carl), as every other kind above."""
+    english = written(mail("seat_replaced", "en", previous="ann", username="carl"))
+    translated = written(mail("seat_replaced", language, previous="ann", username="carl"))
+    assert "carl takes over your seat" in english[0]
+    for part, original in zip(translated, english, strict=True):
+        assert part != original
+        assert english_left(part, (*NAMES, "carl")) == [], part

@@ -185,7 +185,10 @@ async def test_a_seat_replacement_is_in_the_log_on_the_stream_and_in_the_players
 
     assert about_the_seat(ann) == ["carl takes over bob's seat in Test game"]
     assert about_the_seat(carl) == ["You take over bob's seat in Test game"]
-    assert about_the_seat(dan) == [] and smtp.inbox.to("bob@example.com") == []
+    assert about_the_seat(dan) == []  # (turned off)
+    assert about_the_seat(bob) == ["carl takes over your seat in Test game"]  # the player who leaves the seat
+    (left,) = [m for m in smtp.inbox.to("bob@example.com") if "seat" in m["Subject"]]
+    assert "You no longer play in this game" in left.get_body(("plain",)).get_content()  # type: ignore[union-attr]
     (mail,) = [m for m in smtp.inbox.to("carl@example.com") if "seat" in m["Subject"]]
     assert f"/games/{game['id']}" in mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
 
