@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
+from app.i18n import N_, gettext
 from app.rules.catalog import BUILDINGS, CONSTRUCTION_PRICE, PERSONALITIES, SHOP, SQUARES
 from app.rules.events import EventType
 
@@ -17,18 +18,19 @@ def _horse_wages(amount: int) -> str:
     return f"a horse and ${amount}" if amount >= 0 else f"a horse, paying ${-amount}"
 
 
-COLOUR_NAMES = ("red", "blue", "green", "orange", "purple", "black")  # the seats' colours on the board, in words
+# The seats' colours on the board, in words.
+COLOUR_NAMES = (N_("red"), N_("blue"), N_("green"), N_("orange"), N_("purple"), N_("black"))
 CLAIM_REASONS = {"start": " as a starting parcel", "settler": " with the Settler", "pick": ""}
 
 
 def building_name(kind: str | None) -> str:
     row = BUILDINGS.get(kind or "")
-    return row.name.lower() if row else str(kind)
+    return gettext(row.name).lower() if row else str(kind)
 
 
 def square_name(square: str | None) -> str:
     row = SQUARES.get(square or "")
-    return row.name if row else str(square)
+    return gettext(row.name) if row else str(square)
 
 
 def _card_gains(e: Mapping[str, Any]) -> str:
@@ -44,7 +46,7 @@ def _card_gains(e: Mapping[str, Any]) -> str:
 
 def card_name(card: str | None) -> str:
     row = PERSONALITIES.get(card or "")
-    return row.name if row else str(card)
+    return gettext(row.name) if row else str(card)
 
 
 def count(n: int, thing: str, plural: str | None = None) -> str:
