@@ -3,7 +3,7 @@
 
 The translations use the words of the French and Spanish rule documents (003, 004) where they give one, so a
 player recognises their box: the buildings, the personality cards, what each decision asks, and the variants'
-and expansions' names, the action squares.
+and expansions' names, the action squares, the cards' texts.
 Nothing imports this module; the layers translate these words with `gettext` where they show them.
 """
 
@@ -24,6 +24,8 @@ def _words() -> Iterator[tuple[str, str]]:
         yield building.name, "a building (003/004)"
     for card in PERSONALITIES.values():
         yield card.name, "a personality card (004 names every one)"
+        yield card.yellow.text, f"the yellow side of the {card.name} (004 gives every card's text)"
+        yield card.red.text, f"the red side of the {card.name} (004 gives every card's text)"
     for decision, phrase in DECISION_PHRASES.items():
         yield phrase, f"what the decision {decision.value} asks: 'you must ...', 'your turn: ...'"
         yield third_person(phrase), f"what the decision {decision.value} asks, said of others: 'waiting for Ann to ...'"

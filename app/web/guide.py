@@ -8,8 +8,10 @@ The numbers come from the catalog, never typed twice: a correction to a price ch
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
+from app.i18n import N_, gettext
 from app.rules.catalog import (
     AMMUNITION_FIREPOWER,
     BLACKSMITH_PER_RANCH,
@@ -34,83 +36,101 @@ from app.rules.config import EXPANSION_NAMES
 
 # The track's steps that are not squares (where the cowboys on parcels and buildings are resolved).
 STEP_NAMES: Final = {
-    "parcel_purchase": "Parcel purchase",
-    "build_from_reserve": "Building from reserve",
-    "estate_income": "Estate income",
+    "parcel_purchase": N_("Parcel purchase"),
+    "build_from_reserve": N_("Building from reserve"),
+    "estate_income": N_("Estate income"),
 }
 
-DUEL = ("One cowboy per player; if several players put a cowboy here they duel (die + firepower), and the winner "
-        "acts.")
-
-SQUARE_HELP: Final[dict[str, str]] = {
-    "wages": f"Any number of cowboys of every player, and nobody duels here. Each cowboy earns ${WAGE_PER_COWBOY}.",
-    "ammunition": f"The 3-revolvers chip: +{AMMUNITION_FIREPOWER} firepower for the rest of the round. {DUEL}",
-    "three_roads": f"Take {THREE_ROADS} roads from the supply into your reserve (fewer if the supply runs short). "
-                   f"{DUEL}",
-    "road": "Any number of cowboys of every player, and nobody duels here. One road per cowboy.",
-    "parcel_purchase": "Cowboys on owner-free parcels are resolved now: a lone cowboy may buy its parcel; several "
-                       "players on one parcel duel first. A parcel costs $1 plus $1 for each building, house or "
-                       "mountain on it and around it.",
-    **{
-        c.square: f"The winner may buy the building on this square for ${c.price} (the yellow Chinese Worker pays "
-                  f"half, rounded up), then build it at once or keep it for later. {DUEL}"
-        for c in CONSTRUCTION_SQUARES
-    },
-    "build_from_reserve": "After the construction squares, everyone holding bought buildings may build them, in "
-                          "placement order, one at a time.",
-    "parcel_income": f"${PARCEL_INCOME_PER_PARCEL} for each parcel you own. {DUEL}",
-    "cowboy_income": f"${COWBOY_INCOME_PER_FIREPOWER} for each point of your firepower. {DUEL}",
-    "gambling_income": f"Roll two dice and receive their sum in dollars. {DUEL}",
-    "estate_income": "Every building pays its owner. Cowboys on buildings are resolved first: an attacker who wins "
-                     "(or meets no defender) takes half the building's income; a church protects its owner's "
-                     "buildings around it.",
-    "parcels_vp": f"1 victory point for every 2 parcels you own. {DUEL}",
-    "cowboy_vp": f"1 victory point for every 2 points of firepower. {DUEL}",
-    "estate_vp": f"1 victory point for each building on your parcels (houses and mountains do not count). {DUEL}",
-    **{
-        b.square: f"Buy as many victory points as you can pay for, ${b.price} each. The round counter closes the "
-                  f"cheapest open square at the end of each round. {DUEL}"
-        for b in BUY_VP_SQUARES
-    },
+DUEL = N_("One cowboy per player; if several players put a cowboy here they duel (die + firepower), and the "
+          "winner acts.")
+# The help texts below are catalog messages whose `{fields}` are the catalog's numbers, filled in where they are
+# shown (`square_help`, `building_help`): a translation keeps the numbers of the rules core.
+NUMBERS: Final = {
+    "wage": WAGE_PER_COWBOY, "firepower": AMMUNITION_FIREPOWER, "roads": THREE_ROADS,
+    "parcel_income": PARCEL_INCOME_PER_PARCEL, "cowboy_income": COWBOY_INCOME_PER_FIREPOWER,
+    "own_house": GENERAL_STORE_PER_OWN_HOUSE, "other_house": GENERAL_STORE_PER_OTHER_HOUSE,
+    "per_round": BLACKSMITH_PER_ROUND, "per_ranch": BLACKSMITH_PER_RANCH, "horse_price": HORSE_PRICE,
+    "horse_vp": HORSE_VP, "kit_vp": KIT_CARSON_VP_PER_PLAYER,
 }
+PRICES: Final = {c.square: c.price for c in CONSTRUCTION_SQUARES} | {b.square: b.price for b in BUY_VP_SQUARES}
+_CONSTRUCTION = N_("The winner may buy the building on this square for ${price} (the yellow Chinese Worker pays "
+                   "half, rounded up), then build it at once or keep it for later.")
+_BUY_VP = N_("Buy as many victory points as you can pay for, ${price} each. The round counter closes the cheapest "
+             "open square at the end of each round.")
+SQUARE_TEXTS: Final[dict[str, str]] = {
+    "wages": N_("Any number of cowboys of every player, and nobody duels here. Each cowboy earns ${wage}."),
+    "ammunition": N_("The 3-revolvers chip: +{firepower} firepower for the rest of the round."),
+    "three_roads": N_("Take {roads} roads from the supply into your reserve (fewer if the supply runs short)."),
+    "road": N_("Any number of cowboys of every player, and nobody duels here. One road per cowboy."),
+    "parcel_purchase": N_("Cowboys on owner-free parcels are resolved now: a lone cowboy may buy its parcel; several "
+                          "players on one parcel duel first. A parcel costs $1 plus $1 for each building, house or "
+                          "mountain on it and around it."),
+    **{c.square: _CONSTRUCTION for c in CONSTRUCTION_SQUARES},
+    "build_from_reserve": N_("After the construction squares, everyone holding bought buildings may build them, in "
+                             "placement order, one at a time."),
+    "parcel_income": N_("${parcel_income} for each parcel you own."),
+    "cowboy_income": N_("${cowboy_income} for each point of your firepower."),
+    "gambling_income": N_("Roll two dice and receive their sum in dollars."),
+    "estate_income": N_("Every building pays its owner. Cowboys on buildings are resolved first: an attacker who "
+                        "wins (or meets no defender) takes half the building's income; a church protects its "
+                        "owner's buildings around it."),
+    "parcels_vp": N_("1 victory point for every 2 parcels you own."),
+    "cowboy_vp": N_("1 victory point for every 2 points of firepower."),
+    "estate_vp": N_("1 victory point for each building on your parcels (houses and mountains do not count)."),
+    **{b.square: _BUY_VP for b in BUY_VP_SQUARES},
+}
+# The squares where cowboys duel: their help ends with DUEL.
+DUELLING: Final = frozenset(SQUARES) - {"wages", "road"}
+
+
+def square_help(step: str, translate: Callable[[str], str] = gettext) -> str:
+    """What a step of the track does, in the language spoken now (`translate=str`: in English)."""
+    text = translate(SQUARE_TEXTS[step]).format(price=PRICES.get(step), **NUMBERS)
+    return f"{text} {translate(DUEL)}" if step in DUELLING else text
+
+
+SQUARE_HELP: Final[dict[str, str]] = {step: square_help(step, str) for step in SQUARE_TEXTS}
 
 HOUSE_VALUES = ("A neighbour counts as a house for your building if it is a house on your parcel or on an owner-free "
                 "one, or your ranch or church (1 each), or your hotel (2).")
 
 BUILDING_HELP: Final[dict[str, str]] = {
-    "ranch": "Earns $1 for each empty parcel around it (no building, house or mountain, whoever owns it), at "
-             "least $1; counts as a house for your buildings around it. No road or house needed. Gives 1 revolver "
-             "when built.",
-    "mine": "Earns $3 for each mountain around it that is owner-free or yours. No road or house needed. "
-            "Gives 1 revolver when built.",
-    "drugstore": "Earns $3 for each house value around it, plus $3 for each ranch you own anywhere. Needs a road; "
-                 "built with a house.",
-    "bank": "Earns $3 for each house value around it, plus $3 for each mine you own anywhere. Needs a road; built "
-            "with a house.",
-    "saloon": "Earns $5 for each house value around it. Needs a road; built with a house.",
-    "hotel": "Earns $6, and counts as 2 houses for your buildings around it. Needs a road; built with a house.",
-    "church": "Earns nothing, counts as a house for your buildings around it, and your buildings around it cannot be "
-              "attacked. It cannot be attacked itself. Needs a road; built with a house.",
-    "prison": "Earns nothing; gives 2 revolvers when built. It cannot be attacked. Needs a road; built with a house.",
-    "station": "Stands beside a road that crosses the whole board in a straight line. At the end of the game: "
-               "1 victory point for every 2 house symbols in the whole city. Counts as 2 houses for your buildings "
-               "around it.",
-    "city_hall": "Nobody buys it: when drawn it is placed at once on an owner-free parcel. One cowboy may occupy it "
-                 "(others duel for it) and stays there across rounds; the occupant's drugstores, banks, saloons, "
-                 "general stores and blacksmiths earn one level more.",
-    "school": "Earns nothing; counts as a house for the buildings around it. Needs a road; built with 3 houses.",
-    "general_store": f"Earns ${GENERAL_STORE_PER_OWN_HOUSE} for each of your house values around it and "
-                     f"${GENERAL_STORE_PER_OTHER_HOUSE} for each of anyone else's. Needs a road; built with a house.",
-    "blacksmith": f"Earns ${BLACKSMITH_PER_ROUND} × the round number, plus ${BLACKSMITH_PER_RANCH} for each ranch you "
-                  f"own. Needs a road; built with a house.",
+    "ranch": N_("Earns $1 for each empty parcel around it (no building, house or mountain, whoever owns it), at "
+                "least $1; counts as a house for your buildings around it. No road or house needed. Gives 1 "
+                "revolver when built."),
+    "mine": N_("Earns $3 for each mountain around it that is owner-free or yours. No road or house needed. "
+               "Gives 1 revolver when built."),
+    "drugstore": N_("Earns $3 for each house value around it, plus $3 for each ranch you own anywhere. Needs a road; "
+                    "built with a house."),
+    "bank": N_("Earns $3 for each house value around it, plus $3 for each mine you own anywhere. Needs a road; built "
+               "with a house."),
+    "saloon": N_("Earns $5 for each house value around it. Needs a road; built with a house."),
+    "hotel": N_("Earns $6, and counts as 2 houses for your buildings around it. Needs a road; built with a house."),
+    "church": N_("Earns nothing, counts as a house for your buildings around it, and your buildings around it cannot "
+                 "be attacked. It cannot be attacked itself. Needs a road; built with a house."),
+    "prison": N_("Earns nothing; gives 2 revolvers when built. It cannot be attacked. Needs a road; built with a "
+                 "house."),
+    "station": N_("Stands beside a road that crosses the whole board in a straight line. At the end of the game: "
+                  "1 victory point for every 2 house symbols in the whole city. Counts as 2 houses for your "
+                  "buildings around it."),
+    "city_hall": N_("Nobody buys it: when drawn it is placed at once on an owner-free parcel. One cowboy may occupy "
+                    "it (others duel for it) and stays there across rounds; the occupant's drugstores, banks, "
+                    "saloons, general stores and blacksmiths earn one level more."),
+    "school": N_("Earns nothing; counts as a house for the buildings around it. Needs a road; built with 3 houses."),
+    "general_store": N_("Earns ${own_house} for each of your house values around it and ${other_house} for each of "
+                        "anyone else's. Needs a road; built with a house."),
+    "blacksmith": N_("Earns ${per_round} × the round number, plus ${per_ranch} for each ranch you own. Needs a road; "
+                     "built with a house."),
 }
 
 
-def building_help(kind: str) -> str:
-    """What a building does, with its printed maximum income when it has one."""
+def building_help(kind: str, translate: Callable[[str], str] = gettext) -> str:
+    """What a building does, with its printed maximum income when it has one, in the language spoken now."""
     row = BUILDINGS[kind]
-    text = BUILDING_HELP[kind]
-    return f"{text} At most ${row.income_cap}." if row.income_cap is not None else text
+    text = translate(BUILDING_HELP[kind]).format(**NUMBERS)
+    if row.income_cap is None:
+        return text
+    return f"{text} {translate(N_('At most ${cap}.')).format(cap=row.income_cap)}"
 
 
 PIECE_HELP: Final[dict[str, str]] = {
@@ -151,16 +171,25 @@ VARIANT_HELP: Final[dict[str, str]] = {
 
 # RULING X6: the rodeo and the horses' special actions have no rule text in our sources; wherever horses are shown,
 # the page says they are not played here.
-HORSES_NOT_PLAYED: Final = ("The rodeo and the horses' special actions are not part of this site: our rule sources "
-                            "give no text for them. Here a horse is worth its VP at the end, nothing more.")
+HORSES_NOT_PLAYED: Final = N_("The rodeo and the horses' special actions are not part of this site: our rule "
+                              "sources give no text for them. Here a horse is worth its VP at the end, nothing more.")
 
 # What an action square does more with a Big Box option on (the table's `?` and the rules page).
-OPTION_SQUARE_HELP: Final[dict[str, dict[str, str]]] = {
+OPTION_SQUARE_TEXTS: Final[dict[str, dict[str, str]]] = {
     "horses": {
-        "wages": f"With horses, a player may instead pay ${HORSE_PRICE} for a horse with one of their cowboys "
-                 f"there (one horse a round); each horse is worth {HORSE_VP} VP at the end.",
+        "wages": N_("With horses, a player may instead pay ${horse_price} for a horse with one of their cowboys "
+                    "there (one horse a round); each horse is worth {horse_vp} VP at the end."),
     },
 }
+
+
+def option_square_help(option: str, step: str, translate: Callable[[str], str] = gettext) -> str:
+    """What a square does more with a Big Box option on, in the language spoken now."""
+    return translate(OPTION_SQUARE_TEXTS[option][step]).format(**NUMBERS)
+
+
+OPTION_SQUARE_HELP: Final = {option: {step: option_square_help(option, step, str) for step in texts}
+                             for option, texts in OPTION_SQUARE_TEXTS.items()}
 
 # The rules page's outline of a round and of the game's end, in play order (`000` "Course of a Round";
 # RULINGS B7, B8, B16, B17).
@@ -198,11 +227,11 @@ def rules_context() -> dict[str, Any]:
     """What the rules page shows: the round, then every square, building, personality and variant."""
     return {
         "outline": ROUND_OUTLINE,
-        "squares": [(SQUARES[step].name if step in SQUARES else STEP_NAMES[step], SQUARE_HELP[step])
+        "squares": [(SQUARES[step].name if step in SQUARES else STEP_NAMES[step], square_help(step, str))
                     for step in TRACK_STEPS],
         "house_values": HOUSE_VALUES,
         "buildings": [{"type": b.type, "name": b.name, "count": b.count, "expansion": b.expansion,
-                       "help": building_help(b.type)} for b in BUILDINGS.values()],
+                       "help": building_help(b.type, str)} for b in BUILDINGS.values()],
         "pieces": list(PIECE_HELP.items()),
         "personalities": sorted(PERSONALITIES.values(), key=lambda card: card.number),
         "expansion_names": EXPANSION_NAMES,
@@ -214,5 +243,5 @@ def rules_context() -> dict[str, Any]:
 
 def building_legend(expansions: list[str]) -> list[tuple[str, str, str]]:
     """(type, name, help) of every building of a game with these expansions, for the table's legend."""
-    return [(b.type, b.name, building_help(b.type)) for b in BUILDINGS.values()
+    return [(b.type, gettext(b.name), building_help(b.type)) for b in BUILDINGS.values()
             if b.expansion is None or b.expansion in expansions]

@@ -36,7 +36,14 @@ from app.rules.decisions import Decision
 from app.rules.moves import MoveType
 from app.rules.phrases import DECISION_PHRASES, third_person
 from app.web.gamelog import building_name, card_name, road_name, square_name
-from app.web.guide import HORSES_NOT_PLAYED, OPTION_SQUARE_HELP, SQUARE_HELP, STEP_NAMES, building_help
+from app.web.guide import (
+    HORSES_NOT_PLAYED,
+    OPTION_SQUARE_TEXTS,
+    STEP_NAMES,
+    building_help,
+    option_square_help,
+    square_help,
+)
 
 Move = dict[str, Any]
 Doc = dict[str, Any]
@@ -553,7 +560,7 @@ def cells(doc: Doc, targets: dict[str, Target]) -> list[Cell]:
         if name:
             bits.append(name)
         if content in BUILDINGS:
-            bits.append(said(building_help(content)))
+            bits.append(building_help(content))
         if p["price"] is not None:
             bits.append(gettext("price ${price}").format(price=p["price"]))
         cowboys = [labeller.who(s) for s in p["cowboys"]]
@@ -623,13 +630,13 @@ def track(doc: Doc, targets: dict[str, Target]) -> list[TrackItem]:
         name = gettext(SQUARES[step].name if step in SQUARES else STEP_NAMES.get(step, step))
         built = construction.get(step, {})
         hints = [(p["username"], p["hints"][step]) for p in doc["players"]] if step in HINT_SQUARES else []
-        explained = " ".join([said(SQUARE_HELP.get(step, "")), *(
-            said(extra[step]) for option, extra in OPTION_SQUARE_HELP.items()
+        explained = " ".join([square_help(step), *(
+            option_square_help(option, step) for option, extra in OPTION_SQUARE_TEXTS.items()
             if doc["variants"].get(option) and step in extra
         )])
         if built.get("building"):
             explained += " " + gettext("The {building}: {help}").format(
-                building=building_name(built["building"]), help=said(building_help(built["building"])))
+                building=building_name(built["building"]), help=building_help(built["building"]))
         items.append(TrackItem(
             step, name, square, built.get("building"), built.get("price"), doc.get("step") == step,
             targets.get(f"s-{step}"), hints, explained,
