@@ -32,6 +32,7 @@ CLAIM_REASONS = {
     "start": N_("{player} takes parcel {parcel} as a starting parcel."),
     "settler": N_("{player} takes parcel {parcel} with the Settler."),
 }
+CLAIMED = N_("{player} takes parcel {parcel}.")  # a parcel pick of A New Beginning
 
 
 def building_name(kind: str | None) -> str:
@@ -88,7 +89,8 @@ def road_name(x1: int, y1: int, x2: int, y2: int) -> str:
         return _("between ({ax}, {ay}) and ({bx}, {by})", ax=a[0], ay=a[1], bx=b[0], by=b[1])
     only = a or b
     assert only is not None
-    return _(edge, parcel=f"({only[0]}, {only[1]})")
+    parcel = f"({only[0]}, {only[1]})"
+    return _(edge, parcel=parcel)
 
 
 class Describer:
@@ -189,7 +191,7 @@ def _shopping(d: Describer, e: Event) -> str:
     parts = []
     for basket in e["baskets"]:
         items = ", ".join(f"{n} × {gettext(SHOP[item].name)}" for item, n in basket["items"].items() if item in SHOP)
-        parts.append(f"{d.who(basket['seat'])}: {items or gettext('nothing')}")
+        parts.append(d.who(basket["seat"]) + ": " + (items or gettext("nothing")))
     return _("The baskets are revealed — {baskets}.", baskets="; ".join(parts))
 
 
@@ -228,6 +230,14 @@ def _cowboy_placed(d: Describer, e: Event) -> str:
 def _gains(d: Describer, gains: Sequence[Event], key: str, things: Callable[[int], str]) -> str:
     """"ann 2 roads, bob 1 road": a number of things per player, each with its plural form (`things`)."""
     return ", ".join(f"{d.who(g['seat'])} " + things(g[key]).format(n=g[key]) for g in gains)
+
+
+def _roads(n: int) -> str:
+    return ngettext("{n} road", "{n} roads", n)
+
+
+def _cowboys(n: int) -> str:
+    return ngettext("{n} cowboy", "{n} cowboys", n)
 
 
 def _hired(d: Describer, e: Event, none: str, some: Callable[[int], str]) -> str:
@@ -384,7 +394,7 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
         "New buildings on the construction squares: {buildings}.",
         buildings=", ".join(building_name(b) for b in e["drawn"])) if e.get("drawn") else None,
     "step_completed": lambda d, e: None,
-    "parcel_claimed": lambda d, e: _(CLAIM_REASONS.get(str(e.get("reason")), N_("{player} takes parcel {parcel}.")),
+    "parcel_claimed": lambda d, e: _(CLAIM_REASONS.get(str(e.get("reason")), CLAIMED),
                                      player=d.who(e["seat"]), parcel=at(e)),
     "personality_chosen": lambda d, e: _("{player} chooses the {card} ({side})", player=d.who(e["seat"]),
                                          card=card_name(e["card"]), side=side_name(e["side"])) + _card_gains(e) + ".",
@@ -410,8 +420,7 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     # Big Box's horses (RULING X6).
     "wages_chosen": lambda d, e: _(N_("{player} pays $4 for a horse at Wages.") if e["horse"]
                                    else N_("{player} takes the wages."), player=d.who(e["seat"])),
-    "roads_handed_out": lambda d, e: _("Road square: {gains}.", gains=_gains(
-        d, e["gains"], "roads", lambda n: ngettext("{n} road", "{n} roads", n))),
+    "roads_handed_out": lambda d, e: _("Road square: {gains}.", gains=_gains(d, e["gains"], "roads", _roads)),
     "duel_fought": _duel,
     "chip_taken": lambda d, e: _("{player} takes the 3-revolvers chip.", player=d.who(e["seat"])),
     "roads_gained": lambda d, e: ngettext("{player} receives {n} road.", "{player} receives {n} roads.",
@@ -460,8 +469,7 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "money_given_up": lambda d, e: _(N_("{player} gives up ${amount} over the cash limit for {vp} VP.") if e.get("vp")
                                      else N_("{player} gives up ${amount} over the cash limit."),
                                      player=d.who(e["seat"]), amount=e["amount"], vp=e.get("vp")),
-    "cowboys_received": lambda d, e: _("New cowboys: {gains}.", gains=_gains(
-        d, e["gains"], "count", lambda n: ngettext("{n} cowboy", "{n} cowboys", n))),
+    "cowboys_received": lambda d, e: _("New cowboys: {gains}.", gains=_gains(d, e["gains"], "count", _cowboys)),
     "round_ended": lambda d, e: _("Round {round} ends.", round=e["round"]),
     "game_finished": lambda d, e: _("The game is over: {player} wins.", player=d.who(e["winner"])),
     "duel_order_chosen": lambda d, e: _("{player} has the duel on {parcel} fought next.", player=d.who(e["seat"]),

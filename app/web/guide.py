@@ -124,13 +124,16 @@ BUILDING_HELP: Final[dict[str, str]] = {
 }
 
 
+AT_MOST: Final = N_("At most ${cap}.")  # a building's printed maximum income
+
+
 def building_help(kind: str, translate: Callable[[str], str] = gettext) -> str:
     """What a building does, with its printed maximum income when it has one, in the language spoken now."""
     row = BUILDINGS[kind]
     text = translate(BUILDING_HELP[kind]).format(**NUMBERS)
     if row.income_cap is None:
         return text
-    return f"{text} {translate(N_('At most ${cap}.')).format(cap=row.income_cap)}"
+    return f"{text} {translate(AT_MOST).format(cap=row.income_cap)}"
 
 
 PIECE_HELP: Final[dict[str, str]] = {

@@ -63,6 +63,7 @@ CLAIMED_AS: Mapping[str, str] = {
     Decision.START_PARCEL: N_("Take {parcel} as a starting parcel"),
     Decision.SETTLER: N_("Take {parcel} with the Settler"),
 }
+TAKE_PARCEL: Final = N_("Take {parcel}")  # a parcel pick of A New Beginning needs no more words
 # What a decision's buttons need said beside them (RULING X6: where horses are shown, the page says what is not played).
 DECISION_NOTES: Mapping[str, str] = {Decision.HORSE: HORSES_NOT_PLAYED}
 HINT_SQUARES = ("parcel_income", "cowboy_income", "parcels_vp", "cowboy_vp", "estate_vp")
@@ -146,6 +147,7 @@ def target_keys(move: Move, askable: dict[int, list[list[int]]]) -> list[str]:
 
 # The sides of a personality card, and the two roles of the Doctor / Undertaker card by the side chosen.
 SIDE_NAMES: Final = {"yellow": N_("yellow"), "red": N_("red")}
+SIDE_BY_VOTE: Final = N_("side by vote")  # a card whose side the vote decides later
 AS_ROLE: Final = {"yellow": N_("Choose the {card} as the Doctor"), "red": N_("Choose the {card} as the Undertaker")}
 COPY_AS_ROLE: Final = {"yellow": N_("Copy the {card} as the Doctor"), "red": N_("Copy the {card} as the Undertaker")}
 
@@ -214,12 +216,12 @@ class Labeller:
         kind: MoveType = move["type"]  # typed: mypy refuses a comparison with a name not in the vocabulary
         awaiting = self.doc.get("awaiting")
         if kind == "claim_parcel":
-            return gettext(CLAIMED_AS.get(awaiting or "", N_("Take {parcel}"))).format(parcel=self.parcel(move))
+            return gettext(CLAIMED_AS.get(awaiting or "", TAKE_PARCEL)).format(parcel=self.parcel(move))
         if kind == "choose_personality":
             card: dict[str, Any] = next((c for c in self.doc["personalities"] if c["card"] == move["card"]), {})
             if "side" in move:  # the Doctor / Undertaker: the side comes with the choice
                 return gettext(AS_ROLE[move["side"]]).format(card=card_name(move["card"]))
-            side = gettext(SIDE_NAMES.get(card.get("side") or "", N_("side by vote")))
+            side = gettext(SIDE_NAMES.get(card.get("side") or "", SIDE_BY_VOTE))
             return gettext("Choose the {card} ({side})").format(card=card_name(move["card"]), side=side)
         if kind == "copy_card":  # Big Box's Newspaper Boy (RULING X2)
             if "side" in move:
