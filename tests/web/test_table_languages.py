@@ -9,12 +9,15 @@ from html import unescape
 from types import SimpleNamespace
 from typing import Any
 
+import httpx
 import pytest
+from conftest import Api
 
 from app.i18n import speaking
 from app.rules import GameConfig, decide, evolve, legal_moves, new_game, player_view, replay, to_act
 from app.web.gamelog import Describer
 from tests.support import english_left
+from tests.web.test_pages import signed_in
 from tests.web.test_present import _known_log, board_html
 
 NAMES = ("ann", "bob", "cid", "dan")
@@ -76,3 +79,22 @@ def test_the_logs_plurals_follow_each_language(language: str, one: str, two: str
         hired = [describer.describe({"type": "cowboys_hired", "seat": 2, "count": n, "price": 1}) for n in (1, 2)]
     assert line is not None and one in line and two in line
     assert hired[0] != hired[1] and all(h and h.startswith("cid") for h in hired)
+
+
+@pytest.mark.parametrize("language", ["fr", "es"])
+async def test_the_game_page_and_its_history_have_no_english_left(
+    client: httpx.AsyncClient, api: Api, language: str,
+) -> None:
+    """The whole page around the table: the chat and notes, the record, and a past position's controls."""
+    admin = await api.admin()
+    await api.player("bob")
+    client.headers["Accept-Language"] = language
+    await signed_in(client, "ann")
+    r = await client.post("/api/v1/games", json={"name": "Table", "seats": 2, "players": ["ann", "bob"]},
+                          headers=admin.headers)
+    assert r.status_code == 201 and r.json()["status"] == "active", r.text
+    game = r.json()["id"]
+    for path in (f"/games/{game}", f"/games/{game}?at=2"):
+        page = unescape((await client.get(path, headers={"Accept": "text/html"})).text)
+        assert f'<html lang="{language}">' in page and 'id="record"' in page, path
+        assert HEADINGS[language] in page and english_left(page, ("ann", "bob", "admin", "Table")) == [], path
