@@ -50,10 +50,11 @@ i18n.install(templates.env)
 templates.env.globals.update(
     language=i18n.current, languages=i18n.LANGUAGES, moment=i18n.format_moment,
     colour=present.colour, colour_names=COLOUR_NAMES, CELL=present.CELL, MARGIN=present.MARGIN,
-    BOARD_PX=present.BOARD_PX, ink=present.ink, variant_help=guide.VARIANT_HELP,
+    BOARD_PX=present.BOARD_PX, ink=present.ink, variant_help=guide.variant_help, variant_names=guide.VARIANT_NAMES,
+    side_choices=guide.SIDE_CHOICES,
     expansion_names=EXPANSION_NAMES, OUTLAW_VP=OUTLAW_VP, static_url=static_url, score_part=present.score_part,
     horses_not_played=guide.HORSES_NOT_PLAYED, building_name=building_name, card_name=card_name,
-    side_name=present.side_name, shop_name=present.shop_name,
+    side_name=present.side_name, shop_name=present.shop_name, piece_name=present.piece_name,
 )
 templates.env.filters.update(
     player_link=present.player_link, player_links=present.player_links, building_name=building_name,

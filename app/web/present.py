@@ -520,6 +520,11 @@ def _spot_title(key: str) -> str:
 PIECE_NAMES: Final = {"house": N_("House"), "townhouse": N_("Townhouse"), "mountain": N_("Mountain")}
 
 
+def piece_name(piece: str) -> str:
+    """A piece by its name ("House"), as the rules page lists it."""
+    return said(PIECE_NAMES.get(piece, piece))
+
+
 def content_name(p: Mapping[str, Any]) -> str:
     """What stands on a parcel, in words: "Bank, income $12", "House, centre of Carson City"."""
     content = p["content"]

@@ -98,3 +98,16 @@ async def test_the_game_page_and_its_history_have_no_english_left(
         page = unescape((await client.get(path, headers={"Accept": "text/html"})).text)
         assert f'<html lang="{language}">' in page and 'id="record"' in page, path
         assert HEADINGS[language] in page and english_left(page, ("ann", "bob", "admin", "Table")) == [], path
+
+
+@pytest.mark.parametrize("language", ["fr", "es"])
+async def test_the_rules_page_and_the_new_game_form_have_no_english_left(
+    client: httpx.AsyncClient, api: Api, language: str,
+) -> None:
+    """The long help texts (squares, buildings, cards, variants) speak the page's language too."""
+    client.headers["Accept-Language"] = language
+    rules = unescape((await client.get("/rules", headers={"Accept": "text/html"})).text)
+    assert f'<html lang="{language}">' in rules and english_left(rules, ("Gold & Guns", "Big Box")) == []
+    await signed_in(client, "ann")
+    form = unescape((await client.get("/games/new", headers={"Accept": "text/html"})).text)
+    assert 'name="sides"' in form and english_left(form, ("Gold & Guns", "Big Box", "The Outlaws")) == []
