@@ -3,7 +3,7 @@
 
 The translations use the words of the French and Spanish rule documents (003, 004) where they give one, so a
 player recognises their box: the buildings, the personality cards, what each decision asks, and the variants'
-and expansions' names.
+and expansions' names, the action squares, the cards' texts.
 Nothing imports this module; the layers translate these words with `gettext` where they show them.
 """
 
@@ -12,14 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import IO, Any
 
-from app.rules.catalog import BUILDINGS, PERSONALITIES
+from app.rules.catalog import BUILDINGS, PERSONALITIES, SHOP, SQUARES
 from app.rules.config import EXPANSION_NAMES
-from app.rules.phrases import DECISION_PHRASES
-
-# The variant badges' names (`app.web.present.variant_badges`), which the lobby shows.
-VARIANT_NAMES = (
-    "Yellow sides", "Red sides", "Random sides", "Sides by vote", "Might Is Right", "The River", "A New Beginning",
-)
+from app.rules.phrases import DECISION_PHRASES, third_person
 
 Extracted = tuple[int, str | None, str, list[str]]
 
@@ -29,12 +24,17 @@ def _words() -> Iterator[tuple[str, str]]:
         yield building.name, "a building (003/004)"
     for card in PERSONALITIES.values():
         yield card.name, "a personality card (004 names every one)"
+        yield card.yellow.text, f"the yellow side of the {card.name} (004 gives every card's text)"
+        yield card.red.text, f"the red side of the {card.name} (004 gives every card's text)"
     for decision, phrase in DECISION_PHRASES.items():
         yield phrase, f"what the decision {decision.value} asks: 'you must ...', 'your turn: ...'"
+        yield third_person(phrase), f"what the decision {decision.value} asks, said of others: 'waiting for Ann to ...'"
     for name in EXPANSION_NAMES.values():
         yield name, "an expansion's name"
-    for name in VARIANT_NAMES:
-        yield name, "a variant's name"
+    for square in SQUARES.values():
+        yield square.name, "an action square of the track"
+    for item in SHOP.values():
+        yield item.name, "an item of A New Beginning's shop"
 
 
 def extract(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[Extracted]:

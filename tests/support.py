@@ -32,4 +32,5 @@ def english_left(text: str, names: tuple[str, ...] = ()) -> list[str]:
     text = re.sub(r"<(script|style)\b.*?</\1>|<[^>]*>|https?://\S+|/api/v1/\S*|&\w+;|&#\d+;", " ", text, flags=re.S)
     for name in ("Carson City Online", "Carson City", "English", *names):
         text = text.replace(name, " ")
-    return [word for word in re.findall(r"[A-Za-z']+", text) if word.lower() in ENGLISH_WORDS]
+    # Words of letters in any script: "désignée" is one French word, not "d" and an English "sign".
+    return [word for word in re.findall(r"[^\W\d_]+", text) if word.lower() in ENGLISH_WORDS]

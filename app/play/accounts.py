@@ -167,5 +167,7 @@ async def bot_accounts(session: AsyncSession, count: int) -> list[User]:
     }
     missing = [name for name in names if name not in found]
     if missing:  # an account from before the names were reserved
-        raise Conflict("bot_unavailable", f"The name '{missing[0]}' belongs to a player, not to the site's bot.")
+        raise Conflict(
+            "bot_unavailable", "The name '{name}' belongs to a player, not to the site's bot.", name=missing[0]
+        )
     return [found[name] for name in names]

@@ -8,6 +8,7 @@ the mails read the same table, so a player meets one wording wherever a decision
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Final
 
@@ -51,3 +52,11 @@ DECISION_PHRASES: Final[Mapping[Decision, str]] = {
     Decision.CASH_LIMIT: "give up the money above your cash limit",
     Decision.FINAL_ROADS: "place your remaining roads, or stop",
 }
+
+_SECOND_PERSON: Final = re.compile(r"\byour\b|\byou\b")
+
+
+def third_person(phrase: str) -> str:
+    """A decision's phrase said of someone else ("waiting for Ann to keep their roll"): the same words with "you"
+    and "your" turned to "they" and "their"."""
+    return _SECOND_PERSON.sub(lambda m: {"your": "their", "you": "they"}[m.group(0)], phrase)

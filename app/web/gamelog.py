@@ -1,56 +1,72 @@
 """The game log in words: one sentence per redacted event ("Anna won the duel for the $8 saloon: 4+6 against
-2+5"). Only what `redact_event` left in an event is read here, so a sentence never tells a secret."""
+2+5"). Only what `redact_event` left in an event is read here, so a sentence never tells a secret.
+
+Every sentence is a whole message of the catalogs, in the language spoken now (`_` fills its `{fields}`;
+`ngettext` picks the plural form), so a translation may order its words as its language needs."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
+from app.i18n import N_, gettext, ngettext
 from app.rules.catalog import BUILDINGS, CONSTRUCTION_PRICE, PERSONALITIES, SHOP, SQUARES
 from app.rules.events import EventType
 
 Event = dict[str, Any]  # an event as `redact_event` left it for the viewer
 
 
+def _(message: str, **fields: Any) -> str:
+    """`message` in the language spoken now, its `{fields}` filled in."""
+    return gettext(message).format(**fields)
+
+
 def _horse_wages(amount: int) -> str:
     """A horse buyer's net wages: the other cowboys' $4s less the horse's $4 (RULING X6)."""
-    return f"a horse and ${amount}" if amount >= 0 else f"a horse, paying ${-amount}"
+    return _("a horse and ${amount}", amount=amount) if amount >= 0 else _("a horse, paying ${amount}", amount=-amount)
 
 
-COLOUR_NAMES = ("red", "blue", "green", "orange", "purple", "black")  # the seats' colours on the board, in words
-CLAIM_REASONS = {"start": " as a starting parcel", "settler": " with the Settler", "pick": ""}
+# The seats' colours on the board, in words.
+COLOUR_NAMES = (N_("red"), N_("blue"), N_("green"), N_("orange"), N_("purple"), N_("black"))
+CLAIM_REASONS = {
+    "start": N_("{player} takes parcel {parcel} as a starting parcel."),
+    "settler": N_("{player} takes parcel {parcel} with the Settler."),
+}
+CLAIMED = N_("{player} takes parcel {parcel}.")  # a parcel pick of A New Beginning
 
 
 def building_name(kind: str | None) -> str:
     row = BUILDINGS.get(kind or "")
-    return row.name.lower() if row else str(kind)
+    return gettext(row.name).lower() if row else str(kind)
 
 
 def square_name(square: str | None) -> str:
     row = SQUARES.get(square or "")
-    return row.name if row else str(square)
+    return gettext(row.name) if row else str(square)
+
+
+def side_name(side: Any) -> str:
+    return gettext({"yellow": N_("yellow"), "red": N_("red")}.get(str(side), str(side)))
 
 
 def _card_gains(e: Mapping[str, Any]) -> str:
     """What a card chosen or copied gave (or cost: the Newspaper Boy's $3) at once, as the end of a sentence."""
     money = e.get("money", 0)
     return (
-        (f" and receives ${money}" if money > 0 else f" and pays ${-money}" if money < 0 else "")
-        + (f" and receives {count(e['dynamite'], 'dynamite chip')}" if e.get("dynamite") else "")
-        + (f" and receives {e['no_duel_chips']} \"no duel\" chips" if e.get("no_duel_chips") else "")
-        + (f" and receives {count(e['horses'], 'horse')}" if e.get("horses") else "")
+        (_(" and receives ${amount}", amount=money) if money > 0
+         else _(" and pays ${amount}", amount=-money) if money < 0 else "")
+        + (ngettext(" and receives {n} dynamite chip", " and receives {n} dynamite chips", e["dynamite"]).format(
+            n=e["dynamite"]) if e.get("dynamite") else "")
+        + (ngettext(" and receives {n} \"no duel\" chip", " and receives {n} \"no duel\" chips",
+                    e["no_duel_chips"]).format(n=e["no_duel_chips"]) if e.get("no_duel_chips") else "")
+        + (ngettext(" and receives {n} horse", " and receives {n} horses", e["horses"]).format(n=e["horses"])
+           if e.get("horses") else "")
     )
 
 
 def card_name(card: str | None) -> str:
     row = PERSONALITIES.get(card or "")
-    return row.name if row else str(card)
-
-
-def count(n: int, thing: str, plural: str | None = None) -> str:
-    """"1 road", "3 roads", "no roads": a number with its noun, as a sentence needs it."""
-    many = plural or thing + "s"
-    return f"no {many}" if n == 0 else f"{n} {thing if n == 1 else many}"
+    return gettext(row.name) if row else str(card)
 
 
 def at(e: Event) -> str:
@@ -63,17 +79,18 @@ def road_name(x1: int, y1: int, x2: int, y2: int) -> str:
     if y1 == y2:  # horizontal: between the parcel above and the one below
         column = min(x1, x2) + 1
         sides = [(column, y1) if y1 >= 1 else None, (column, y1 + 1) if y1 <= 7 else None]
-        edge = "top" if y1 == 0 else "bottom"
+        edge = N_("along the top edge of {parcel}") if y1 == 0 else N_("along the bottom edge of {parcel}")
     else:  # vertical: between the parcel on the left and the one on the right
         row = min(y1, y2) + 1
         sides = [(x1, row) if x1 >= 1 else None, (x1 + 1, row) if x1 <= 7 else None]
-        edge = "left" if x1 == 0 else "right"
+        edge = N_("along the left edge of {parcel}") if x1 == 0 else N_("along the right edge of {parcel}")
     a, b = sides
     if a and b:
-        return f"between ({a[0]}, {a[1]}) and ({b[0]}, {b[1]})"
+        return _("between ({ax}, {ay}) and ({bx}, {by})", ax=a[0], ay=a[1], bx=b[0], by=b[1])
     only = a or b
     assert only is not None
-    return f"along the {edge} edge of ({only[0]}, {only[1]})"
+    parcel = f"({only[0]}, {only[1]})"
+    return _(edge, parcel=parcel)
 
 
 class Describer:
@@ -86,7 +103,7 @@ class Describer:
     def who(self, seat: Any) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.names):
             return self.names[seat]
-        return "nobody" if seat is None else f"seat {seat}"
+        return gettext("nobody") if seat is None else _("seat {seat}", seat=seat)
 
     def describe(self, e: Event) -> str | None:
         """The sentence for `e`, or None for bookkeeping events that say nothing to a player."""
@@ -100,8 +117,12 @@ class Describer:
 
     def target(self, target: Event) -> str:
         if "square" in target:
-            return f"the {square_name(target['square'])} square"
-        return f"parcel {at(target)}"
+            return _("the {square} square", square=square_name(target["square"]))
+        return _("parcel {parcel}", parcel=at(target))
+
+    def place(self, e: Event) -> str:
+        """Where a cowboy went: a square by its name, or a parcel."""
+        return square_name(e["square"]) if "square" in e else _("parcel {parcel}", parcel=at(e))
 
 
 def chance(x: Event) -> str:
@@ -111,7 +132,7 @@ def chance(x: Event) -> str:
         return f"({x['tile']}+{x['second_tile']})" if "second_tile" in x else str(x["tile"])
     shown = f"({'+'.join(map(str, x['dice']))})" if x.get("dynamite") and "rolls" not in x else str(x["roll"])
     if "first_roll" in x:
-        shown += f" rolled again from {x['first_roll']}"
+        shown = _("{roll} rolled again from {first}", roll=shown, first=x["first_roll"])
     return shown
 
 
@@ -124,216 +145,394 @@ def _duel(d: Describer, e: Event) -> str:
 
     won = next(x for x in duelists if x["seat"] == winner)
     others = [x for x in duelists if x["seat"] != winner]
-    what = "tile" if "tile" in won else "die"
     against = ", ".join(f"{strength(x)} ({d.who(x['seat'])})" for x in others)
     prize = d.target(e["target"])
     if e.get("building"):
-        prize = f"the ${CONSTRUCTION_PRICE[e['target']['square']]} {building_name(e['building'])}"
-    vp = f" and scores {e['winner_vp']} VP with the Gunsmith" if e.get("winner_vp") else ""
-    return (f"{d.who(winner)} won the duel for {prize}: {strength(won)} against {against} "
-            f"({what} + firepower){vp}.")
+        prize = _("the ${price} {building}", price=CONSTRUCTION_PRICE[e["target"]["square"]],
+                  building=building_name(e["building"]))
+    fields = {"player": d.who(winner), "prize": prize, "strength": strength(won), "against": against,
+              "vp": e.get("winner_vp")}
+    if "tile" in won:
+        if e.get("winner_vp"):
+            return _("{player} won the duel for {prize}: {strength} against {against} (tile + firepower) and scores "
+                     "{vp} VP with the Gunsmith.", **fields)
+        return _("{player} won the duel for {prize}: {strength} against {against} (tile + firepower).", **fields)
+    if e.get("winner_vp"):
+        return _("{player} won the duel for {prize}: {strength} against {against} (die + firepower) and scores "
+                 "{vp} VP with the Gunsmith.", **fields)
+    return _("{player} won the duel for {prize}: {strength} against {against} (die + firepower).", **fields)
 
 
 def _payments(d: Describer, e: Event) -> str:
     paid = [p for p in e["payments"] if p.get("owner_gets") or p.get("attacker_gets")]
     if not paid:
-        return "Estate income: nothing to pay."
+        return gettext("Estate income: nothing to pay.")
     parts = []
     for p in paid:
-        text = f"{d.who(p['owner'])} ${p['owner_gets']} for the {building_name(p['building'])} {at(p)}"
+        text = _("{player} ${amount} for the {building} {parcel}", player=d.who(p["owner"]), amount=p["owner_gets"],
+                 building=building_name(p["building"]), parcel=at(p))
         if p.get("dynamite"):
-            text += " (tripled by dynamite)"
+            text += gettext(" (tripled by dynamite)")
         if p.get("attacker") is not None:
-            text += f", {d.who(p['attacker'])} ${p['attacker_gets']} by attack"
+            text += _(", {player} ${amount} by attack", player=d.who(p["attacker"]), amount=p["attacker_gets"])
         parts.append(text)
-    return "Estate income: " + "; ".join(parts) + "."
+    return _("Estate income: {payments}.", payments="; ".join(parts))
 
 
 def _sides(d: Describer, e: Event) -> str:
-    reds = [card_name(c) for c, side in e["sides"].items() if side == "red"]
-    drawn = f" (ties drawn: {', '.join(card_name(c) for c in e.get('drawn', []))})" if e.get("drawn") else ""
-    return f"Sides decided: red for {', '.join(reds) or 'no card'}, yellow for the others{drawn}."
+    reds = ", ".join(card_name(c) for c, side in e["sides"].items() if side == "red") or gettext("no card")
+    if e.get("drawn"):
+        return _("Sides decided: red for {cards}, yellow for the others (ties drawn: {drawn}).", cards=reds,
+                 drawn=", ".join(card_name(c) for c in e["drawn"]))
+    return _("Sides decided: red for {cards}, yellow for the others.", cards=reds)
 
 
 def _shopping(d: Describer, e: Event) -> str:
     parts = []
     for basket in e["baskets"]:
-        items = ", ".join(f"{n} × {SHOP[item].name}" for item, n in basket["items"].items() if item in SHOP)
-        parts.append(f"{d.who(basket['seat'])}: {items or 'nothing'}")
-    return "The baskets are revealed — " + "; ".join(parts) + "."
+        items = ", ".join(f"{n} × {gettext(SHOP[item].name)}" for item, n in basket["items"].items() if item in SHOP)
+        parts.append(d.who(basket["seat"]) + ": " + (items or gettext("nothing")))
+    return _("The baskets are revealed — {baskets}.", baskets="; ".join(parts))
 
 
 def _auction_closed(d: Describer, e: Event) -> str:
     """"bob wins the auction for $9 ($4 to the bank, $5 to ann) and takes parcels (2, 3) and (5, 6)."""
     if e["winner"] is None:
-        return "Nobody bids: the auction ends without a sale."
+        return gettext("Nobody bids: the auction ends without a sale.")
     spots = [at(p) for p in e["parcels"]]
-    lot = f"parcel{'s' if len(spots) > 1 else ''} {' and '.join(spots)}" if spots else "the 3-guns chip"
-    shares = [f"${e['bank']} to the bank"] if e["bank"] else []
-    if e["winner"] == e["seat"]:
-        shares.append(f"keeping ${e['auctioneer_gets']}")
+    if spots:
+        lot = ngettext("parcel {parcels}", "parcels {parcels}", len(spots)).format(
+            parcels=gettext(" and ").join(spots))
     else:
-        shares.append(f"${e['auctioneer_gets']} to {d.who(e['seat'])}")
-    return f"{d.who(e['winner'])} wins the auction for ${e['amount']} ({', '.join(shares)}) and takes {lot}."
+        lot = gettext("the 3-guns chip")
+    shares = [_("${amount} to the bank", amount=e["bank"])] if e["bank"] else []
+    if e["winner"] == e["seat"]:
+        shares.append(_("keeping ${amount}", amount=e["auctioneer_gets"]))
+    else:
+        shares.append(_("${amount} to {player}", amount=e["auctioneer_gets"], player=d.who(e["seat"])))
+    return _("{player} wins the auction for ${amount} ({shares}) and takes {lot}.", player=d.who(e["winner"]),
+             amount=e["amount"], shares=", ".join(shares), lot=lot)
+
+
+def _cowboy_placed(d: Describer, e: Event) -> str:
+    fields = {"player": d.who(e["seat"]), "place": d.place(e)}
+    if e.get("white"):
+        return _("{player} places the white cowboy on {place}.", **fields)
+    if e.get("singer"):
+        return _("{player} places the Singer's cowboy on {place}.", **fields)
+    if e.get("dynamite"):
+        return _("{player} places a cowboy with a dynamite chip on {place}.", **fields)
+    if e.get("no_duel"):
+        return _("{player} places a cowboy on {place} with a \"no duel\" chip.", **fields)
+    return _("{player} places a cowboy on {place}.", **fields)
+
+
+def _gains(d: Describer, gains: Sequence[Event], key: str, things: Callable[[int], str]) -> str:
+    """"ann 2 roads, bob 1 road": a number of things per player, each with its plural form (`things`)."""
+    return ", ".join(f"{d.who(g['seat'])} " + things(g[key]).format(n=g[key]) for g in gains)
+
+
+def _roads(n: int) -> str:
+    return ngettext("{n} road", "{n} roads", n)
+
+
+def _cowboys(n: int) -> str:
+    return ngettext("{n} cowboy", "{n} cowboys", n)
+
+
+def _hired(d: Describer, e: Event, none: str, some: Callable[[int], str]) -> str:
+    """"ann hires 2 cowboys for $6" or "ann hires no cowboys": a purchase with the Captain."""
+    n = e["count"]
+    return _(none, player=d.who(e["seat"])) if n == 0 else some(n).format(player=d.who(e["seat"]), n=n,
+                                                                          price=e["price"])
+
+
+def _money_gained(d: Describer, e: Event) -> str:
+    fields = {"player": d.who(e["seat"]), "amount": e["amount"], "square": square_name(e.get("square")),
+              "dice": "+".join(map(str, e.get("dice") or []))}
+    if e.get("square") and e.get("dice"):
+        return _("{player} receives ${amount} from {square} (dice {dice}).", **fields)
+    if e.get("square"):
+        return _("{player} receives ${amount} from {square}.", **fields)
+    if e.get("dice"):
+        return _("{player} receives ${amount} (dice {dice}).", **fields)
+    return _("{player} receives ${amount}.", **fields)
+
+
+def _road_placed(d: Describer, e: Event) -> str:
+    fields = {"player": d.who(e["seat"]), "where": road_name(e["x1"], e["y1"], e["x2"], e["y2"]), "vp": e.get("vp")}
+    if e.get("bridge"):
+        if e.get("vp"):
+            return _("{player} places a bridge {where} and scores {vp} VP with the Governor.", **fields)
+        return _("{player} places a bridge {where}.", **fields)
+    if e.get("vp"):
+        return _("{player} places a road {where} and scores {vp} VP with the Governor.", **fields)
+    return _("{player} places a road {where}.", **fields)
+
+
+def _city_hall(d: Describer, e: Event) -> str:
+    if not e["roads"]:
+        return _("{player} places the City Hall on {parcel}.", player=d.who(e["seat"]), parcel=at(e))
+    return ngettext("{player} places the City Hall on {parcel} with {n} road from the supply.",
+                    "{player} places the City Hall on {parcel} with {n} roads from the supply.",
+                    len(e["roads"])).format(player=d.who(e["seat"]), parcel=at(e), n=len(e["roads"]))
+
+
+def _building_placed(d: Describer, e: Event) -> str:
+    fields = {"player": d.who(e["seat"]), "building": building_name(e["building"]), "parcel": at(e)}
+    if e.get("revolvers"):
+        return ngettext("{player} builds the {building} on {parcel} and takes {n} revolver.",
+                        "{player} builds the {building} on {parcel} and takes {n} revolvers.",
+                        e["revolvers"]).format(n=e["revolvers"], **fields)
+    return _("{player} builds the {building} on {parcel}.", **fields)
+
+
+def _card_flipped(d: Describer, e: Event) -> str:
+    card = card_name(e["card"])
+    if e.get("dynamite"):
+        return ngettext(
+            "The {card} turns to its {side} side for the rest of the game: {player} receives {n} dynamite chip.",
+            "The {card} turns to its {side} side for the rest of the game: {player} receives {n} dynamite chips.",
+            e["dynamite"]).format(card=card, side=side_name(e["side"]), player=d.who(e["seat"]), n=e["dynamite"])
+    return _("The {card} turns to its {side} side for the rest of the game.", card=card, side=side_name(e["side"]))
+
+
+def _indian(d: Describer, e: Event) -> str:
+    parcels = ", ".join(_("parcel {parcel}", parcel=at(p)) for p in e["parcels"]) or gettext("no parcel")
+    dice = ", ".join(f"{w}-{b}" for w, b in e["dice"]) or gettext("none")
+    return _("{player} receives with the Indian {parcels} (dice: {dice}).", player=d.who(e["seat"]), parcels=parcels,
+             dice=dice)
+
+
+def _tax(d: Describer, e: Event) -> str:
+    payments = ", ".join(_("{player} pays ${amount}", player=d.who(p["seat"]), amount=p["amount"])
+                         for p in e["payments"]) or gettext("nobody pays")
+    what = N_("{player} taxes revolvers with the Governor: {payments}.") if e["tax"] == "revolvers" \
+        else N_("{player} taxes money with the Governor: {payments}.")
+    return _(what, player=d.who(e["seat"]), payments=payments)
+
+
+def _auction_opened(d: Describer, e: Event) -> str:
+    if e["lot"] != "parcels":
+        return _("{player} opens an auction with the Auctioneer: the 3-guns chip.", player=d.who(e["seat"]))
+    return ngettext("{player} opens an auction with the Auctioneer: {n} owner-free parcel to choose.",
+                    "{player} opens an auction with the Auctioneer: {n} owner-free parcels to choose.",
+                    e["size"]).format(player=d.who(e["seat"]), n=e["size"])
+
+
+def _outlaws_arrived(d: Describer, e: Event) -> str:
+    n = len(e["parcels"])
+    return ngettext(
+        "{n} outlaw of strength {strength} (black die {black}, white die {white}) arrives on {parcels}.",
+        "{n} outlaws of strength {strength} (black die {black}, white die {white}) arrive on {parcels}.", n,
+    ).format(n=n, strength=e["strength"], black=e["black"], white=e["white"],
+             parcels=", ".join(at(p) for p in e["parcels"]))
+
+
+def _outlaw_moved(d: Describer, e: Event) -> str:
+    if e.get("tied"):
+        return _("The outlaw on {parcel} moves to {to} (drawn among {tied}).", parcel=at(e), to=at(e["to"]),
+                 tied=", ".join(at(p) for p in e["tied"]))
+    return _("The outlaw on {parcel} moves to {to}.", parcel=at(e), to=at(e["to"]))
+
+
+def _duel_tiles_revealed(d: Describer, e: Event) -> str:
+    plays = ", ".join(
+        _("{player} plays tiles {tile} and {second}", player=d.who(x["seat"]), tile=x["tile"], second=x["second"])
+        if "second" in x else _("{player} plays tile {tile}", player=d.who(x["seat"]), tile=x["tile"])
+        for x in e["tiles"])
+    return _("Duel for {target}: {plays}; {player} chooses last with the Gunsmith.", target=d.target(e["target"]),
+             plays=plays, player=d.who(e["seat"]))
+
+
+def _outlaw_fought(d: Describer, e: Event) -> str:
+    strengths = ", ".join(f"{d.who(x['seat'])} {x['strength']}" for x in e["duelists"])
+    fields = {"parcel": at(e), "strength": e["strength"], "strengths": strengths, "winner": d.who(e["winner"])}
+    if e["winner"] is None:
+        text = _("Fight with the outlaw on {parcel} (strength {strength}): {strengths} — the outlaw wins.", **fields)
+    else:
+        text = _("Fight with the outlaw on {parcel} (strength {strength}): {strengths} — {winner} wins.", **fields)
+    if e.get("bounty"):
+        text += " " + _("{player} receives ${amount} from the bank for it.", player=d.who(e["bounty"]["seat"]),
+                        amount=e["bounty"]["amount"])
+    return text
+
+
+def _cowboy_healed(d: Describer, e: Event) -> str:
+    fields = {"player": d.who(e["seat"]), "place": d.place(e), "price": e["price"]}
+    if e["price"]:
+        return _("The Doctor moves {player}'s defeated cowboy to {place} for ${price}.", **fields)
+    return _("The Doctor moves {player}'s defeated cowboy to {place} free of charge.", **fields)
+
+
+def _undertaker_paid(d: Describer, e: Event) -> str:
+    fields = {"player": d.who(e["seat"]), "money": e["money"], "vp": e["vp"]}
+    if e["money"]:
+        return _("{player} pays the Undertaker ${money} for a defeated cowboy.", **fields)
+    if e["vp"]:
+        return _("{player} loses {vp} VP to the Undertaker for a defeated cowboy.", **fields)
+    return _("{player} owes the Undertaker nothing (no money, no VP) for a defeated cowboy.", **fields)
+
+
+def _tiles_drawn(d: Describer, e: Event) -> str:
+    if "tiles" in e:
+        return _("{player} draws {tiles} from the used pile.", player=d.who(e["seat"]),
+                 tiles=", ".join(map(str, e["tiles"])))
+    n = e.get("count", 3)
+    return ngettext("{player} draws {n} tile from the used pile.", "{player} draws {n} tiles from the used pile.",
+                    n).format(player=d.who(e["seat"]), n=n)
 
 
 _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
-    "game_started": lambda d, e: f"The game starts with {e['players']} players.",
-    "tiles_dealt": lambda d, e: "The duel tiles are dealt.",
-    "turn_order_drawn": lambda d, e: "Turn order: " + ", ".join(d.who(s) for s in e["order"]) + ".",
-    "centre_placed": lambda d, e: f"Carson City's centre is on parcel {at(e)}.",
-    "mountains_placed": lambda d, e: f"{len(e['parcels'])} mountains are placed.",
-    "construction_refilled": lambda d, e: (
-        "New buildings on the construction squares: " + ", ".join(building_name(b) for b in e["drawn"]) + "."
-        if e.get("drawn") else None
-    ),
+    "game_started": lambda d, e: _("The game starts with {n} players.", n=e["players"]),
+    "tiles_dealt": lambda d, e: gettext("The duel tiles are dealt."),
+    "turn_order_drawn": lambda d, e: _("Turn order: {players}.", players=", ".join(d.who(s) for s in e["order"])),
+    "centre_placed": lambda d, e: _("Carson City's centre is on parcel {parcel}.", parcel=at(e)),
+    "mountains_placed": lambda d, e: ngettext("{n} mountain is placed.", "{n} mountains are placed.",
+                                              len(e["parcels"])).format(n=len(e["parcels"])),
+    "construction_refilled": lambda d, e: _(
+        "New buildings on the construction squares: {buildings}.",
+        buildings=", ".join(building_name(b) for b in e["drawn"])) if e.get("drawn") else None,
     "step_completed": lambda d, e: None,
-    "parcel_claimed": lambda d, e: f"{d.who(e['seat'])} takes parcel {at(e)}"
-    + CLAIM_REASONS.get(str(e.get("reason")), "") + ".",
-    "personality_chosen": lambda d, e: f"{d.who(e['seat'])} chooses the {card_name(e['card'])} ({e['side']})"
-    + _card_gains(e) + ".",
+    "parcel_claimed": lambda d, e: _(CLAIM_REASONS.get(str(e.get("reason")), CLAIMED),
+                                     player=d.who(e["seat"]), parcel=at(e)),
+    "personality_chosen": lambda d, e: _("{player} chooses the {card} ({side})", player=d.who(e["seat"]),
+                                         card=card_name(e["card"]), side=side_name(e["side"])) + _card_gains(e) + ".",
     # Big Box's Newspaper Boy (RULING X2).
-    "card_copied": lambda d, e: f"{d.who(e['seat'])}'s Newspaper Boy copies the {card_name(e['card'])} "
-    f"({e['side']})" + _card_gains(e) + ".",
-    "card_option_chosen": lambda d, e: f"{d.who(e['seat'])} chooses: {str(e['option']).replace(':', ' ')}.",
-    "cowboys_hired": lambda d, e: f"{d.who(e['seat'])} hires {count(e['count'], 'cowboy')}"
-    + (f" for ${e['price']}" if e["count"] else "") + ".",
-    "revolvers_bought": lambda d, e: f"{d.who(e['seat'])} buys {count(e['count'], 'revolver')}"
-    + (f" for ${e['price']}" if e["count"] else "") + ".",
-    "building_taken": lambda d, e: f"{d.who(e['seat'])} takes the {building_name(e['building'])} for ${e['price']}.",
-    "card_decision_declined": lambda d, e: f"{d.who(e['seat'])} declines the card's offer.",
-    "placement_order_set": lambda d, e: "Placement order: " + ", ".join(d.who(s) for s in e["order"]) + ".",
-    "cowboy_placed": lambda d, e: f"{d.who(e['seat'])} places "
-    + ("the white cowboy" if e.get("white") else "the Singer's cowboy" if e.get("singer") else "a cowboy")
-    + (" with a dynamite chip" if e.get("dynamite") else "") + " on "
-    + (f"{square_name(e['square'])}" if "square" in e else f"parcel {at(e)}")
-    + (" with a \"no duel\" chip" if e.get("no_duel") else "") + ".",
-    "player_passed": lambda d, e: f"{d.who(e['seat'])} passes.",
-    "wages_paid": lambda d, e: "Wages: " + (", ".join(
+    "card_copied": lambda d, e: _("{player}'s Newspaper Boy copies the {card} ({side})", player=d.who(e["seat"]),
+                                  card=card_name(e["card"]), side=side_name(e["side"])) + _card_gains(e) + ".",
+    "card_option_chosen": lambda d, e: _("{player} chooses: {option}.", player=d.who(e["seat"]),
+                                         option=str(e["option"]).replace(":", " ")),
+    "cowboys_hired": lambda d, e: _hired(d, e, N_("{player} hires no cowboys."), lambda n: ngettext(
+        "{player} hires {n} cowboy for ${price}.", "{player} hires {n} cowboys for ${price}.", n)),
+    "revolvers_bought": lambda d, e: _hired(d, e, N_("{player} buys no revolvers."), lambda n: ngettext(
+        "{player} buys {n} revolver for ${price}.", "{player} buys {n} revolvers for ${price}.", n)),
+    "building_taken": lambda d, e: _("{player} takes the {building} for ${price}.", player=d.who(e["seat"]),
+                                     building=building_name(e["building"]), price=e["price"]),
+    "card_decision_declined": lambda d, e: _("{player} declines the card's offer.", player=d.who(e["seat"])),
+    "placement_order_set": lambda d, e: _("Placement order: {players}.",
+                                          players=", ".join(d.who(s) for s in e["order"])),
+    "cowboy_placed": _cowboy_placed,
+    "player_passed": lambda d, e: _("{player} passes.", player=d.who(e["seat"])),
+    "wages_paid": lambda d, e: _("Wages: {payments}.", payments=", ".join(
         f"{d.who(p['seat'])} " + (_horse_wages(p["amount"]) if p.get("horse") else f"${p['amount']}")
-        for p in e["payments"]) or "nobody") + ".",
+        for p in e["payments"]) or gettext("nobody")),
     # Big Box's horses (RULING X6).
-    "wages_chosen": lambda d, e: f"{d.who(e['seat'])} "
-    + ("pays $4 for a horse at Wages." if e["horse"] else "takes the wages."),
-    "roads_handed_out": lambda d, e: "Road square: " + ", ".join(
-        f"{d.who(g['seat'])} {count(g['roads'], 'road')}" for g in e["gains"]) + ".",
+    "wages_chosen": lambda d, e: _(N_("{player} pays $4 for a horse at Wages.") if e["horse"]
+                                   else N_("{player} takes the wages."), player=d.who(e["seat"])),
+    "roads_handed_out": lambda d, e: _("Road square: {gains}.", gains=_gains(d, e["gains"], "roads", _roads)),
     "duel_fought": _duel,
-    "chip_taken": lambda d, e: f"{d.who(e['seat'])} takes the 3-revolvers chip.",
-    "roads_gained": lambda d, e: f"{d.who(e['seat'])} receives {count(e['count'], 'road')}.",
-    "money_gained": lambda d, e: f"{d.who(e['seat'])} receives ${e['amount']}"
-    + (f" from {square_name(e['square'])}" if e.get("square") else "")
-    + (f" (dice {'+'.join(map(str, e['dice']))})" if e.get("dice") else "") + ".",
-    "vp_gained": lambda d, e: f"{d.who(e['seat'])} scores {e['amount']} VP"
-    + (f" from {square_name(e['square'])}" if e.get("square") else "") + ".",
-    "vp_bought": lambda d, e: f"{d.who(e['seat'])} buys {e['count']} VP for ${e['count'] * e['price']}."
-    if e["count"] else f"{d.who(e['seat'])} buys no VP.",
-    "action_declined": lambda d, e: f"{d.who(e['seat'])} does not use {square_name(e.get('square'))}.",
-    "parcel_bought": lambda d, e: f"{d.who(e['seat'])} buys parcel {at(e)} for ${e['price']}.",
-    "parcel_purchase_declined": lambda d, e: f"{d.who(e['seat'])} leaves parcel {at(e)}.",
-    "building_bought": lambda d, e: f"{d.who(e['seat'])} buys the ${e['price']} {building_name(e['building'])}.",
-    "building_purchase_declined": lambda d, e: f"{d.who(e['seat'])} does not buy the building of "
-    f"{square_name(e.get('square'))}.",
-    "construction_started": lambda d, e: f"{d.who(e['seat'])} builds from their reserve.",
-    "road_placed": lambda d, e: f"{d.who(e['seat'])} places a {'bridge' if e.get('bridge') else 'road'} "
-    + road_name(e["x1"], e["y1"], e["x2"], e["y2"])
-    + (f" and scores {e['vp']} VP with the Governor" if e.get("vp") else "") + ".",
-    "permission_asked": lambda d, e: f"{d.who(e['seat'])} asks {d.who(e['asked'])} for permission to build a house "
-    "on " + ", ".join(f"({x}, {y})" for x, y in e["parcels"]) + ".",
-    "permission_answered": lambda d, e: f"{d.who(e['seat'])} {'allows' if e['granted'] else 'refuses'} a house on "
-    f"{at(e)}.",
-    "permission_denied_rest": lambda d, e: f"{d.who(e['seat'])} refuses the remaining parcels.",
-    "building_placed": lambda d, e: f"{d.who(e['seat'])} builds the {building_name(e['building'])} on {at(e)}"
-    + (f" and takes {count(e['revolvers'], 'revolver')}" if e.get("revolvers") else "") + ".",
-    "house_placed": lambda d, e: f"{d.who(e['seat'])} places a house on {at(e)}.",
-    "townhouse_placed": lambda d, e: f"{d.who(e['seat'])} turns the house on {at(e)} into a townhouse.",
-    "city_hall_placed": lambda d, e: f"{d.who(e['seat'])} places the City Hall on {at(e)}"
-    + (f" with {len(e['roads'])} road{'s' if len(e['roads']) > 1 else ''} from the supply" if e["roads"] else "")
-    + ".",
-    "city_hall_set_aside": lambda d, e: "The City Hall finds no free parcel and leaves the game.",
-    "building_kept": lambda d, e: f"{d.who(e['seat'])} keeps the building in reserve.",
-    "attack_cancelled": lambda d, e: f"The church protects {at(e)}: the attack is called off.",
-    "building_defended": lambda d, e: f"{d.who(e['seat'])} defends the building on {at(e)}.",
-    "attack_won": lambda d, e: f"{d.who(e['seat'])} attacks the building on {at(e)}.",
+    "chip_taken": lambda d, e: _("{player} takes the 3-revolvers chip.", player=d.who(e["seat"])),
+    "roads_gained": lambda d, e: ngettext("{player} receives {n} road.", "{player} receives {n} roads.",
+                                          e["count"]).format(player=d.who(e["seat"]), n=e["count"]),
+    "money_gained": _money_gained,
+    "vp_gained": lambda d, e: _(N_("{player} scores {n} VP from {square}.") if e.get("square")
+                                else N_("{player} scores {n} VP."), player=d.who(e["seat"]), n=e["amount"],
+                                square=square_name(e.get("square"))),
+    "vp_bought": lambda d, e: _("{player} buys {n} VP for ${price}.", player=d.who(e["seat"]), n=e["count"],
+                                price=e["count"] * e["price"])
+    if e["count"] else _("{player} buys no VP.", player=d.who(e["seat"])),
+    "action_declined": lambda d, e: _("{player} does not use {square}.", player=d.who(e["seat"]),
+                                      square=square_name(e.get("square"))),
+    "parcel_bought": lambda d, e: _("{player} buys parcel {parcel} for ${price}.", player=d.who(e["seat"]),
+                                    parcel=at(e), price=e["price"]),
+    "parcel_purchase_declined": lambda d, e: _("{player} leaves parcel {parcel}.", player=d.who(e["seat"]),
+                                               parcel=at(e)),
+    "building_bought": lambda d, e: _("{player} buys the ${price} {building}.", player=d.who(e["seat"]),
+                                      price=e["price"], building=building_name(e["building"])),
+    "building_purchase_declined": lambda d, e: _("{player} does not buy the building of {square}.",
+                                                 player=d.who(e["seat"]), square=square_name(e.get("square"))),
+    "construction_started": lambda d, e: _("{player} builds from their reserve.", player=d.who(e["seat"])),
+    "road_placed": _road_placed,
+    "permission_asked": lambda d, e: _("{player} asks {asked} for permission to build a house on {parcels}.",
+                                       player=d.who(e["seat"]), asked=d.who(e["asked"]),
+                                       parcels=", ".join(f"({x}, {y})" for x, y in e["parcels"])),
+    "permission_answered": lambda d, e: _(N_("{player} allows a house on {parcel}.") if e["granted"]
+                                          else N_("{player} refuses a house on {parcel}."), player=d.who(e["seat"]),
+                                          parcel=at(e)),
+    "permission_denied_rest": lambda d, e: _("{player} refuses the remaining parcels.", player=d.who(e["seat"])),
+    "building_placed": _building_placed,
+    "house_placed": lambda d, e: _("{player} places a house on {parcel}.", player=d.who(e["seat"]), parcel=at(e)),
+    "townhouse_placed": lambda d, e: _("{player} turns the house on {parcel} into a townhouse.",
+                                       player=d.who(e["seat"]), parcel=at(e)),
+    "city_hall_placed": _city_hall,
+    "city_hall_set_aside": lambda d, e: gettext("The City Hall finds no free parcel and leaves the game."),
+    "building_kept": lambda d, e: _("{player} keeps the building in reserve.", player=d.who(e["seat"])),
+    "attack_cancelled": lambda d, e: _("The church protects {parcel}: the attack is called off.", parcel=at(e)),
+    "building_defended": lambda d, e: _("{player} defends the building on {parcel}.", player=d.who(e["seat"]),
+                                        parcel=at(e)),
+    "attack_won": lambda d, e: _("{player} attacks the building on {parcel}.", player=d.who(e["seat"]),
+                                 parcel=at(e)),
     "estate_income_paid": _payments,
-    "banker_vp_bought": lambda d, e: f"{d.who(e['seat'])} buys {e['vp']} VP for ${e['price']} with the Banker.",
-    "money_given_up": lambda d, e: f"{d.who(e['seat'])} gives up ${e['amount']} over the cash limit"
-    + (f" for {e['vp']} VP" if e.get("vp") else "") + ".",
-    "cowboys_received": lambda d, e: "New cowboys: " + ", ".join(
-        f"{d.who(g['seat'])} {count(g['count'], 'cowboy')}" for g in e["gains"]) + ".",
-    "round_ended": lambda d, e: f"Round {e['round']} ends.",
-    "game_finished": lambda d, e: f"The game is over: {d.who(e['winner'])} wins.",
-    "duel_order_chosen": lambda d, e: f"{d.who(e['seat'])} has the duel on {at(e)} fought next.",
-    "side_voted": lambda d, e: f"{d.who(e['seat'])} votes for the {card_name(e['card'])}"
-    + (f": {e['side']}" if "side" in e else " (secret until everyone has voted)") + ".",
+    "banker_vp_bought": lambda d, e: _("{player} buys {n} VP for ${price} with the Banker.", player=d.who(e["seat"]),
+                                       n=e["vp"], price=e["price"]),
+    "money_given_up": lambda d, e: _(N_("{player} gives up ${amount} over the cash limit for {vp} VP.") if e.get("vp")
+                                     else N_("{player} gives up ${amount} over the cash limit."),
+                                     player=d.who(e["seat"]), amount=e["amount"], vp=e.get("vp")),
+    "cowboys_received": lambda d, e: _("New cowboys: {gains}.", gains=_gains(d, e["gains"], "count", _cowboys)),
+    "round_ended": lambda d, e: _("Round {round} ends.", round=e["round"]),
+    "game_finished": lambda d, e: _("The game is over: {player} wins.", player=d.who(e["winner"])),
+    "duel_order_chosen": lambda d, e: _("{player} has the duel on {parcel} fought next.", player=d.who(e["seat"]),
+                                        parcel=at(e)),
+    "side_voted": lambda d, e: _(N_("{player} votes for the {card}: {side}.") if "side" in e
+                                 else N_("{player} votes for the {card} (secret until everyone has voted)."),
+                                 player=d.who(e["seat"]), card=card_name(e["card"]), side=side_name(e.get("side"))),
     "sides_decided": _sides,
-    "duel_tile_chosen": lambda d, e: f"{d.who(e['seat'])} "
-    + (f"plays tile {e['tile']}" if "tile" in e else "has chosen a duel tile (secret)") + ".",
-    "tiles_drawn": lambda d, e: f"{d.who(e['seat'])} draws "
-    + (", ".join(map(str, e["tiles"])) if "tiles" in e else f"{e.get('count', 3)} tiles") + " from the used pile.",
+    "duel_tile_chosen": lambda d, e: _(N_("{player} plays tile {tile}.") if "tile" in e
+                                       else N_("{player} has chosen a duel tile (secret)."), player=d.who(e["seat"]),
+                                       tile=e.get("tile")),
+    "tiles_drawn": _tiles_drawn,
     "shop_item_added": lambda d, e: None,
     "shop_item_removed": lambda d, e: None,
-    "shopping_finished": lambda d, e: f"{d.who(e['seat'])} has finished shopping.",
+    "shopping_finished": lambda d, e: _("{player} has finished shopping.", player=d.who(e["seat"])),
     "shopping_revealed": _shopping,
-    "parcel_pick_forfeited": lambda d, e: f"{d.who(e['seat'])} forfeits a parcel pick.",
-    "final_roads_finished": lambda d, e: f"{d.who(e['seat'])} places no more roads.",
-    "indian_parcels_taken": lambda d, e: f"{d.who(e['seat'])} receives with the Indian "
-    + (", ".join(f"parcel {at(p)}" for p in e["parcels"]) or "no parcel")
-    + f" (dice: {', '.join(f'{w}-{b}' for w, b in e['dice']) or 'none'}).",
-    "card_flipped": lambda d, e: f"The {card_name(e['card'])} turns to its {e['side']} side for the rest of the game"
-    + (f": {d.who(e['seat'])} receives {count(e['dynamite'], 'dynamite chip')}" if e.get("dynamite") else "") + ".",
-    "mine_prospected": lambda d, e: f"{d.who(e['seat'])} pays ${e['price']} with the Prospector and builds a mine on "
-    f"{at(e)}" + (f" (from the {square_name(e['square'])} square)" if e.get("square") else " (from the bag)") + ".",
-    "tax_collected": lambda d, e: f"{d.who(e['seat'])} taxes {e['tax']} with the Governor: "
-    + (", ".join(f"{d.who(p['seat'])} pays ${p['amount']}" for p in e["payments"]) or "nobody pays") + ".",
-    "singer_gambled": lambda d, e: f"The Singer's cowboy wins ${e['amount']} for {d.who(e['seat'])} "
-    f"({e['dice'][0]} × {e['dice'][1]}).",
+    "parcel_pick_forfeited": lambda d, e: _("{player} forfeits a parcel pick.", player=d.who(e["seat"])),
+    "final_roads_finished": lambda d, e: _("{player} places no more roads.", player=d.who(e["seat"])),
+    "indian_parcels_taken": _indian,
+    "card_flipped": _card_flipped,
+    "mine_prospected": lambda d, e: _(
+        N_("{player} pays ${price} with the Prospector and builds a mine on {parcel} (from the {square} square).")
+        if e.get("square") else N_("{player} pays ${price} with the Prospector and builds a mine on {parcel} (from "
+                                   "the bag)."),
+        player=d.who(e["seat"]), price=e["price"], parcel=at(e), square=square_name(e.get("square"))),
+    "tax_collected": _tax,
+    "singer_gambled": lambda d, e: _("The Singer's cowboy wins ${amount} for {player} ({first} × {second}).",
+                                     amount=e["amount"], player=d.who(e["seat"]), first=e["dice"][0],
+                                     second=e["dice"][1]),
     # The Auctioneer (RULING G8).
-    "auction_opened": lambda d, e: f"{d.who(e['seat'])} opens an auction with the Auctioneer: "
-    + (f"{count(e['size'], 'owner-free parcel')} to choose." if e["lot"] == "parcels" else "the 3-guns chip."),
-    "auction_parcel_chosen": lambda d, e: f"{d.who(e['seat'])} puts an auction chip on parcel {at(e)}.",
-    "bid_made": lambda d, e: f"{d.who(e['seat'])} bids ${e['amount']}.",
-    "bid_passed": lambda d, e: f"{d.who(e['seat'])} passes in the auction.",
+    "auction_opened": _auction_opened,
+    "auction_parcel_chosen": lambda d, e: _("{player} puts an auction chip on parcel {parcel}.",
+                                            player=d.who(e["seat"]), parcel=at(e)),
+    "bid_made": lambda d, e: _("{player} bids ${amount}.", player=d.who(e["seat"]), amount=e["amount"]),
+    "bid_passed": lambda d, e: _("{player} passes in the auction.", player=d.who(e["seat"])),
     "auction_closed": _auction_closed,
-    "seat_replaced": lambda d, e: f"{e['username']} takes over {e['previous']}'s seat "
-    f"({COLOUR_NAMES[e['seat'] % len(COLOUR_NAMES)]}).",
-    "move_undone": lambda d, e: f"{d.who(e['seat'])} takes back their move.",
+    "seat_replaced": lambda d, e: _("{player} takes over {previous}'s seat ({colour}).", player=e["username"],
+                                    previous=e["previous"],
+                                    colour=gettext(COLOUR_NAMES[e["seat"] % len(COLOUR_NAMES)])),
+    "move_undone": lambda d, e: _("{player} takes back their move.", player=d.who(e["seat"])),
     # The Outlaws (RULING G4).
-    "outlaw_jailed": lambda d, e: f"The outlaw on the prison {at(e)} is jailed: {d.who(e['seat'])} scores "
-    f"{e['vp']} VP.",
-    "outlaws_arrived": lambda d, e: f"{len(e['parcels'])} outlaw{'s' if len(e['parcels']) > 1 else ''} of strength "
-    f"{e['strength']} (black die {e['black']}, white die {e['white']}) arrive on "
-    + ", ".join(at(p) for p in e["parcels"]) + ".",
-    "outlaw_moved": lambda d, e: f"The outlaw on {at(e)} moves to {at(e['to'])}"
-    + (" (drawn among " + ", ".join(at(p) for p in e["tied"]) + ")" if e.get("tied") else "") + ".",
+    "outlaw_jailed": lambda d, e: _("The outlaw on the prison {parcel} is jailed: {player} scores {vp} VP.",
+                                    parcel=at(e), player=d.who(e["seat"]), vp=e["vp"]),
+    "outlaws_arrived": _outlaws_arrived,
+    "outlaw_moved": _outlaw_moved,
     "outlaws_settled": lambda d, e: None,
     # Dynamite and the red Gunsmith (RULING G7).
-    "duel_rolled": lambda d, e: f"Duel for {d.target(e['target'])}: "
-    + ", ".join(f"{d.who(x['seat'])} {chance(x)}+{x['firepower']}" for x in e["duelists"])
-    + f" — {d.who(e['seat'])} may roll again with the Gunsmith.",
-    "die_rerolled": lambda d, e: f"{d.who(e['seat'])} rolls again with the Gunsmith: {chance(e['throw'])} instead "
-    f"of {chance(e['first'])}.",
-    "roll_kept": lambda d, e: f"{d.who(e['seat'])} keeps the roll.",
-    "duel_tiles_revealed": lambda d, e: f"Duel for {d.target(e['target'])}: "
-    + ", ".join(f"{d.who(x['seat'])} plays " + (f"tiles {x['tile']} and {x['second']}" if "second" in x
-                                               else f"tile {x['tile']}") for x in e["tiles"])
-    + f"; {d.who(e['seat'])} chooses last with the Gunsmith.",
-    "mine_dynamited": lambda d, e: f"{d.who(e['seat'])} uses a dynamite chip: the mine on {at(e)} earns three times "
-    "as much this round.",
-    "dynamite_kept": lambda d, e: f"{d.who(e['seat'])} keeps their dynamite.",
-    "outlaw_fought": lambda d, e: "Fight with the outlaw on " + at(e) + " (strength " + str(e["strength"]) + "): "
-    + ", ".join(f"{d.who(x['seat'])} {x['strength']}" for x in e["duelists"]) + " — "
-    + (f"{d.who(e['winner'])} wins." if e["winner"] is not None else "the outlaw wins.")
-    + (f" {d.who(e['bounty']['seat'])} receives ${e['bounty']['amount']} from the bank for it."
-       if e.get("bounty") else ""),
+    "duel_rolled": lambda d, e: _("Duel for {target}: {rolls} — {player} may roll again with the Gunsmith.",
+                                  target=d.target(e["target"]), player=d.who(e["seat"]), rolls=", ".join(
+                                      f"{d.who(x['seat'])} {chance(x)}+{x['firepower']}" for x in e["duelists"])),
+    "die_rerolled": lambda d, e: _("{player} rolls again with the Gunsmith: {roll} instead of {first}.",
+                                   player=d.who(e["seat"]), roll=chance(e["throw"]), first=chance(e["first"])),
+    "roll_kept": lambda d, e: _("{player} keeps the roll.", player=d.who(e["seat"])),
+    "duel_tiles_revealed": _duel_tiles_revealed,
+    "mine_dynamited": lambda d, e: _("{player} uses a dynamite chip: the mine on {parcel} earns three times as much "
+                                     "this round.", player=d.who(e["seat"]), parcel=at(e)),
+    "dynamite_kept": lambda d, e: _("{player} keeps their dynamite.", player=d.who(e["seat"])),
+    "outlaw_fought": _outlaw_fought,
     # The Doctor and the Undertaker (RULING G11).
-    "cowboy_healed": lambda d, e: f"The Doctor moves {d.who(e['seat'])}'s defeated cowboy to "
-    + (f"{square_name(e['square'])}" if "square" in e else f"parcel {at(e)}")
-    + (f" for ${e['price']}" if e["price"] else " free of charge") + ".",
-    "healing_declined": lambda d, e: f"{d.who(e['seat'])}'s defeated cowboy goes home.",
-    "undertaker_paid": lambda d, e: f"{d.who(e['seat'])} "
-    + (f"pays the Undertaker ${e['money']}" if e["money"] else f"loses {e['vp']} VP to the Undertaker" if e["vp"]
-       else "owes the Undertaker nothing (no money, no VP)") + " for a defeated cowboy.",
-    "outlaw_reward_taken": lambda d, e: f"{d.who(e['seat'])} "
-    + (f"scores {e['vp']} VP for the outlaw." if e["reward"] == "vp"
-       else f"takes half the income of the building on {at(e)}."),
+    "cowboy_healed": _cowboy_healed,
+    "healing_declined": lambda d, e: _("{player}'s defeated cowboy goes home.", player=d.who(e["seat"])),
+    "undertaker_paid": _undertaker_paid,
+    "outlaw_reward_taken": lambda d, e: _(N_("{player} scores {vp} VP for the outlaw.") if e["reward"] == "vp"
+                                          else N_("{player} takes half the income of the building on {parcel}."),
+                                          player=d.who(e["seat"]), vp=e.get("vp"), parcel=at(e)),
 }

@@ -8,8 +8,10 @@ The numbers come from the catalog, never typed twice: a correction to a price ch
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
+from app.i18n import N_, gettext
 from app.rules.catalog import (
     AMMUNITION_FIREPOWER,
     BLACKSMITH_PER_RANCH,
@@ -34,185 +36,240 @@ from app.rules.config import EXPANSION_NAMES
 
 # The track's steps that are not squares (where the cowboys on parcels and buildings are resolved).
 STEP_NAMES: Final = {
-    "parcel_purchase": "Parcel purchase",
-    "build_from_reserve": "Building from reserve",
-    "estate_income": "Estate income",
+    "parcel_purchase": N_("Parcel purchase"),
+    "build_from_reserve": N_("Building from reserve"),
+    "estate_income": N_("Estate income"),
 }
 
-DUEL = ("One cowboy per player; if several players put a cowboy here they duel (die + firepower), and the winner "
-        "acts.")
-
-SQUARE_HELP: Final[dict[str, str]] = {
-    "wages": f"Any number of cowboys of every player, and nobody duels here. Each cowboy earns ${WAGE_PER_COWBOY}.",
-    "ammunition": f"The 3-revolvers chip: +{AMMUNITION_FIREPOWER} firepower for the rest of the round. {DUEL}",
-    "three_roads": f"Take {THREE_ROADS} roads from the supply into your reserve (fewer if the supply runs short). "
-                   f"{DUEL}",
-    "road": "Any number of cowboys of every player, and nobody duels here. One road per cowboy.",
-    "parcel_purchase": "Cowboys on owner-free parcels are resolved now: a lone cowboy may buy its parcel; several "
-                       "players on one parcel duel first. A parcel costs $1 plus $1 for each building, house or "
-                       "mountain on it and around it.",
-    **{
-        c.square: f"The winner may buy the building on this square for ${c.price} (the yellow Chinese Worker pays "
-                  f"half, rounded up), then build it at once or keep it for later. {DUEL}"
-        for c in CONSTRUCTION_SQUARES
-    },
-    "build_from_reserve": "After the construction squares, everyone holding bought buildings may build them, in "
-                          "placement order, one at a time.",
-    "parcel_income": f"${PARCEL_INCOME_PER_PARCEL} for each parcel you own. {DUEL}",
-    "cowboy_income": f"${COWBOY_INCOME_PER_FIREPOWER} for each point of your firepower. {DUEL}",
-    "gambling_income": f"Roll two dice and receive their sum in dollars. {DUEL}",
-    "estate_income": "Every building pays its owner. Cowboys on buildings are resolved first: an attacker who wins "
-                     "(or meets no defender) takes half the building's income; a church protects its owner's "
-                     "buildings around it.",
-    "parcels_vp": f"1 victory point for every 2 parcels you own. {DUEL}",
-    "cowboy_vp": f"1 victory point for every 2 points of firepower. {DUEL}",
-    "estate_vp": f"1 victory point for each building on your parcels (houses and mountains do not count). {DUEL}",
-    **{
-        b.square: f"Buy as many victory points as you can pay for, ${b.price} each. The round counter closes the "
-                  f"cheapest open square at the end of each round. {DUEL}"
-        for b in BUY_VP_SQUARES
-    },
+DUEL = N_("One cowboy per player; if several players put a cowboy here they duel (die + firepower), and the "
+          "winner acts.")
+# The help texts below are catalog messages whose `{fields}` are the catalog's numbers, filled in where they are
+# shown (`square_help`, `building_help`): a translation keeps the numbers of the rules core.
+NUMBERS: Final = {
+    "wage": WAGE_PER_COWBOY, "firepower": AMMUNITION_FIREPOWER, "roads": THREE_ROADS,
+    "parcel_income": PARCEL_INCOME_PER_PARCEL, "cowboy_income": COWBOY_INCOME_PER_FIREPOWER,
+    "own_house": GENERAL_STORE_PER_OWN_HOUSE, "other_house": GENERAL_STORE_PER_OTHER_HOUSE,
+    "per_round": BLACKSMITH_PER_ROUND, "per_ranch": BLACKSMITH_PER_RANCH, "horse_price": HORSE_PRICE,
+    "horse_vp": HORSE_VP, "kit_vp": KIT_CARSON_VP_PER_PLAYER,
 }
+PRICES: Final = {c.square: c.price for c in CONSTRUCTION_SQUARES} | {b.square: b.price for b in BUY_VP_SQUARES}
+_CONSTRUCTION = N_("The winner may buy the building on this square for ${price} (the yellow Chinese Worker pays "
+                   "half, rounded up), then build it at once or keep it for later.")
+_BUY_VP = N_("Buy as many victory points as you can pay for, ${price} each. The round counter closes the cheapest "
+             "open square at the end of each round.")
+SQUARE_TEXTS: Final[dict[str, str]] = {
+    "wages": N_("Any number of cowboys of every player, and nobody duels here. Each cowboy earns ${wage}."),
+    "ammunition": N_("The 3-revolvers chip: +{firepower} firepower for the rest of the round."),
+    "three_roads": N_("Take {roads} roads from the supply into your reserve (fewer if the supply runs short)."),
+    "road": N_("Any number of cowboys of every player, and nobody duels here. One road per cowboy."),
+    "parcel_purchase": N_("Cowboys on owner-free parcels are resolved now: a lone cowboy may buy its parcel; several "
+                          "players on one parcel duel first. A parcel costs $1 plus $1 for each building, house or "
+                          "mountain on it and around it."),
+    **{c.square: _CONSTRUCTION for c in CONSTRUCTION_SQUARES},
+    "build_from_reserve": N_("After the construction squares, everyone holding bought buildings may build them, in "
+                             "placement order, one at a time."),
+    "parcel_income": N_("${parcel_income} for each parcel you own."),
+    "cowboy_income": N_("${cowboy_income} for each point of your firepower."),
+    "gambling_income": N_("Roll two dice and receive their sum in dollars."),
+    "estate_income": N_("Every building pays its owner. Cowboys on buildings are resolved first: an attacker who "
+                        "wins (or meets no defender) takes half the building's income; a church protects its "
+                        "owner's buildings around it."),
+    "parcels_vp": N_("1 victory point for every 2 parcels you own."),
+    "cowboy_vp": N_("1 victory point for every 2 points of firepower."),
+    "estate_vp": N_("1 victory point for each building on your parcels (houses and mountains do not count)."),
+    **{b.square: _BUY_VP for b in BUY_VP_SQUARES},
+}
+# The squares where cowboys duel: their help ends with DUEL.
+DUELLING: Final = frozenset(SQUARES) - {"wages", "road"}
 
-HOUSE_VALUES = ("A neighbour counts as a house for your building if it is a house on your parcel or on an owner-free "
+
+def square_help(step: str, translate: Callable[[str], str] = gettext) -> str:
+    """What a step of the track does, in the language spoken now (`translate=str`: in English)."""
+    text = translate(SQUARE_TEXTS[step]).format(price=PRICES.get(step), **NUMBERS)
+    return f"{text} {translate(DUEL)}" if step in DUELLING else text
+
+
+SQUARE_HELP: Final[dict[str, str]] = {step: square_help(step, str) for step in SQUARE_TEXTS}
+
+HOUSE_VALUES = N_("A neighbour counts as a house for your building if it is a house on your parcel or on an owner-free "
                 "one, or your ranch or church (1 each), or your hotel (2).")
 
 BUILDING_HELP: Final[dict[str, str]] = {
-    "ranch": "Earns $1 for each empty parcel around it (no building, house or mountain, whoever owns it), at "
-             "least $1; counts as a house for your buildings around it. No road or house needed. Gives 1 revolver "
-             "when built.",
-    "mine": "Earns $3 for each mountain around it that is owner-free or yours. No road or house needed. "
-            "Gives 1 revolver when built.",
-    "drugstore": "Earns $3 for each house value around it, plus $3 for each ranch you own anywhere. Needs a road; "
-                 "built with a house.",
-    "bank": "Earns $3 for each house value around it, plus $3 for each mine you own anywhere. Needs a road; built "
-            "with a house.",
-    "saloon": "Earns $5 for each house value around it. Needs a road; built with a house.",
-    "hotel": "Earns $6, and counts as 2 houses for your buildings around it. Needs a road; built with a house.",
-    "church": "Earns nothing, counts as a house for your buildings around it, and your buildings around it cannot be "
-              "attacked. It cannot be attacked itself. Needs a road; built with a house.",
-    "prison": "Earns nothing; gives 2 revolvers when built. It cannot be attacked. Needs a road; built with a house.",
-    "station": "Stands beside a road that crosses the whole board in a straight line. At the end of the game: "
-               "1 victory point for every 2 house symbols in the whole city. Counts as 2 houses for your buildings "
-               "around it.",
-    "city_hall": "Nobody buys it: when drawn it is placed at once on an owner-free parcel. One cowboy may occupy it "
-                 "(others duel for it) and stays there across rounds; the occupant's drugstores, banks, saloons, "
-                 "general stores and blacksmiths earn one level more.",
-    "school": "Earns nothing; counts as a house for the buildings around it. Needs a road; built with 3 houses.",
-    "general_store": f"Earns ${GENERAL_STORE_PER_OWN_HOUSE} for each of your house values around it and "
-                     f"${GENERAL_STORE_PER_OTHER_HOUSE} for each of anyone else's. Needs a road; built with a house.",
-    "blacksmith": f"Earns ${BLACKSMITH_PER_ROUND} × the round number, plus ${BLACKSMITH_PER_RANCH} for each ranch you "
-                  f"own. Needs a road; built with a house.",
+    "ranch": N_("Earns $1 for each empty parcel around it (no building, house or mountain, whoever owns it), at "
+                "least $1; counts as a house for your buildings around it. No road or house needed. Gives 1 "
+                "revolver when built."),
+    "mine": N_("Earns $3 for each mountain around it that is owner-free or yours. No road or house needed. "
+               "Gives 1 revolver when built."),
+    "drugstore": N_("Earns $3 for each house value around it, plus $3 for each ranch you own anywhere. Needs a road; "
+                    "built with a house."),
+    "bank": N_("Earns $3 for each house value around it, plus $3 for each mine you own anywhere. Needs a road; built "
+               "with a house."),
+    "saloon": N_("Earns $5 for each house value around it. Needs a road; built with a house."),
+    "hotel": N_("Earns $6, and counts as 2 houses for your buildings around it. Needs a road; built with a house."),
+    "church": N_("Earns nothing, counts as a house for your buildings around it, and your buildings around it cannot "
+                 "be attacked. It cannot be attacked itself. Needs a road; built with a house."),
+    "prison": N_("Earns nothing; gives 2 revolvers when built. It cannot be attacked. Needs a road; built with a "
+                 "house."),
+    "station": N_("Stands beside a road that crosses the whole board in a straight line. At the end of the game: "
+                  "1 victory point for every 2 house symbols in the whole city. Counts as 2 houses for your "
+                  "buildings around it."),
+    "city_hall": N_("Nobody buys it: when drawn it is placed at once on an owner-free parcel. One cowboy may occupy "
+                    "it (others duel for it) and stays there across rounds; the occupant's drugstores, banks, "
+                    "saloons, general stores and blacksmiths earn one level more."),
+    "school": N_("Earns nothing; counts as a house for the buildings around it. Needs a road; built with 3 houses."),
+    "general_store": N_("Earns ${own_house} for each of your house values around it and ${other_house} for each of "
+                        "anyone else's. Needs a road; built with a house."),
+    "blacksmith": N_("Earns ${per_round} × the round number, plus ${per_ranch} for each ranch you own. Needs a road; "
+                     "built with a house."),
 }
 
 
-def building_help(kind: str) -> str:
-    """What a building does, with its printed maximum income when it has one."""
+AT_MOST: Final = N_("At most ${cap}.")  # a building's printed maximum income
+
+
+def building_help(kind: str, translate: Callable[[str], str] = gettext) -> str:
+    """What a building does, with its printed maximum income when it has one, in the language spoken now."""
     row = BUILDINGS[kind]
-    text = BUILDING_HELP[kind]
-    return f"{text} At most ${row.income_cap}." if row.income_cap is not None else text
+    text = translate(BUILDING_HELP[kind]).format(**NUMBERS)
+    if row.income_cap is None:
+        return text
+    return f"{text} {translate(AT_MOST).format(cap=row.income_cap)}"
 
 
 PIECE_HELP: Final[dict[str, str]] = {
-    "house": "A house: counts for the buildings around it (see each building). 20 in the supply.",
-    "townhouse": "A townhouse: a house turned over when all 8 parcels around it are taken; counts as 2 houses.",
-    "mountain": "A mountain: mines earn from it; it makes the parcels around it dearer.",
+    "house": N_("A house: counts for the buildings around it (see each building). 20 in the supply."),
+    "townhouse": N_("A townhouse: a house turned over when all 8 parcels around it are taken; counts as 2 houses."),
+    "mountain": N_("A mountain: mines earn from it; it makes the parcels around it dearer."),
 }
 
-VARIANT_HELP: Final[dict[str, str]] = {
-    "yellow": "Every personality card shows its yellow side, as in the base game.",
-    "red": "Every personality card shows its red side: other powers, other cash limits.",
-    "random": "Each card's side is drawn at random when the game starts.",
-    "vote": "Before the first round every player votes, secretly, on the side of each card; the majority decides, "
-            "a tie is drawn at random.",
-    "might_is_right": "Duels are fought with duel tiles (0 to 5) instead of a die: each duellist plays one in "
-                      "secret, then they are revealed together. An empty hand draws 3 used tiles at random.",
-    "river": "The board with the river: 6 mountains, river parcels nobody owns, bridges that take 2 roads, 3 VP "
-             "for items next to a bridge, a bonus for mines by the water, and a last road phase after round 4.",
-    "new_beginning": "Everyone starts with $50 and 1 cowboy and no parcels, and shops in secret before round 1: "
-                     "cowboys, revolvers, roads, victory points, parcel picks, a marksman, or money for VP.",
-    "gold_and_guns": "Townhouses, higher incomes, five new kinds of building (station, City Hall, schools, "
-                     "general stores, blacksmiths) and seven new characters: the Indian, the Prospector, the "
-                     "Gunsmith, the Singer, the Auctioneer, the Governor and the Doctor / Undertaker, with dynamite, "
-                     "\"no duel\" chips and auctions. 7 of the 14 characters are played.",
-    "outlaws": "From round 2, 1 to 3 outlaws arrive each round (strength 8 to 13, by dice) and move toward the "
-               "richest buildings. A parcel with an outlaw cannot be bought or built on and its building earns "
-               "half. Send cowboys to fight one before the estate income: beat its strength for its VP (half its "
-               "strength) or half the building's income. An outlaw that starts a round on a prison is jailed: its "
-               "VP go to the prison's owner.",
-    "big_box": "Up to six players on the same board, and two options of its own: horses and Kit Carson.",
-    "horses": f"Needs Big Box. At Wages a player may pay ${HORSE_PRICE} for a horse instead of taking "
-              f"${WAGE_PER_COWBOY} for one of their cowboys there, one horse a round; each horse is worth {HORSE_VP} "
-              "VP at the end. The rodeo and the horses' special actions are not played here.",
-    "kit_carson": f"Needs Big Box. At the end each player scores {KIT_CARSON_VP_PER_PLAYER} VP for every player "
-                  "behind them on the turn-order track: the first to pass in round 4 has everyone else behind, "
-                  "the last to pass nobody.",
+VARIANT_TEXTS: Final[dict[str, str]] = {
+    "yellow": N_("Every personality card shows its yellow side, as in the base game."),
+    "red": N_("Every personality card shows its red side: other powers, other cash limits."),
+    "random": N_("Each card's side is drawn at random when the game starts."),
+    "vote": N_("Before the first round every player votes, secretly, on the side of each card; the majority decides, "
+               "a tie is drawn at random."),
+    "might_is_right": N_("Duels are fought with duel tiles (0 to 5) instead of a die: each duellist plays one in "
+                         "secret, then they are revealed together. An empty hand draws 3 used tiles at random."),
+    "river": N_("The board with the river: 6 mountains, river parcels nobody owns, bridges that take 2 roads, 3 VP "
+                "for items next to a bridge, a bonus for mines by the water, and a last road phase after round 4."),
+    "new_beginning": N_("Everyone starts with $50 and 1 cowboy and no parcels, and shops in secret before round 1: "
+                        "cowboys, revolvers, roads, victory points, parcel picks, a marksman, or money for VP."),
+    "gold_and_guns": N_("Townhouses, higher incomes, five new kinds of building (station, City Hall, schools, "
+                        "general stores, blacksmiths) and seven new characters: the Indian, the Prospector, the "
+                        "Gunsmith, the Singer, the Auctioneer, the Governor and the Doctor / Undertaker, with "
+                        "dynamite, \"no duel\" chips and auctions. 7 of the 14 characters are played."),
+    "outlaws": N_("From round 2, 1 to 3 outlaws arrive each round (strength 8 to 13, by dice) and move toward the "
+                  "richest buildings. A parcel with an outlaw cannot be bought or built on and its building earns "
+                  "half. Send cowboys to fight one before the estate income: beat its strength for its VP (half its "
+                  "strength) or half the building's income. An outlaw that starts a round on a prison is jailed: "
+                  "its VP go to the prison's owner."),
+    "big_box": N_("Up to six players on the same board, and two options of its own: horses and Kit Carson."),
+    "horses": N_("Needs Big Box. At Wages a player may pay ${horse_price} for a horse instead of taking ${wage} for "
+                 "one of their cowboys there, one horse a round; each horse is worth {horse_vp} VP at the end. The "
+                 "rodeo and the horses' special actions are not played here."),
+    "kit_carson": N_("Needs Big Box. At the end each player scores {kit_vp} VP for every player behind them on the "
+                     "turn-order track: the first to pass in round 4 has everyone else behind, the last to pass "
+                     "nobody."),
 }
+
+
+
+def variant_help(key: str, translate: Callable[[str], str] = gettext) -> str:
+    """What a variant, an expansion or a Big Box option changes, in the language spoken now."""
+    return translate(VARIANT_TEXTS[key]).format(**NUMBERS)
+
+
+VARIANT_HELP: Final = {key: variant_help(key, str) for key in VARIANT_TEXTS}
 
 # RULING X6: the rodeo and the horses' special actions have no rule text in our sources; wherever horses are shown,
 # the page says they are not played here.
-HORSES_NOT_PLAYED: Final = ("The rodeo and the horses' special actions are not part of this site: our rule sources "
-                            "give no text for them. Here a horse is worth its VP at the end, nothing more.")
+HORSES_NOT_PLAYED: Final = N_("The rodeo and the horses' special actions are not part of this site: our rule "
+                              "sources give no text for them. Here a horse is worth its VP at the end, nothing more.")
 
 # What an action square does more with a Big Box option on (the table's `?` and the rules page).
-OPTION_SQUARE_HELP: Final[dict[str, dict[str, str]]] = {
+OPTION_SQUARE_TEXTS: Final[dict[str, dict[str, str]]] = {
     "horses": {
-        "wages": f"With horses, a player may instead pay ${HORSE_PRICE} for a horse with one of their cowboys "
-                 f"there (one horse a round); each horse is worth {HORSE_VP} VP at the end.",
+        "wages": N_("With horses, a player may instead pay ${horse_price} for a horse with one of their cowboys "
+                    "there (one horse a round); each horse is worth {horse_vp} VP at the end."),
     },
 }
+
+
+def option_square_help(option: str, step: str, translate: Callable[[str], str] = gettext) -> str:
+    """What a square does more with a Big Box option on, in the language spoken now."""
+    return translate(OPTION_SQUARE_TEXTS[option][step]).format(**NUMBERS)
+
+
+OPTION_SQUARE_HELP: Final = {option: {step: option_square_help(option, step, str) for step in texts}
+                             for option, texts in OPTION_SQUARE_TEXTS.items()}
 
 # The rules page's outline of a round and of the game's end, in play order (`000` "Course of a Round";
 # RULINGS B7, B8, B16, B17).
 ROUND_OUTLINE: Final = (
-    ("Personalities", "In turn order each player takes one personality card for the round. Its side (yellow or "
-     "red) gives a power and sets the player's cash limit; the card's number sets the order of placement."),
-    ("Placement", "In placement order, each player puts one cowboy at a time on an action square, an owner-free "
-     "parcel (to buy it) or a building (to attack another player's, or defend one's own), or passes for the rest "
-     "of the round. Passing early helps: ties in duels go to whoever passed first."),
-    ("Duels", "Where two or more players' cowboys meet, they duel: each rolls a die and adds their firepower "
-     "(cowboys in reserve + revolvers + the round's bonuses). The highest wins; losers' cowboys go back to their "
-     "owners. The Sheriff's white cowboy never duels and nobody may join it."),
-    ("Actions", "The squares are resolved in the order of the track, from Wages to the victory point squares; "
-     "each winner may use their square or decline it."),
-    ("End of the round", "The red Banker may buy victory points; every player above their cash limit gives up "
-     "the excess and scores 1 VP for each $10 given up; new cowboys arrive (after rounds 1 to 3); the unbought "
-     "buildings slide to the cheaper squares and the empty ones are refilled from the bag."),
-    ("End of the game", "After the fourth round: 2 VP for each building, house and mountain on one's own parcels, "
-     "and 1 VP for every $6. Most VP wins; a tie goes to the tied player who passed first in round 4."),
+    (N_("Personalities"), N_("In turn order each player takes one personality card for the round. Its side (yellow "
+                             "or red) gives a power and sets the player's cash limit; the card's number sets the "
+                             "order of placement.")),
+    (N_("Placement"), N_("In placement order, each player puts one cowboy at a time on an action square, an "
+                         "owner-free parcel (to buy it) or a building (to attack another player's, or defend one's "
+                         "own), or passes for the rest of the round. Passing early helps: ties in duels go to "
+                         "whoever passed first.")),
+    (N_("Duels"), N_("Where two or more players' cowboys meet, they duel: each rolls a die and adds their firepower "
+                     "(cowboys in reserve + revolvers + the round's bonuses). The highest wins; losers' cowboys go "
+                     "back to their owners. The Sheriff's white cowboy never duels and nobody may join it.")),
+    (N_("Actions"), N_("The squares are resolved in the order of the track, from Wages to the victory point squares; "
+                       "each winner may use their square or decline it.")),
+    (N_("End of the round"), N_("The red Banker may buy victory points; every player above their cash limit gives up "
+                                "the excess and scores 1 VP for each $10 given up; new cowboys arrive (after rounds "
+                                "1 to 3); the unbought buildings slide to the cheaper squares and the empty ones are "
+                                "refilled from the bag.")),
+    (N_("End of the game"), N_("After the fourth round: 2 VP for each building, house and mountain on one's own "
+                               "parcels, and 1 VP for every $6. Most VP wins; a tie goes to the tied player who "
+                               "passed first in round 4.")),
 )
 
 VARIANT_NAMES: Final = {
-    "yellow": "Yellow sides", "red": "Red sides", "random": "Random sides", "vote": "Sides by vote",
-    "might_is_right": "Might Is Right", "river": "The River", "new_beginning": "A New Beginning",
-    "gold_and_guns": "Gold & Guns", "outlaws": "The Outlaws", "big_box": "Big Box", "horses": "Horses (Big Box)",
-    "kit_carson": "Kit Carson (Big Box)",
+    "yellow": N_("Yellow sides"), "red": N_("Red sides"), "random": N_("Random sides"), "vote": N_("Sides by vote"),
+    "might_is_right": N_("Might Is Right"), "river": N_("The River"), "new_beginning": N_("A New Beginning"),
+    "gold_and_guns": "Gold & Guns", "outlaws": "The Outlaws", "big_box": "Big Box",
+    "horses": N_("Horses (Big Box)"), "kit_carson": N_("Kit Carson (Big Box)"),
+}
+
+# The new-game form's choice of sides, in words.
+SIDE_CHOICES: Final = {
+    "yellow": N_("all yellow (base game)"), "red": N_("all red"), "random": N_("random side per card"),
+    "vote": N_("players vote per card"),
 }
 
 # The rules page's Big Box section (`004`; RULINGS X1, X4, X6): the expansion and its two options.
 BIG_BOX_KEYS: Final = ("big_box", "horses", "kit_carson")
-BIG_BOX_TITLES: Final = {"big_box": "Six players", "horses": "Horses", "kit_carson": "Kit Carson"}
+BIG_BOX_TITLES: Final = {"big_box": N_("Six players"), "horses": N_("Horses"), "kit_carson": "Kit Carson"}
+NOT_PLAYED: Final = N_("Not played here")
 
 
 def rules_context() -> dict[str, Any]:
-    """What the rules page shows: the round, then every square, building, personality and variant."""
+    """What the rules page shows, in the language spoken now: the round, then every square, building, personality
+    and variant."""
     return {
-        "outline": ROUND_OUTLINE,
-        "squares": [(SQUARES[step].name if step in SQUARES else STEP_NAMES[step], SQUARE_HELP[step])
+        "outline": [(gettext(title), gettext(text)) for title, text in ROUND_OUTLINE],
+        "squares": [(gettext(SQUARES[step].name if step in SQUARES else STEP_NAMES[step]), square_help(step))
                     for step in TRACK_STEPS],
-        "house_values": HOUSE_VALUES,
-        "buildings": [{"type": b.type, "name": b.name, "count": b.count, "expansion": b.expansion,
+        "house_values": gettext(HOUSE_VALUES),
+        "buildings": [{"type": b.type, "name": gettext(b.name), "count": b.count, "expansion": b.expansion,
                        "help": building_help(b.type)} for b in BUILDINGS.values()],
-        "pieces": list(PIECE_HELP.items()),
-        "personalities": sorted(PERSONALITIES.values(), key=lambda card: card.number),
+        "pieces": [(piece, gettext(text)) for piece, text in PIECE_HELP.items()],
+        "personalities": [{"number": card.number, "name": gettext(card.name), "expansion": card.expansion,
+                           "yellow_limit": card.yellow.cash_limit, "yellow_text": gettext(card.yellow.text),
+                           "red_limit": card.red.cash_limit, "red_text": gettext(card.red.text)}
+                          for card in sorted(PERSONALITIES.values(), key=lambda card: card.number)],
         "expansion_names": EXPANSION_NAMES,
-        "variants": [(VARIANT_NAMES[key], text) for key, text in VARIANT_HELP.items() if key not in BIG_BOX_KEYS],
-        "big_box": [(BIG_BOX_TITLES[key], VARIANT_HELP[key]) for key in BIG_BOX_KEYS]
-        + [("Not played here", HORSES_NOT_PLAYED)],
+        "variants": [(gettext(VARIANT_NAMES[key]), variant_help(key)) for key in VARIANT_TEXTS
+                     if key not in BIG_BOX_KEYS],
+        "big_box": [(gettext(BIG_BOX_TITLES[key]), variant_help(key)) for key in BIG_BOX_KEYS]
+        + [(gettext(NOT_PLAYED), gettext(HORSES_NOT_PLAYED))],
     }
 
 
 def building_legend(expansions: list[str]) -> list[tuple[str, str, str]]:
     """(type, name, help) of every building of a game with these expansions, for the table's legend."""
-    return [(b.type, b.name, building_help(b.type)) for b in BUILDINGS.values()
+    return [(b.type, gettext(b.name), building_help(b.type)) for b in BUILDINGS.values()
             if b.expansion is None or b.expansion in expansions]

@@ -40,7 +40,7 @@ from app.web.deps import (
     client_address,
 )
 from app.web.fields import MAX_INTEGER, Id, Text
-from app.web.gamelog import COLOUR_NAMES, Describer
+from app.web.gamelog import COLOUR_NAMES, Describer, building_name, card_name
 from app.web.schemas import CreateGameIn, RegisterIn
 from app.web.security import hold_in_cookie
 
@@ -50,11 +50,15 @@ i18n.install(templates.env)
 templates.env.globals.update(
     language=i18n.current, languages=i18n.LANGUAGES, moment=i18n.format_moment,
     colour=present.colour, colour_names=COLOUR_NAMES, CELL=present.CELL, MARGIN=present.MARGIN,
-    BOARD_PX=present.BOARD_PX, ink=present.ink, variant_help=guide.VARIANT_HELP,
+    BOARD_PX=present.BOARD_PX, ink=present.ink, variant_help=guide.variant_help, variant_names=guide.VARIANT_NAMES,
+    side_choices=guide.SIDE_CHOICES,
     expansion_names=EXPANSION_NAMES, OUTLAW_VP=OUTLAW_VP, static_url=static_url, score_part=present.score_part,
-    horses_not_played=guide.HORSES_NOT_PLAYED,
+    horses_not_played=guide.HORSES_NOT_PLAYED, building_name=building_name, card_name=card_name,
+    side_name=present.side_name, shop_name=present.shop_name, piece_name=present.piece_name,
 )
-templates.env.filters.update(player_link=present.player_link, player_links=present.player_links)
+templates.env.filters.update(
+    player_link=present.player_link, player_links=present.player_links, building_name=building_name,
+)
 router = APIRouter(include_in_schema=False)
 LOG_LENGTH = 80
 # The admin's choice of characters: the cards of the expansions players may open.
@@ -717,16 +721,16 @@ def game_log(describer: Describer, events: Sequence[LoggedEvent]) -> list[LogLin
         if (text := describer.describe(e)) is not None:
             lines.append(LogLine(seq, text, seat=seat, at=at, mark=_played_by(describer, seat, by_clock, by_bot)))
         if (begun := round_begun(e)) is not None:
-            lines.append(LogLine(seq, f"Round {begun}", heading=True))
+            lines.append(LogLine(seq, gettext("Round {round}").format(round=begun), heading=True))
     return lines[::-1]
 
 
 def _played_by(describer: Describer, seat: int | None, by_clock: bool, by_bot: bool) -> str | None:
     """The log's note on a move its player did not make (None for one they made)."""
     if by_bot:
-        player = describer.who(seat) if seat is not None else "a player"
-        return f"played by the bot for {player}, whose time ran out"
-    return "played by the clock" if by_clock else None
+        player = describer.who(seat) if seat is not None else gettext("a player")
+        return gettext("played by the bot for {player}, whose time ran out").format(player=player)
+    return gettext("played by the clock") if by_clock else None
 
 
 def table_context(
@@ -746,7 +750,8 @@ def table_context(
         "doc": doc,
         "me": by_seat.get(viewer) if viewer is not None else None,
         "my_turn": viewer is not None and viewer in doc["to_act"],
-        "decision": present.decision_text(doc.get("awaiting")),
+        "decision": present.said(present.decision_text(doc.get("awaiting"))),
+        "phase_name": present.phase_name(doc.get("phase")),
         "waiting_text": present.waiting_text(doc),
         "groups": groups,
         "cells": present.cells(doc, targets),

@@ -6,13 +6,13 @@ decides nothing about the rules.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from markupsafe import Markup, escape
 
+from app.i18n import N_, gettext, ngettext
 from app.rules.catalog import (
     BANKER_VP_PRICES,
     BUILDINGS,
@@ -34,9 +34,16 @@ from app.rules.catalog import (
 from app.rules.config import EXPANSION_NAMES
 from app.rules.decisions import Decision
 from app.rules.moves import MoveType
-from app.rules.phrases import DECISION_PHRASES
-from app.web.gamelog import building_name, card_name, count, road_name, square_name
-from app.web.guide import HORSES_NOT_PLAYED, OPTION_SQUARE_HELP, SQUARE_HELP, STEP_NAMES, building_help
+from app.rules.phrases import DECISION_PHRASES, third_person
+from app.web.gamelog import building_name, card_name, road_name, square_name
+from app.web.guide import (
+    HORSES_NOT_PLAYED,
+    OPTION_SQUARE_TEXTS,
+    STEP_NAMES,
+    building_help,
+    option_square_help,
+    square_help,
+)
 
 Move = dict[str, Any]
 Doc = dict[str, Any]
@@ -52,14 +59,19 @@ BOARD_PX = 2 * MARGIN + 8 * CELL
 REFUSING: tuple[MoveType, ...] = ("decline", "decline_parcel", "deny_remaining", "pass", "bid_pass")
 ASKING: MoveType = "ask_permission"
 # How a parcel is claimed, by the decision that claims it (a parcel pick needs no words).
-CLAIMED_AS: Mapping[str, str] = {Decision.START_PARCEL: " as a starting parcel", Decision.SETTLER: " with the Settler"}
+CLAIMED_AS: Mapping[str, str] = {
+    Decision.START_PARCEL: N_("Take {parcel} as a starting parcel"),
+    Decision.SETTLER: N_("Take {parcel} with the Settler"),
+}
+TAKE_PARCEL: Final = N_("Take {parcel}")  # a parcel pick of A New Beginning needs no more words
 # What a decision's buttons need said beside them (RULING X6: where horses are shown, the page says what is not played).
 DECISION_NOTES: Mapping[str, str] = {Decision.HORSE: HORSES_NOT_PLAYED}
 HINT_SQUARES = ("parcel_income", "cowboy_income", "parcels_vp", "cowboy_vp", "estate_vp")
 
 
-def _s(n: int) -> str:
-    return "s" if n > 1 else ""
+def said(text: str) -> str:
+    """`text` in the language spoken now; an empty text stays empty (gettext("") is the catalog's header)."""
+    return gettext(text) if text else ""
 
 
 def colour(seat: int | None) -> str:
@@ -84,7 +96,8 @@ def player_marks(names: Sequence[str]) -> list[str]:
 
 
 def decision_text(kind: str | None) -> str:
-    """What the awaited decision asks, in the words the mails and the rules' refusals use too."""
+    """What the awaited decision asks, in the words the mails and the rules' refusals use too (in English: the
+    layers translate it where they show it)."""
     return "" if kind is None else DECISION_PHRASES[Decision(kind)]
 
 
@@ -98,13 +111,11 @@ def waiting_text(doc: Doc) -> str:
         return ""
     work = doc.get("construction_work") or {}
     if kind == Decision.PERMISSION and work.get("seat") is not None:
-        phrase = f"answer {names[work['seat']]}'s request to build a house on their parcels"
+        phrase = gettext("answer {name}'s request to build a house on their parcels").format(name=names[work["seat"]])
     else:
-        phrase = THIRD_PERSON.sub(lambda m: {"your": "their", "you": "they"}[m.group(0)], decision_text(kind))
-    return f"Waiting for {', '.join(waiting)} to {phrase}."
-
-
-THIRD_PERSON = re.compile(r"\byour\b|\byou\b")
+        phrase = gettext(third_person(decision_text(kind)))
+    return ngettext("Waiting for {names} to {phrase}.", "Waiting for {names} to {phrase}.", len(waiting)).format(
+        names=", ".join(waiting), phrase=phrase)
 
 
 def encode(move: Move) -> str:
@@ -134,6 +145,13 @@ def target_keys(move: Move, askable: dict[int, list[list[int]]]) -> list[str]:
     return []
 
 
+# The sides of a personality card, and the two roles of the Doctor / Undertaker card by the side chosen.
+SIDE_NAMES: Final = {"yellow": N_("yellow"), "red": N_("red")}
+SIDE_BY_VOTE: Final = N_("side by vote")  # a card whose side the vote decides later
+AS_ROLE: Final = {"yellow": N_("Choose the {card} as the Doctor"), "red": N_("Choose the {card} as the Undertaker")}
+COPY_AS_ROLE: Final = {"yellow": N_("Copy the {card} as the Doctor"), "red": N_("Copy the {card} as the Undertaker")}
+
+
 class Labeller:
     """Words for moves, from the viewer's state document."""
 
@@ -147,10 +165,10 @@ class Labeller:
         self.site_incomes = {(p["x"], p["y"]): p["income"] for p in work.get("site_incomes", [])}
 
     def who(self, seat: int | None) -> str:
-        return self.names[seat] if seat is not None and 0 <= seat < len(self.names) else "nobody"
+        return self.names[seat] if seat is not None and 0 <= seat < len(self.names) else gettext("nobody")
 
     def parcel(self, move: Move) -> str:
-        return f"parcel ({move['x']}, {move['y']})"
+        return gettext("parcel ({x}, {y})").format(x=move["x"], y=move["y"])
 
     def spot(self, move: Move) -> str:
         """A placement target in words, with what standing there means: the price or the gain, and the duel
@@ -159,19 +177,24 @@ class Labeller:
         if "square" in move:
             square = str(move["square"])
             building = self.construction.get(square, {}).get("building")
-            where = square_name(square) + (f" ({building_name(building)})" if building else "")
+            where = square_name(square)
+            if building:
+                where = gettext("{square} ({building})").format(square=where, building=building_name(building))
             row = self.squares.get(square, {})
             gain = self.gain_now(square)
-            return where + (f", {gain} now" if gain else "") + self.duel_with(row.get("cowboys", []), square)
+            if gain:
+                where = gettext("{where}, {gain} now").format(where=where, gain=gain)
+            return where + self.duel_with(row.get("cowboys", []), square)
         p = self.parcels.get((move["x"], move["y"]), {})
         where = self.parcel(move)
         duel = self.duel_with(p.get("cowboys", []))
         if p.get("owner") is None:
-            return f"{where} (price ${p.get('price')}){duel}"
+            return gettext("{parcel} (price ${price})").format(parcel=where, price=p.get("price")) + duel
         building = building_name(p.get("content"))
         if p.get("owner") == viewer:
-            return f"{where}: defend your {building}{duel}"
-        return f"{where}: attack {self.who(p.get('owner'))}'s {building}{duel}"
+            return gettext("{parcel}: defend your {building}").format(parcel=where, building=building) + duel
+        return gettext("{parcel}: attack {owner}'s {building}").format(
+            parcel=where, owner=self.who(p.get("owner")), building=building) + duel
 
     def gain_now(self, square: str) -> str:
         """What an income or VP square would give the viewer if they won it now ("$6", "2 VP")."""
@@ -179,162 +202,187 @@ class Labeller:
         if me is None or square not in me.get("hints", {}):
             return ""
         n = me["hints"][square]
-        return f"${n}" if square.endswith("income") else f"{n} VP"
+        return f"${n}" if square.endswith("income") else gettext("{n} VP").format(n=n)
 
     def duel_with(self, seats: list[int], square: str | None = None) -> str:
         """", a duel with bert": who the viewer would duel by standing here (nobody duels on Wages and Road)."""
         if square is not None and SQUARES[square].many:
             return ""
         others = sorted({s for s in seats if s != self.doc.get("viewer")})
-        return f", a duel with {' and '.join(self.who(s) for s in others)}" if others else ""
+        together = gettext(" and ").join(self.who(s) for s in others)
+        return gettext(", a duel with {players}").format(players=together) if others else ""
 
     def label(self, move: Move) -> str:
         kind: MoveType = move["type"]  # typed: mypy refuses a comparison with a name not in the vocabulary
         awaiting = self.doc.get("awaiting")
         if kind == "claim_parcel":
-            how = CLAIMED_AS.get(awaiting or "", "")
-            return f"Take {self.parcel(move)}{how}"
+            return gettext(CLAIMED_AS.get(awaiting or "", TAKE_PARCEL)).format(parcel=self.parcel(move))
         if kind == "choose_personality":
             card: dict[str, Any] = next((c for c in self.doc["personalities"] if c["card"] == move["card"]), {})
             if "side" in move:  # the Doctor / Undertaker: the side comes with the choice
-                role = "Doctor" if move["side"] == "yellow" else "Undertaker"
-                return f"Choose the {card_name(move['card'])} as the {role}"
-            side = card.get("side") or "side by vote"
-            return f"Choose the {card_name(move['card'])} ({side})"
+                return gettext(AS_ROLE[move["side"]]).format(card=card_name(move["card"]))
+            side = gettext(SIDE_NAMES.get(card.get("side") or "", SIDE_BY_VOTE))
+            return gettext("Choose the {card} ({side})").format(card=card_name(move["card"]), side=side)
         if kind == "copy_card":  # Big Box's Newspaper Boy (RULING X2)
             if "side" in move:
-                role = "Doctor" if move["side"] == "yellow" else "Undertaker"
-                return f"Copy the {card_name(move['card'])} as the {role}"
-            return f"Copy the {card_name(move['card'])}"
+                return gettext(COPY_AS_ROLE[move["side"]]).format(card=card_name(move["card"]))
+            return gettext("Copy the {card}").format(card=card_name(move["card"]))
         if kind == "grocer_choice":
             option = move["option"]
             if option == "double":
-                return f"Double the income of your {building_name(move['building'])}s"
-            return "Receive $8 now" if option == "money_now" else "Receive $8 at the estate income"
+                building = building_name(move["building"])
+                return gettext("Double the income of your {building}s").format(building=building)
+            return gettext("Receive $8 now") if option == "money_now" else gettext("Receive $8 at the estate income")
         if kind == "card_option":
             if move["option"] == "money":
-                return "Receive $8 now"
-            per = "house" if awaiting == Decision.GROCER_RED else "mountain"
-            return f"1 VP per {per} you own at the end of the round"
+                return gettext("Receive $8 now")
+            if awaiting == Decision.GROCER_RED:
+                return gettext("1 VP per house you own at the end of the round")
+            return gettext("1 VP per mountain you own at the end of the round")
         if kind == "hire_cowboys":
             n = move["count"]
-            return "Hire no cowboy" if n == 0 else f"Hire {n} cowboy{_s(n)} for ${CAPTAIN_COWBOY_PRICES[n]}"
+            return gettext("Hire no cowboy") if n == 0 else ngettext(
+                "Hire {n} cowboy for ${price}", "Hire {n} cowboys for ${price}", n).format(
+                n=n, price=CAPTAIN_COWBOY_PRICES[n])
         if kind == "buy_revolvers":
             n = move["count"]
-            return "Buy no revolver" if n == 0 else f"Buy {n} revolver{_s(n)} for ${CAPTAIN_REVOLVER_PRICES[n]}"
+            return gettext("Buy no revolver") if n == 0 else ngettext(
+                "Buy {n} revolver for ${price}", "Buy {n} revolvers for ${price}", n).format(
+                n=n, price=CAPTAIN_REVOLVER_PRICES[n])
         if kind == "take_building":
             building = self.construction.get(move["square"], {}).get("building")
-            price = CHINESE_WORKER_RED_PRICE
-            return f"Take the {building_name(building)} of {square_name(move['square'])} for ${price}"
+            return gettext("Take the {building} of {square} for ${price}").format(
+                building=building_name(building), square=square_name(move["square"]), price=CHINESE_WORKER_RED_PRICE)
         if kind == "buy_horse":
             return self.horse(buy=True)
         if kind == "decline":
-            return self.horse(buy=False) if awaiting == Decision.HORSE else "Decline"
+            return self.horse(buy=False) if awaiting == Decision.HORSE else gettext("Decline")
         if kind == "place_cowboy":
             if move.get("dynamite"):
-                return f"Place a cowboy with a dynamite chip (two dice in its duel) on {self.spot(move)}"
+                return gettext("Place a cowboy with a dynamite chip (two dice in its duel) on {spot}").format(
+                    spot=self.spot(move))
             if move.get("no_duel"):
-                return f"Place a cowboy with a \"no duel\" chip on {square_name(move.get('square'))}"
-            return f"Place a cowboy on {self.spot(move)}"
+                return gettext("Place a cowboy with a \"no duel\" chip on {square}").format(
+                    square=square_name(move.get("square")))
+            return gettext("Place a cowboy on {spot}").format(spot=self.spot(move))
         if kind == "heal_cowboy":
-            return f"Have the Doctor move your defeated cowboy to {self.spot(move)}"
+            return gettext("Have the Doctor move your defeated cowboy to {spot}").format(spot=self.spot(move))
         if kind == "pay_undertaker":
-            return "Pay the Undertaker $2" if move["pay"] == "money" else "Lose 1 VP to the Undertaker"
+            if move["pay"] == "money":
+                return gettext("Pay the Undertaker $2")
+            return gettext("Lose 1 VP to the Undertaker")
         if kind == "place_white_cowboy":
-            return f"Place the white cowboy on {self.spot(move)}"
+            return gettext("Place the white cowboy on {spot}").format(spot=self.spot(move))
         if kind == "pass":
-            return "Pass (no more cowboys this round)"
+            return gettext("Pass (no more cowboys this round)")
         if kind == "resolve_duel":
-            return f"Fight the duel on {self.parcel(move)} next"
+            return gettext("Fight the duel on {parcel} next").format(parcel=self.parcel(move))
         if kind == "buy_parcel":
             price = self.parcels.get((move["x"], move["y"]), {}).get("price")
-            return f"Buy {self.parcel(move)} for ${price}"
+            return gettext("Buy {parcel} for ${price}").format(parcel=self.parcel(move), price=price)
         if kind == "decline_parcel":
-            return f"Leave {self.parcel(move)}"
+            return gettext("Leave {parcel}").format(parcel=self.parcel(move))
         if kind == "buy_building":
             square = self.doc.get("step", "")
             row = self.construction.get(square, {})
-            return f"Buy the {building_name(row.get('building'))} for ${row.get('your_price')}"
+            return gettext("Buy the {building} for ${price}").format(
+                building=building_name(row.get("building")), price=row.get("your_price"))
         if kind == "place_road":
             edge = [move["x1"], move["y1"], move["x2"], move["y2"]]
             where = road_name(move["x1"], move["y1"], move["x2"], move["y2"])
             if edge in self.doc["board"].get("water_edges", []):
-                return f"Bridge {where} (takes 2 roads)"
-            return f"Road {where}"
+                return gettext("Bridge {where} (takes 2 roads)").format(where=where)
+            return gettext("Road {where}").format(where=where)
         if kind == "ask_permission":
-            return f"Ask {self.who(move['seat'])} for permission to build a house on their parcels"
+            return gettext("Ask {player} for permission to build a house on their parcels").format(
+                player=self.who(move["seat"]))
         if kind == "place_house":
-            return f"Put the house on {self.parcel(move)}"
+            return gettext("Put the house on {parcel}").format(parcel=self.parcel(move))
         if kind == "place_townhouse":
-            return f"Turn the house on {self.parcel(move)} into a townhouse"
+            return gettext("Turn the house on {parcel} into a townhouse").format(parcel=self.parcel(move))
         if kind == "place_city_hall":
-            return f"Place the City Hall on {self.parcel(move)}"
+            return gettext("Place the City Hall on {parcel}").format(parcel=self.parcel(move))
         if kind == "prospect_mine":
-            source = f"the mine of {square_name(move['square'])}" if "square" in move else "a mine from the bag"
-            return f"Pay $10 for {source} and build it on {self.parcel(move)}"
+            if "square" in move:
+                return gettext("Pay $10 for the mine of {square} and build it on {parcel}").format(
+                    square=square_name(move["square"]), parcel=self.parcel(move))
+            return gettext("Pay $10 for a mine from the bag and build it on {parcel}").format(parcel=self.parcel(move))
         if kind == "collect_tax":
-            return "Tax revolver chips ($1 each)" if move["tax"] == "revolvers" else "Tax money ($1 per started $10)"
+            if move["tax"] == "revolvers":
+                return gettext("Tax revolver chips ($1 each)")
+            return gettext("Tax money ($1 per started $10)")
         if kind == "place_singer_cowboy":
-            return "Place the Singer's cowboy (from the general reserve) on Gambling income"
+            return gettext("Place the Singer's cowboy (from the general reserve) on Gambling income")
         if kind == "move_outlaw":
-            return f"Move the outlaw on {self.parcel(move)} next"
+            return gettext("Move the outlaw on {parcel} next").format(parcel=self.parcel(move))
         if kind == "outlaw_reward":
             if move["reward"] == "income":
-                return "Leave your cowboy there to take half of the building's income this round"
+                return gettext("Leave your cowboy there to take half of the building's income this round")
             strength = (self.doc.get("outlaws") or {}).get("strength")
-            return f"Take the outlaw tile's {OUTLAW_VP[strength]} VP" if strength in OUTLAW_VP else "Take the VP"
+            if strength in OUTLAW_VP:
+                return gettext("Take the outlaw tile's {vp} VP").format(vp=OUTLAW_VP[strength])
+            return gettext("Take the VP")
         if kind == "auction_parcel":
-            return f"Put an auction chip on {self.parcel(move)}"
+            return gettext("Put an auction chip on {parcel}").format(parcel=self.parcel(move))
         if kind == "bid":
-            return f"Bid ${move['amount']}"
+            return gettext("Bid ${amount}").format(amount=move["amount"])
         if kind == "bid_pass":
-            return "Pass (no more bids in this auction)"
+            return gettext("Pass (no more bids in this auction)")
         if kind == "place_building":
             earns = self.site_incomes.get((move["x"], move["y"]))
-            house = " before its house" if BUILDINGS[move["building"]].needs_house else ""
-            preview = f": earns ${earns}{house}" if earns is not None else ""
-            return f"Build the {building_name(move['building'])} on {self.parcel(move)}{preview}"
+            built = gettext("Build the {building} on {parcel}").format(
+                building=building_name(move["building"]), parcel=self.parcel(move))
+            if earns is None:
+                return built
+            if BUILDINGS[move["building"]].needs_house:
+                return gettext("{build}: earns ${income} before its house").format(build=built, income=earns)
+            return gettext("{build}: earns ${income}").format(build=built, income=earns)
         if kind == "keep_building":
-            return "Keep the building in reserve"
+            return gettext("Keep the building in reserve")
         if kind == "answer_permission":
-            verb = "Allow" if move["grant"] else "Refuse"
-            return f"{verb} a house on {self.parcel(move)}"
+            answer = N_("Allow a house on {parcel}") if move["grant"] else N_("Refuse a house on {parcel}")
+            return gettext(answer).format(parcel=self.parcel(move))
         if kind == "deny_remaining":
-            return "Refuse all remaining parcels"
+            return gettext("Refuse all remaining parcels")
         if kind == "buy_vp":
             n = move["count"]
             price = BUY_VP_PRICE.get(self.doc.get("step", ""), 0)
-            return "Buy no VP" if n == 0 else f"Buy {n} VP for ${n * price}"
+            return gettext("Buy no VP") if n == 0 else gettext("Buy {n} VP for ${price}").format(n=n, price=n * price)
         if kind == "banker_vp":
             vp = move["vp"]
-            return "Buy no VP" if vp == 0 else f"Buy {vp} VP for ${BANKER_VP_PRICES[vp]}"
+            return gettext("Buy no VP") if vp == 0 else gettext("Buy {n} VP for ${price}").format(
+                n=vp, price=BANKER_VP_PRICES[vp])
         if kind == "give_up_money":
             vp = move["amount"] // CASH_LIMIT_MONEY_PER_VP
-            return f"Give up ${move['amount']}" + (f" for {vp} VP" if vp else "")
+            if vp:
+                return gettext("Give up ${amount} for {vp} VP").format(amount=move["amount"], vp=vp)
+            return gettext("Give up ${amount}").format(amount=move["amount"])
         if kind == "vote_side":
-            return f"{card_name(move['card'])}: {move['side']}"
+            return f"{card_name(move['card'])}: {gettext(SIDE_NAMES[move['side']])}"
         if kind == "play_tile":
             if "second" in move:
-                return f"Play tiles {move['tile']} and {move['second']} (dynamite)"
-            return f"Play tile {move['tile']}"
+                return gettext("Play tiles {tile} and {second} (dynamite)").format(
+                    tile=move["tile"], second=move["second"])
+            return gettext("Play tile {tile}").format(tile=move["tile"])
         if kind == "use_dynamite":
-            return f"Triple the income of your mine on {self.parcel(move)} with a dynamite chip"
+            return gettext("Triple the income of your mine on {parcel} with a dynamite chip").format(
+                parcel=self.parcel(move))
         if kind == "keep_dynamite":
-            return "Keep your dynamite chips"
+            return gettext("Keep your dynamite chips")
         if kind == "reroll":
-            return "Roll again (the new roll counts)"
+            return gettext("Roll again (the new roll counts)")
         if kind == "keep_roll":
-            return "Keep your roll"
+            return gettext("Keep your roll")
         if kind == "shop_add":
             item = SHOP[move["item"]]
             cost = f"${item.price}" if item.price >= 0 else f"+${-item.price}"
-            return f"Add {item.name} ({cost})"
+            return gettext("Add {item} ({cost})").format(item=gettext(item.name), cost=cost)
         if kind == "shop_remove":
-            return f"Take back {SHOP[move['item']].name}"
+            return gettext("Take back {item}").format(item=gettext(SHOP[move["item"]].name))
         if kind == "shop_done":
-            return "Done shopping"
+            return gettext("Done shopping")
         if kind == "finish_roads":
-            return "Place no more roads"
+            return gettext("Place no more roads")
         return str(kind).replace("_", " ").capitalize()
 
     def horse(self, buy: bool) -> str:
@@ -344,11 +392,12 @@ class Labeller:
         n = wages.get("cowboys", []).count(viewer) + int(wages.get("white_cowboy") == viewer)
         total = WAGE_PER_COWBOY * n
         if not buy:
-            return f"Take ${total} of wages, no horse"
-        horse = f"Buy a horse for ${HORSE_PRICE} ({HORSE_VP} VP at the end)"
+            return gettext("Take ${total} of wages, no horse").format(total=total)
         if n == 1:
-            return f"{horse} instead of taking ${WAGE_PER_COWBOY}"
-        return f"{horse}: ${total - WAGE_PER_COWBOY - HORSE_PRICE} of wages instead of ${total}"
+            return gettext("Buy a horse for ${price} ({vp} VP at the end) instead of taking ${wage}").format(
+                price=HORSE_PRICE, vp=HORSE_VP, wage=WAGE_PER_COWBOY)
+        return gettext("Buy a horse for ${price} ({vp} VP at the end): ${left} of wages instead of ${total}").format(
+            price=HORSE_PRICE, vp=HORSE_VP, left=total - WAGE_PER_COWBOY - HORSE_PRICE, total=total)
 
     def confirmation(self, move: Move) -> str:
         """The question to ask before a move that ends something for the round and cannot be taken back by
@@ -358,10 +407,12 @@ class Labeller:
             viewer = self.doc.get("viewer")
             left = self.doc["players"][viewer]["cowboys"] if viewer is not None else 0
             if left:
-                return (f"You still have {count(left, 'cowboy')} in reserve. Pass and place no more cowboys "
-                        "this round?")
+                return ngettext(
+                    "You still have {n} cowboy in reserve. Pass and place no more cowboys this round?",
+                    "You still have {n} cowboys in reserve. Pass and place no more cowboys this round?", left,
+                ).format(n=left)
         if move["type"] == "deny_remaining":
-            return "Refuse every parcel of this request not answered yet?"
+            return gettext("Refuse every parcel of this request not answered yet?")
         return ""
 
 
@@ -428,9 +479,11 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
             by_card.setdefault(move["card"], []).append(move)
         for card, card_moves in by_card.items():
             row = PERSONALITIES[card]
-            note = f"Yellow: {row.yellow.text} Red: {row.red.text}"
+            note = gettext("Yellow: {yellow} Red: {red}").format(
+                yellow=said(row.yellow.text), red=said(row.red.text))
             groups.append(Group(
-                row.name, [Choice(m["side"].capitalize(), encode(m), m["side"]) for m in card_moves], note=note
+                gettext(row.name), [Choice(gettext(SIDE_NAMES[m["side"]]).capitalize(), encode(m), m["side"])
+                                    for m in card_moves], note=note
             ))
         free = []
     for key, target in sorted(targets.items()):
@@ -439,17 +492,17 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
     if free:
         many = len(free) > 10
         groups.insert(0, Group(
-            "Your choice",
+            gettext("Your choice"),
             [Choice(labeller.label(m), encode(m), _tone(m), labeller.confirmation(m)) for m in free],
             as_select=many,
-            note=DECISION_NOTES.get(doc.get("awaiting") or "", ""),
+            note=said(DECISION_NOTES.get(doc.get("awaiting") or "", "")),
         ))
     if on_board:
         groups.append(Group(
-            "Every board choice as a list",
+            gettext("Every board choice as a list"),
             [Choice(labeller.label(m), encode(m)) for m in on_board],
             as_select=True,
-            note="Or click the highlighted spots on the board.",
+            note=gettext("Or click the highlighted spots on the board."),
         ))
     return groups, targets
 
@@ -457,14 +510,19 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
 def _spot_title(key: str) -> str:
     if key.startswith("p"):
         x, y = key[1:].split("-")
-        return f"Parcel ({x}, {y})"
+        return gettext("Parcel ({x}, {y})").format(x=x, y=y)
     if key.startswith("s-"):
         return square_name(key[2:])
     x1, y1, x2, y2 = (int(v) for v in key[1:].split("-"))
-    return "Road " + road_name(x1, y1, x2, y2)
+    return gettext("Road {where}").format(where=road_name(x1, y1, x2, y2))
 
 
-PIECE_NAMES: Final = {"house": "House", "townhouse": "Townhouse", "mountain": "Mountain"}
+PIECE_NAMES: Final = {"house": N_("House"), "townhouse": N_("Townhouse"), "mountain": N_("Mountain")}
+
+
+def piece_name(piece: str) -> str:
+    """A piece by its name ("House"), as the rules page lists it."""
+    return said(PIECE_NAMES.get(piece, piece))
 
 
 def content_name(p: Mapping[str, Any]) -> str:
@@ -473,10 +531,12 @@ def content_name(p: Mapping[str, Any]) -> str:
     if not content:
         return ""
     if content in BUILDINGS:
-        name = BUILDINGS[content].name
-        return name if p["income"] is None else f"{name}, income ${p['income']}"  # the City Hall earns nothing
-    name = PIECE_NAMES.get(content, str(content))
-    return f"{name}, centre of Carson City" if p.get("centre") else name
+        name = gettext(BUILDINGS[content].name)
+        if p["income"] is None:  # the City Hall earns nothing
+            return name
+        return gettext("{building}, income ${income}").format(building=name, income=p["income"])
+    name = said(PIECE_NAMES.get(content, str(content)))
+    return gettext("{piece}, centre of Carson City").format(piece=name) if p.get("centre") else name
 
 
 @dataclass
@@ -497,11 +557,11 @@ def cells(doc: Doc, targets: dict[str, Target]) -> list[Cell]:
     result = []
     for p in doc["board"]["parcels"]:
         x, y = p["x"], p["y"]
-        bits = [f"Parcel ({x}, {y})"]
+        bits = [gettext("Parcel ({x}, {y})").format(x=x, y=y)]
         if p["river"]:
-            bits.append("river")
+            bits.append(gettext("river"))
         if p["owner"] is not None:
-            bits.append(f"owned by {labeller.who(p['owner'])}")
+            bits.append(gettext("owned by {player}").format(player=labeller.who(p["owner"])))
         content = p["content"]
         name = content_name(p)
         if name:
@@ -509,15 +569,15 @@ def cells(doc: Doc, targets: dict[str, Target]) -> list[Cell]:
         if content in BUILDINGS:
             bits.append(building_help(content))
         if p["price"] is not None:
-            bits.append(f"price ${p['price']}")
+            bits.append(gettext("price ${price}").format(price=p["price"]))
         cowboys = [labeller.who(s) for s in p["cowboys"]]
         if p.get("white_cowboy") is not None:
-            cowboys.append(f"{labeller.who(p['white_cowboy'])} (white cowboy)")
+            cowboys.append(gettext("{player} (white cowboy)").format(player=labeller.who(p["white_cowboy"])))
         if cowboys:
-            bits.append("cowboys: " + ", ".join(cowboys))
+            bits.append(gettext("cowboys: {players}").format(players=", ".join(cowboys)))
         piece, comma, rest = name.partition(",")  # "Bank, income $12" -> "Bank of ann, income $12"
         if p["owner"] is not None and content:
-            piece += f" of {labeller.who(p['owner'])}"
+            piece = gettext("{piece} of {player}").format(piece=piece, player=labeller.who(p["owner"]))
         result.append(Cell(x, y, MARGIN + (x - 1) * CELL, MARGIN + (y - 1) * CELL, p, "; ".join(bits),
                            targets.get(parcel_key(x, y)), piece + comma + rest))
     return result
@@ -538,7 +598,8 @@ class Road:
 
     @property
     def name(self) -> str:
-        return ("Bridge " if self.bridge else "Road ") + road_name(self.x1, self.y1, self.x2, self.y2)
+        where = road_name(self.x1, self.y1, self.x2, self.y2)
+        return (gettext("Bridge {where}") if self.bridge else gettext("Road {where}")).format(where=where)
 
 
 def roads(doc: Doc, targets: dict[str, Target]) -> tuple[list[Road], list[Road]]:
@@ -573,14 +634,16 @@ def track(doc: Doc, targets: dict[str, Target]) -> list[TrackItem]:
     items = []
     for step in TRACK_STEPS:
         square = squares.get(step)
-        name = SQUARES[step].name if step in SQUARES else STEP_NAMES.get(step, step)
+        name = gettext(SQUARES[step].name if step in SQUARES else STEP_NAMES.get(step, step))
         built = construction.get(step, {})
         hints = [(p["username"], p["hints"][step]) for p in doc["players"]] if step in HINT_SQUARES else []
-        explained = " ".join([SQUARE_HELP.get(step, ""), *(
-            extra[step] for option, extra in OPTION_SQUARE_HELP.items() if doc["variants"].get(option) and step in extra
+        explained = " ".join([square_help(step), *(
+            option_square_help(option, step) for option, extra in OPTION_SQUARE_TEXTS.items()
+            if doc["variants"].get(option) and step in extra
         )])
         if built.get("building"):
-            explained += f" The {building_name(built['building'])}: {building_help(built['building'])}"
+            explained += " " + gettext("The {building}: {help}").format(
+                building=building_name(built["building"]), help=building_help(built["building"]))
         items.append(TrackItem(
             step, name, square, built.get("building"), built.get("price"), doc.get("step") == step,
             targets.get(f"s-{step}"), hints, explained,
@@ -595,41 +658,72 @@ def personality_cards(doc: Doc) -> list[dict[str, Any]]:
         row = PERSONALITIES[card["card"]]
         cards.append({
             **card,
-            "yellow_text": row.yellow.text,
+            "name": gettext(row.name),
+            "side_name": said(SIDE_NAMES.get(card.get("side") or "", "")),
+            "yellow_text": said(row.yellow.text),
             "yellow_limit": row.yellow.cash_limit,
-            "red_text": row.red.text,
+            "red_text": said(row.red.text),
             "red_limit": row.red.cash_limit,
         })
     return cards
 
 
+SIDES_BADGES: Final = {
+    "yellow": N_("Yellow sides"), "red": N_("Red sides"), "random": N_("Random sides"), "vote": N_("Sides by vote"),
+}
+VARIANT_FLAGS: Final = {
+    "might_is_right": N_("Might Is Right"), "river": N_("The River"), "new_beginning": N_("A New Beginning"),
+}
+OPTION_BADGES: Final = {"horses": N_("Horses"), "kit_carson": "Kit Carson"}  # Big Box's options (RULINGS X4, X6)
+
+
 def variant_badges(variants: dict[str, Any]) -> list[str]:
-    sides = {
-        "yellow": "Yellow sides", "red": "Red sides", "random": "Random sides", "vote": "Sides by vote",
-    }.get(variants.get("sides", "yellow"), "Yellow sides")
-    badges = [sides]
-    for flag, name in (("might_is_right", "Might Is Right"), ("river", "The River"),
-                       ("new_beginning", "A New Beginning")):
-        if variants.get(flag):
-            badges.append(name)
+    """The variants, expansions and options of a game as the badges the lobby and the table show, in English: the
+    templates translate them (`_(v)`)."""
+    badges = [SIDES_BADGES.get(variants.get("sides", "yellow"), SIDES_BADGES["yellow"])]
+    badges += [name for flag, name in VARIANT_FLAGS.items() if variants.get(flag)]
     badges += [EXPANSION_NAMES.get(e, str(e)) for e in variants.get("expansions") or []]
     badges += [name for option, name in OPTION_BADGES.items() if variants.get(option)]
     return badges
 
 
-OPTION_BADGES: Final = {"horses": "Horses", "kit_carson": "Kit Carson"}  # Big Box's options (RULINGS X4, X6)
 # The final score's parts in words (API.md `score`); a part not named here is shown by its key.
 SCORE_PARTS: Final = {
-    "during_game": "During the game", "buildings": "Buildings", "houses": "Houses", "mountains": "Mountains",
-    "money": f"Money (1 VP per ${FINAL_MONEY_PER_VP})", "station": "Stations", "outlaws": "Outlaws",
-    "horses": f"Horses ({HORSE_VP} VP each)",
-    "kit_carson": "Kit Carson (players behind)",
+    "during_game": N_("During the game"), "buildings": N_("Buildings"), "houses": N_("Houses"),
+    "mountains": N_("Mountains"), "money": N_("Money (1 VP per ${money})"), "station": N_("Stations"),
+    "outlaws": N_("Outlaws"), "horses": N_("Horses ({vp} VP each)"), "kit_carson": N_("Kit Carson (players behind)"),
 }
 
 
 def score_part(key: str) -> str:
     """A score part's row heading: the players read "Kit Carson (players behind)", not the API's `kit_carson`."""
-    return SCORE_PARTS.get(key, key.replace("_", " ").capitalize())
+    if key not in SCORE_PARTS:
+        return key.replace("_", " ").capitalize()
+    return gettext(SCORE_PARTS[key]).format(money=FINAL_MONEY_PER_VP, vp=HORSE_VP)
+
+
+# The phases the state document names (`phase`), in words for the table's heading.
+PHASE_NAMES: Final = {
+    "setup": N_("setup"), "vote": N_("vote"), "start_parcels": N_("start parcels"), "shopping": N_("shopping"),
+    "parcel_picks": N_("parcel picks"), "personalities": N_("personalities"), "placement": N_("placement"),
+    "resolution": N_("resolution"), "end_of_round": N_("end of round"), "final_roads": N_("final roads"),
+    "finished": N_("finished"),
+}
+
+
+def phase_name(phase: str | None) -> str:
+    """The phase in words ("end of round"); one the table does not know is shown by its key."""
+    return said(PHASE_NAMES.get(phase or "", "")) or (phase or "").replace("_", " ")
+
+
+def side_name(side: str | None) -> str:
+    """A card's side in words ("yellow"); empty while it is not decided."""
+    return said(SIDE_NAMES.get(side or "", ""))
+
+
+def shop_name(item: str) -> str:
+    """An item of A New Beginning's shop by its name ("Cowboy")."""
+    return gettext(SHOP[item].name) if item in SHOP else item
 
 
 def player_link(username: str) -> Markup:
