@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
+
+from app.rules.errors import N_
 
 
 class PlayError(Exception):
@@ -12,17 +15,21 @@ class PlayError(Exception):
     class below is an extraction keyword), so the web layer can say the same in the caller's language.
     """
 
-    def __init__(self, code: str, message: str, **params: object) -> None:
+    def __init__(self, code: str, message: str, *, phrases: dict[str, str] | None = None, **params: object) -> None:
         self.code = code
         self.template = message
         self.params = params
-        self.message = message.format(**params) if params else message
+        # Fields filled with words of the game (the rules core's refusals: what a decision asks), translated too.
+        self.phrases = phrases or {}
+        self.message = message.format(**params, **self.phrases) if params or phrases else message
         super().__init__(f"{code}: {self.message}")
 
     def translated(self, gettext: Callable[[str], str]) -> str:
         """The message in the language `gettext` speaks (English when its catalog lacks the template)."""
         text = gettext(self.template)
-        return text.format(**self.params) if self.params else text
+        if not self.params and not self.phrases:
+            return text
+        return text.format(**self.params, **{name: gettext(words) for name, words in self.phrases.items()})
 
 
 class NotFound(PlayError):
@@ -48,7 +55,7 @@ class NotSignedIn(PlayError):
 class TooMany(PlayError):
     """The caller did this too often; it may try again after `retry_after` seconds."""
 
-    def __init__(self, code: str, message: str, *, retry_after: int, **params: object) -> None:
+    def __init__(self, code: str, message: str, *, retry_after: int, **params: Any) -> None:
         super().__init__(code, message, **params)
         self.retry_after = retry_after
 
@@ -60,7 +67,7 @@ class TooManyAttempts(TooMany):
         minutes = max(1, round(retry_after / 60))
         super().__init__(
             "too_many_attempts",
-            "Too many failed sign-ins; please try again in {minutes} min.",
+            N_("Too many failed sign-ins; please try again in {minutes} min."),
             retry_after=retry_after,
             minutes=minutes,
         )

@@ -910,7 +910,7 @@ def _play(state: GameState, seat: int, move: dict[str, Any], seed: int) -> tuple
         return events, after, rng.draws
     except IllegalMove as exc:
         kind, code = REFUSALS.get(exc.code, (Invalid, exc.code))
-        raise kind(code, exc.message) from exc
+        raise kind(code, exc.template, phrases=exc.phrases, **exc.params) from exc
 
 
 def _visible(seen: Sequence[SeenEvent], stored: Sequence[event_store.StoredEvent]) -> list[VisibleEvent]:

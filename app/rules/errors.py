@@ -27,13 +27,29 @@ class IllegalMoveCode(StrEnum):
     ILLEGAL_MOVE = "illegal_move"
 
 
-class IllegalMove(Exception):
-    """A move that the rules do not allow now. Deciding it changed nothing."""
+def N_(text: str) -> str:
+    """Mark a refusal's text for the message catalogs (the extractor knows the name): the core never translates,
+    the layers that show a refusal do."""
+    return text
 
-    def __init__(self, code: IllegalMoveCode, message: str) -> None:
-        super().__init__(f"{code}: {message}")
+
+class IllegalMove(Exception):
+    """A move that the rules do not allow now. Deciding it changed nothing.
+
+    `message` is a template with `{name}` fields: `params` fill them as they are (numbers, coordinates), `phrases`
+    with words of the game (what a decision asks) that a translation translates too. `message` is then the English
+    sentence; `template`, `params` and `phrases` let the web layer say it in the player's language.
+    """
+
+    def __init__(
+        self, code: IllegalMoveCode, message: str, *, phrases: dict[str, str] | None = None, **params: object
+    ) -> None:
         self.code = code
-        self.message = message
+        self.template = message
+        self.params = params
+        self.phrases = phrases or {}
+        self.message = message.format(**params, **self.phrases) if params or phrases else message
+        super().__init__(f"{code}: {self.message}")
 
 
 class ConfigError(ValueError):

@@ -11,6 +11,7 @@ import httpx
 import pytest
 from conftest import Api
 
+import app.i18n as i18n
 from tests.support import assert_error, english_left
 from tests.web.test_pages import csrf_of, signed_in
 
@@ -127,3 +128,31 @@ async def test_messages_with_values_are_translated_whole(client: httpx.AsyncClie
     assert assert_error(r, 404, "game_not_found")["message"] == "No existe la partida 987654."
     r = await client.get("/no/such/page", headers={"Accept-Language": "fr"})
     assert assert_error(r, 404, "not_found")["message"] == "Il n'y a rien à cette adresse."
+
+
+@pytest.mark.parametrize(("language", "refused", "not_yours"), [
+    ("fr", "« place_road » n'est pas possible maintenant : tu dois ",
+     "Ce n'est pas ton tour : la partie attend la place "),
+    ("es", "«place_road» no es posible ahora: debes ", "No es tu turno: la partida espera al asiento "),
+])
+async def test_the_rules_cores_refusals_speak_the_callers_language(
+    client: httpx.AsyncClient, api: Api, language: str, refused: str, not_yours: str
+) -> None:
+    """An illegal move's refusal keeps its code; its sentence, and what the decision asks inside it, follow the
+    caller's language (the rules core gives the template and its fields, the web layer says it)."""
+    admin = await api.admin()
+    ann, bob = await api.player("ann"), await api.player("bob")
+    game = await api.started_game(admin, [ann, bob], seed=3)
+    by_seat = {s["seat"]: {"ann": ann, "bob": bob}[s["username"]] for s in game["seats"]}
+    awaited, waiting = by_seat[game["to_act"][0]], by_seat[1 - game["to_act"][0]]
+    move = {"seq": game["seq"], "move": {"type": "place_road", "x": 1, "y": 1, "side": "n"}}
+    url = f"/api/v1/games/{game['id']}/moves"
+    english = assert_error(await client.post(url, json=move, headers=awaited.headers), 422, "wrong_decision")
+    asked = english["message"].removeprefix("'place_road' is not possible now: you must ").removesuffix(".")
+    with i18n.speaking(language):
+        expected = f"{refused}{i18n.gettext(asked)}."
+    assert expected != english["message"] and english_left(expected) == []
+    r = await client.post(url, json=move, headers={**awaited.headers, "Accept-Language": language})
+    assert assert_error(r, 422, "wrong_decision")["message"] == expected
+    r = await client.post(url, json=move, headers={**waiting.headers, "Accept-Language": language})
+    assert assert_error(r, 403, "not_awaited")["message"] == f"{not_yours}{game['to_act'][0]}."
