@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,12 +44,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     import psycopg
+    from move_latency import floor_app
 
     from app.main import create_app, notifier_for
     from app.settings import Settings
     from app.store import migrate
     from app.store.db import start_embedded, to_libpq_url, to_sqlalchemy_url
-    from move_latency import floor_app
 
 SECRET = "bench-secret-key-0123456789-0123456789"
 PASSWORD = "bench password"
@@ -341,6 +341,17 @@ def _profiling(profiler: cProfile.Profile | None) -> Iterator[None]:
         profiler.disable()
 
 
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed, as uvicorn chooses it for the server; else asyncio's own."""
+    try:
+        import uvloop
+    except ImportError:
+        print("event loop: asyncio's own")
+        return None
+    print("event loop: uvloop")
+    return uvloop.new_event_loop
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--moves", type=int, default=300, help="moves per round")
@@ -363,7 +374,8 @@ def main() -> None:
                 "at timestamptz DEFAULT now())"
             )
         try:
-            asyncio.run(bench(url, tmp, args.moves, args.rounds, args.profile))
+            with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+                runner.run(bench(url, tmp, args.moves, args.rounds, args.profile))
         finally:
             with psycopg.connect(to_libpq_url(url), autocommit=True) as conn:
                 conn.execute("DROP TABLE bench_floor")
