@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.bus import CHANNEL, Change
 from app.rules import Event, GameState, private_to, to_act
-from app.store.db import DriverConnection, fetch_all
+from app.store.db import DriverConnection, driver_sql, fetch_all
 
 
 def status_of(state: GameState) -> Literal["active", "finished"]:
@@ -85,9 +85,10 @@ class Outcome:
         return self.actor is not None and all(private_to(event) == self.actor for event in self.events)
 
 
-# Written for the driver (`%(name)s` parameters, see `fetch_all`). Parameters are cast where PostgreSQL could not
-# infer their type (arrays, and values that may be NULL).
-_RECORD = """
+# Written for the driver (`%(name)s` parameters, see `fetch_all`), and compacted (`driver_sql`) so that psycopg
+# keeps its parsed form. Parameters are cast where PostgreSQL could not infer their type (arrays, and values that
+# may be NULL).
+_RECORD = driver_sql("""
     WITH moved AS (
         UPDATE games AS g
         SET seq = %(new_seq)s, status = %(status)s, to_act = CAST(%(to_act)s AS integer[]), updated_at = now(),
@@ -156,7 +157,7 @@ _RECORD = """
             AS o(kind, recipient_id, at, payload)
     )
     SELECT pg_notify(%(channel)s, %(notice)s) FROM moved
-"""
+""")
 
 
 async def record(on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, overload
 
-from sqlalchemy import func, select, text, update
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play import clocks, invitations
@@ -52,7 +52,7 @@ from app.rules.history import SeenEvent, round_starts, seen_log, state_at
 from app.rules.rng import Rng
 from app.rules.undo import may_be_undone, move_undone
 from app.store import event_store
-from app.store.db import Database, DriverConnection
+from app.store.db import Database, DriverConnection, driver_sql, fetch_all
 from app.store.repository import StateCache, log_of
 from app.store.tables import Game, Seat, User
 
@@ -445,11 +445,11 @@ class GameService:
 
     async def moves(self, account: Account, game_id: int) -> MoveOptions:
         """Every move the caller may submit now."""
-        async with self.db.reading() as session:
-            head = await _head(session, game_id, account.id)
-            if head.status == "open":
-                raise _not_started()
-            state = await self.cache.load(session, game_id, head.seq)
+        async with self.db.driver() as connection:
+            head = await _head(connection, game_id, account.id)
+        if head.status == "open":
+            raise _not_started()
+        state = await self._state(game_id, head.seq)
         self._learn(game_id, account.id, head)
         seat = head.seat
         if seat is None or seat not in to_act(state):
@@ -807,9 +807,16 @@ class GameService:
         summary = await self.summary(game_id)
         if summary.status == "open":
             raise _not_started()
-        async with self.db.reading() as session:
-            state = await self.cache.load(session, game_id, summary.head)
-        return summary, state
+        return summary, await self._state(game_id, summary.head)
+
+    async def _state(self, game_id: int, head_seq: int) -> GameState:
+        """The state of a started game at `head_seq`, its committed head: from the cache when it holds that head
+        (no session opened: this process just recorded or showed it), else read and folded."""
+        state = self.cache.at(game_id, head_seq)
+        if state is None:
+            async with self.db.reading() as session:
+                state = await self.cache.load(session, game_id, head_seq)
+        return state
 
 
 @dataclass(frozen=True, slots=True)
@@ -827,35 +834,33 @@ class _Head:
 
 
 # The head, the user's seat and the seat's moves within the window, in one statement. A move's events share their
-# statement's `created_at`, so each distinct time is one move. Plain SQL: every move (and every look at one's
-# moves) reads it, and building the same query with SQLAlchemy's expression language cost more than running it.
-_HEAD = text(
+# statement's `created_at`, so each distinct time is one move. Plain SQL for the driver (`fetch_all`): every move
+# (and every look at one's moves) reads it, and building the same query with SQLAlchemy's expression language cost
+# more than running it.
+_HEAD = driver_sql(
     """
     SELECT g.status, g.seq, g.seed, s.seat, recent.moves, recent.wait, g.undo_seat, g.undo_events
     FROM games AS g
-    LEFT JOIN seats AS s ON s.game_id = g.id AND s.user_id = :user_id
+    LEFT JOIN seats AS s ON s.game_id = g.id AND s.user_id = %(user_id)s
     CROSS JOIN LATERAL (
         SELECT count(DISTINCT e.created_at) AS moves,
-               ceil(EXTRACT(epoch FROM min(e.created_at) + CAST(:window AS interval) - now())) AS wait
+               ceil(EXTRACT(epoch FROM min(e.created_at) + CAST(%(window)s AS interval) - now())) AS wait
         FROM game_events AS e
         WHERE e.game_id = g.id AND e.actor = s.seat AND NOT e.timed_out
-          AND e.created_at > now() - CAST(:window AS interval)
+          AND e.created_at > now() - CAST(%(window)s AS interval)
     ) AS recent
-    WHERE g.id = :game_id
+    WHERE g.id = %(game_id)s
     """
 )
 
 
-async def _head(session: AsyncSession, game_id: int, user_id: int) -> _Head:
+async def _head(on: AsyncSession | DriverConnection, game_id: int, user_id: int) -> _Head:
     """NotFound if there is no game."""
-    params = {"game_id": game_id, "user_id": user_id, "window": MOVE_WINDOW}
-    row = (await session.execute(_HEAD, params)).one_or_none()
-    if row is None:
+    rows = await fetch_all(on, _HEAD, {"game_id": game_id, "user_id": user_id, "window": MOVE_WINDOW})
+    if not rows:
         raise NotFound("game_not_found", "There is no game {game}.", game=game_id)
-    return _Head(
-        row.status, row.seq, seed_number(row.seed), row.seat, row.moves, max(1, int(row.wait or 1)), row.undo_seat,
-        row.undo_events,
-    )
+    status, seq, seed, seat, moves, wait, undo_seat, undo_events = rows[0]
+    return _Head(status, seq, seed_number(seed), seat, moves, max(1, int(wait or 1)), undo_seat, undo_events)
 
 
 @dataclass(frozen=True, slots=True)

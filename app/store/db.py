@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import select
 import warnings
 from collections.abc import AsyncIterator, Mapping
@@ -178,6 +179,16 @@ def _database_error(exc: psycopg.Error, *, invalidated: bool) -> BaseException:
 
 DriverConnection = psycopg.AsyncConnection[Any]
 Row = tuple[Any, ...]
+_COMMENT = re.compile(r"--[^\n]*")
+_SPACE = re.compile(r"\s+")
+
+
+def driver_sql(sql: str) -> str:
+    """`sql` (written for the driver, see `fetch_all`) without its comments and runs of white space. psycopg
+    converts a statement's `%(name)s` parameters to PostgreSQL's `$n` once and caches the result, but only for
+    statements of at most 4 KiB: a longer one is parsed again on every run, at the caller's CPU's expense.
+    Comments may not hold a string literal's `--`: the statements this is for hold none."""
+    return _SPACE.sub(" ", _COMMENT.sub("", sql)).strip()
 
 
 async def fetch_all(on: AsyncSession | DriverConnection, sql: str, params: Mapping[str, Any]) -> list[Row]:

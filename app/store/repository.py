@@ -42,12 +42,20 @@ class StateCache:
         while len(self._states) > self.capacity:
             self._states.popitem(last=False)
 
+    def at(self, game_id: int, head_seq: int) -> GameState | None:
+        """The cached state of `game_id` if it is the one at `head_seq` (a hit), else None."""
+        cached = self.get(game_id)
+        if cached is None or cached.seq != head_seq:
+            return None
+        self.hits += 1
+        return cached
+
     async def load(self, session: AsyncSession, game_id: int, head_seq: int) -> GameState:
         """The state of `game_id` at `head_seq` (the committed head the caller read from `games.seq`)."""
+        hit = self.at(game_id, head_seq)
+        if hit is not None:
+            return hit
         cached = self.get(game_id)
-        if cached is not None and cached.seq == head_seq:
-            self.hits += 1
-            return cached
         self.misses += 1
         state = None
         if cached is not None and cached.seq < head_seq:

@@ -70,6 +70,10 @@ class UsernamePasswordForm(OAuth2PasswordRequestForm):
 
 
 router = APIRouter(prefix="/api/v1", responses=errors(401, 422))
+# The routes of a move's cycle (GET and POST .../moves, every few seconds of every game), on a router of their own
+# that the application tries first: FastAPI matches a request against the routes in order, twice, at a cost in CPU
+# for each route it tries before the right one.
+play_router = APIRouter(prefix="/api/v1", responses=errors(401, 422), tags=["play"])
 PasswordForm = Annotated[UsernamePasswordForm, Depends()]
 
 
@@ -298,7 +302,7 @@ async def put_notes(game_id: Id, body: NotesIn, account: CurrentAccount, notes: 
 # --- play ---------------------------------------------------------------------------------------------------
 
 
-@router.get("/games/{game_id}/state", responses=errors(404, 409), tags=["play"])
+@play_router.get("/games/{game_id}/state", responses=errors(404, 409))
 async def get_state(
     game_id: Id,
     account: CurrentAccount,
@@ -314,7 +318,7 @@ async def get_state(
     return await service.view(account, game_id)
 
 
-@router.get("/games/{game_id}/export", responses=errors(404, 409), tags=["play"])
+@play_router.get("/games/{game_id}/export", responses=errors(404, 409))
 async def export_game(game_id: Id, account: CurrentAccount, service: ServiceDep, response: Response) -> ExportOut:
     """The game's record as a JSON document: the summary, every event the caller may see (redacted for the caller
     while the game runs; once it is finished every event unredacted and the seed, for anyone), and the caller's
@@ -324,20 +328,20 @@ async def export_game(game_id: Id, account: CurrentAccount, service: ServiceDep,
     return export
 
 
-@router.get("/games/{game_id}/moves", responses=errors(404, 409), tags=["play"])
+@play_router.get("/games/{game_id}/moves", responses=errors(404, 409))
 async def get_moves(game_id: Id, account: CurrentAccount, service: ServiceDep) -> MovesOut:
     """Every move the caller may submit now, each exactly in the shape POST .../moves accepts."""
     return MovesOut.of(await service.moves(account, game_id))
 
 
-@router.post("/games/{game_id}/moves", responses=errors(403, 404, 409, 429), tags=["play"])
+@play_router.post("/games/{game_id}/moves", responses=errors(403, 404, 409, 429))
 async def post_move(game_id: Id, body: MoveIn, account: CurrentAccount, service: ServiceDep) -> MoveOut:
     """Submit a move made against `seq` (409 `stale_seq` if the game moved on; 429 `too_many_moves`, with
     Retry-After, beyond 60 moves of the seat within a minute); errors leave the log alone."""
     return MoveOut(seq=(await service.apply(PlayerMove(account.id, game_id, body.seq, body.move))).seq)
 
 
-@router.post("/games/{game_id}/undo", responses=errors(403, 404, 409, 429), tags=["play"])
+@play_router.post("/games/{game_id}/undo", responses=errors(403, 404, 409, 429))
 async def post_undo(game_id: Id, body: UndoIn, account: CurrentAccount, service: ServiceDep) -> MoveOut:
     """Take back the caller's own last move, made against `seq`, while nobody else has moved since and the move
     drew and revealed nothing (no die, no bag, no secret shown): the log gains a `move_undone` event and the
@@ -345,14 +349,14 @@ async def post_undo(game_id: Id, body: UndoIn, account: CurrentAccount, service:
     return MoveOut(seq=(await service.apply(Undo(account.id, game_id, body.seq))).seq)
 
 
-@router.post("/games/{game_id}/seat/back", responses=errors(403, 404), tags=["play"])
+@play_router.post("/games/{game_id}/seat/back", responses=errors(403, 404))
 async def take_seat_back(game_id: Id, account: CurrentAccount, service: ServiceDep) -> GameOut:
     """Play one's seat again after one's clock ran out: until then the site's bot plays the seat's turns as soon
     as they come (making a move oneself does the same). 403 `no_seat` without a seat."""
     return GameOut.of(await service.take_seat_back(account, game_id))
 
 
-@router.get("/games/{game_id}/events", responses=errors(404), tags=["play"])
+@play_router.get("/games/{game_id}/events", responses=errors(404))
 async def get_events(
     game_id: Id,
     account: CurrentAccount,

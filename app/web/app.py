@@ -75,6 +75,8 @@ HTTP_CODES = {
     413: ("body_too_large", N_("The request body is too large.")),
 }
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+# The order of the documentation's sections, whatever the order in which the routers are tried (app.web.api).
+API_TAGS = ("auth", "games", "chat", "play", "clocks", "notifications", "ops")
 DATABASE_UNAVAILABLE = (
     "database_unavailable",
     N_("The game server cannot reach its database just now; please try again in a minute."),
@@ -352,6 +354,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
         version="1",
         summary="Carson City, the board game, played asynchronously.",
         lifespan=lifespan,
+        openapi_tags=[{"name": tag} for tag in API_TAGS],
     )
     app.state.settings = settings
     install_error_handlers(app)
@@ -374,8 +377,9 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     # text/event-stream alone).
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(RequestLanguage)
-    app.include_router(api.router)
+    app.include_router(api.play_router)  # first: the routes of a move's cycle (see there)
     app.include_router(stream.router)
+    app.include_router(api.router)
     app.include_router(notifications.router)
     app.include_router(pages.router)
     app.include_router(settings_pages.router)

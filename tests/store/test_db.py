@@ -1,5 +1,6 @@
 """The embedded PostgreSQL: data survives a restart, and an owner killed by SIGKILL does not leave the server
-running forever (the next owner forgets it and stops the server when done)."""
+running forever (the next owner forgets it and stops the server when done). And the compaction of statements
+written for the driver."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import psutil
 import psycopg
 
-from app.store.db import _is_alive, start_embedded, to_sqlalchemy_url
+from app.store.db import _is_alive, driver_sql, start_embedded, to_sqlalchemy_url
 
 OWNER = textwrap.dedent(
     """
@@ -57,3 +58,13 @@ def _stopped(pid: int) -> bool:
         return bool(psutil.Process(pid).status() == psutil.STATUS_ZOMBIE)
     except psutil.NoSuchProcess:
         return True
+
+
+def test_driver_sql_drops_comments_and_runs_of_white_space() -> None:
+    sql = """
+        SELECT a,   -- the first
+               b
+        FROM t  WHERE x = %(x)s
+    """
+    assert driver_sql(sql) == "SELECT a, b FROM t WHERE x = %(x)s"
+
