@@ -273,7 +273,7 @@ def test_six_players_with_every_expansion_play_the_last_round_by_clicking(
             wait_seq(actor, state.seq, SLOW)  # the click was made: the player's own page moved on
             if state.step == "placement" and not shown:  # round 4's cards are all chosen
                 shown = True
-                cards_on_the_table(actor, state, shots)
+                cards_on_the_table(actor, state, name_of, shots)
         assert state.scores == final.scores
         parts = [key for key in final.scores[0] if key != "total"]
         for page in pages:
@@ -289,9 +289,10 @@ def test_six_players_with_every_expansion_play_the_last_round_by_clicking(
             context.close()
 
 
-def cards_on_the_table(page: Page, state: GameState, shots: Any) -> None:
-    """Round 4's cards in the players' panels: the Newspaper Boy with the card he copies (RULING X2, D95), the
-    Heroes, and the Teacher on its red side (D91); the page fits 1280 and 390 px (screenshots of both)."""
+def cards_on_the_table(page: Page, state: GameState, names: dict[int, str], shots: Any) -> None:
+    """Round 4's cards in the players' panels: the Newspaper Boy with the card he copies, also named on that card
+    (RULING X2, D95), the Heroes, and the Teacher on its red side (D91); the page fits 1280 and 390 px
+    (screenshots of both)."""
     for seat, player in enumerate(state.players):
         card = PERSONALITIES[player.personality].name if player.personality else "—"
         panel = page.locator(f"#player-{seat} dd").filter(has_text=card).first
@@ -299,7 +300,10 @@ def cards_on_the_table(page: Page, state: GameState, shots: Any) -> None:
         if player.personality == "teacher":
             expect(panel).to_contain_text("Teacher (red)")
         if player.copied:
-            expect(panel).to_contain_text(f"copying the {PERSONALITIES[player.copied].name}")
+            copied = PERSONALITIES[player.copied]
+            expect(panel).to_contain_text(f"copying the {copied.name}")
+            card_box = page.locator(".cards article", has_text=f"{copied.number}. {copied.name}")
+            expect(card_box.locator("h3")).to_contain_text(f"copied by {names[seat]}")
     held = {p.personality for p in state.players}
     assert {"newspaper_boy", "heroes", "teacher"} <= held
     fits(page, shots, "big-box-newspaper-boy-heroes-teacher")
