@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from app.rules import GameConfig, legal_moves, new_game, play, replay, to_act
 from app.rules.catalog import PERSONALITIES
@@ -252,7 +253,8 @@ def test_six_players_with_every_expansion_play_the_last_round_by_clicking(
             game = api.get(f"/games/{game_id}", headers=bearer(api, *ADMIN)).json()
         assert game["status"] == "active"
         assert game["variants"] == GameConfig.from_variants(6, EVERYTHING).to_json()
-        name_of = play_on(live.url, game, moves[:cut]).names
+        played = play_on(live.url, game, moves[:cut])
+        name_of = played.names
         page_of = {seat: pages[PLAYERS.index(name)] for seat, name in name_of.items()}
         for page, name in zip(pages, PLAYERS, strict=True):
             page.on("dialog", lambda dialog: dialog.accept())  # "Pass with cowboys left?": yes
@@ -269,8 +271,9 @@ def test_six_players_with_every_expansion_play_the_last_round_by_clicking(
             assert is_acting(actor), f"{name_of[seat]}'s page should ask for {move}"
             settle(actor)
             click_move(actor, move)
+            before = state.seq
             _, state = play(state, seat, move, Rng(seed, state.seq))
-            wait_seq(actor, state.seq, SLOW)  # the click was made: the player's own page moved on
+            made(actor, move, live.url, game_id, before, state.seq)
             if state.step == "placement" and not shown:  # round 4's cards are all chosen
                 shown = True
                 cards_on_the_table(actor, state, name_of, shots)
@@ -287,6 +290,22 @@ def test_six_players_with_every_expansion_play_the_last_round_by_clicking(
     finally:
         for context in contexts:
             context.close()
+
+
+def made(page: Page, move: Move, base: str, game_id: int, before: int, after: int) -> None:
+    """Wait until the player's own page shows the move made (`after`). A click that reached no server (the
+    server's log still at `before`: a live refresh swapped the board under it) is clicked once more, as a player
+    would; a page that is not brought up to a move the server took fails the test."""
+    for attempt in range(2):
+        try:
+            wait_seq(page, after, SLOW)
+            return
+        except PlaywrightTimeout:
+            with httpx.Client(base_url=f"{base}/api/v1", timeout=10) as api:
+                seq = api.get(f"/games/{game_id}", headers=bearer(api, *ADMIN)).json()["seq"]
+            assert seq == before and attempt == 0, (
+                f"the server is at seq {seq}, the page at {page.locator('#board').get_attribute('data-seq')}")
+            click_move(page, move)
 
 
 def cards_on_the_table(page: Page, state: GameState, names: dict[int, str], shots: Any) -> None:
