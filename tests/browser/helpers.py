@@ -40,7 +40,8 @@ def sign_in_admin(page: Page, base: str) -> None:
 
 def create_game(page: Page, base: str, name: str, players: list[str], *, seed: int | None = None,
                 sides: str = "yellow", might_is_right: bool = False, river: bool = False,
-                new_beginning: bool = False, expansions: tuple[str, ...] = ()) -> int:
+                new_beginning: bool = False, expansions: tuple[str, ...] = (), horses: bool = False,
+                kit_carson: bool = False, characters: tuple[int, ...] = ()) -> int:
     """Fill the admin's form; return the new game's id (the page shows the table)."""
     page.goto(f"{base}/games/new")
     page.locator("[name=name]").fill(name)
@@ -50,6 +51,10 @@ def create_game(page: Page, base: str, name: str, players: list[str], *, seed: i
         page.get_by_label(label).set_checked(on)
     for expansion in expansions:
         page.locator(f"input[name=expansions][value={expansion}]").check()
+    for flag, on in (("horses", horses), ("kit_carson", kit_carson)):
+        page.locator(f"input[name={flag}]").set_checked(on)
+    for card in characters:
+        page.locator(f"input[name=characters][value='{card}']").check()
     page.locator("[name=players]").fill(", ".join(players))
     if seed is not None:
         page.locator("[name=seed]").fill(str(seed))
@@ -68,10 +73,10 @@ def is_acting(page: Page) -> bool:
     return viewer != "" and viewer in (board.get_attribute("data-to-act") or "").split()
 
 
-def wait_seq(page: Page, seq: int) -> None:
+def wait_seq(page: Page, seq: int, timeout: int = TIMEOUT) -> None:
     """Wait until the page's board shows `seq` — by the live refresh, the page is never reloaded here."""
     page.wait_for_function("seq => document.getElementById('board')?.dataset.seq === String(seq)", arg=seq,
-                           timeout=TIMEOUT)
+                           timeout=timeout)
 
 
 def click_and_wait(actor: Page, target: Any, others: list[Page], key: str | None = None) -> int:
@@ -159,6 +164,12 @@ def fast_forward(base: str, name: str, players: list[str], seed: int, moves: lis
         if variants:
             body["variants"] = variants
         game = api.post("/games", json=body, headers=bearer(api, *ADMIN)).json()
+    return play_on(base, game, moves)
+
+
+def play_on(base: str, game: dict[str, Any], moves: list[tuple[int, Move]]) -> FastForwarded:
+    """Post the seats' scripted `moves` to a started `game` (its summary) through the API, each by its seat's player."""
+    with httpx.Client(base_url=f"{base}/api/v1", timeout=10) as api:
         headers = {s["seat"]: bearer(api, s["username"]) for s in game["seats"]}
         seq = game["seq"]
         for seat, move in moves:
