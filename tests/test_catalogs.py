@@ -27,7 +27,7 @@ TRANSLATED = [language for language in i18n.LANGUAGES if language != i18n.DEFAUL
 KEYWORDS = {
     "_": None, "gettext": None, "ngettext": (1, 2), "N_": None,
     **{name: (2,) for name in ("PlayError", "NotFound", "NotAllowed", "Conflict", "Invalid", "NotSignedIn",
-                               "TooMany", "IllegalMove")},
+                               "TooMany", "IllegalMove", "ConfigError")},
 }
 # Words that are names, not English: the site's and the game's names, and what a program reads.
 NAMES = re.compile(r"Carson City Online|Carson City|Gold\s+(?:&amp;\s+)?Guns|Big Box|POST /api/v1/[\w/ ]*|"

@@ -948,9 +948,8 @@ def _config(players: int, variants: dict[str, Any]) -> GameConfig:
     try:
         return GameConfig.from_variants(players=players, variants=variants)
     except ConfigError as exc:
-        raise Invalid(
-            "invalid_variant", "Variant setting '{setting}': {reason}", setting=exc.setting, reason=exc.message
-        ) from exc
+        # The sentence names the setting; the web layer says it in the caller's language.
+        raise Invalid("invalid_variant", exc.template, phrases=exc.phrases, **exc.params) from exc
 
 
 def _stale(current: int | None) -> Conflict:

@@ -53,28 +53,33 @@ class GameConfig:
         variants = dict(variants or {})
         for key in variants:
             if key not in _KNOWN_KEYS:
-                raise ConfigError(key, f"'{key}' is not a variant setting.")
+                raise ConfigError(key, "'{key}' is not a variant setting.", key=key)
         sides = variants.get("sides", "yellow")
         if sides not in SIDES:
-            raise ConfigError("sides", f"'sides' must be one of {', '.join(SIDES)}.")
+            raise ConfigError("sides", "'sides' must be one of {choices}.", choices=", ".join(SIDES))
         for flag in ("might_is_right", "river", "new_beginning", *_EXPANSION_OPTIONS):
             if not isinstance(variants.get(flag, False), bool):
-                raise ConfigError(flag, f"'{flag}' must be true or false.")
+                raise ConfigError(flag, "'{flag}' must be true or false.", flag=flag)
         expansions = variants.get("expansions", [])
         if not isinstance(expansions, list) or any(e not in KNOWN_EXPANSIONS for e in expansions):
-            raise ConfigError("expansions", f"'expansions' must be a list drawn from {', '.join(KNOWN_EXPANSIONS)}.")
+            raise ConfigError("expansions", "'expansions' must be a list drawn from {choices}.",
+                              choices=", ".join(KNOWN_EXPANSIONS))
         if len(set(expansions)) < len(expansions):
             raise ConfigError("expansions", "'expansions' names an expansion twice.")
         for expansion in expansions:
             if expansion not in PLAYABLE_EXPANSIONS and not (preview and expansion in PREVIEW_EXPANSIONS):
-                raise ConfigError("expansions", f"{EXPANSION_NAMES[expansion]} is not playable yet.")
+                raise ConfigError("expansions", "{expansion} is not playable yet.",
+                                  phrases={"expansion": EXPANSION_NAMES[expansion]})
         most = MAX_PLAYERS if "big_box" in expansions else BASE_MAX_PLAYERS
         if not isinstance(players, int) or not MIN_PLAYERS <= players <= most:
-            needs = " Six players need the Big Box expansion." if most < MAX_PLAYERS and players == MAX_PLAYERS else ""
-            raise ConfigError("seats", f"A game has {MIN_PLAYERS} to {most} players.{needs}")
+            if most < MAX_PLAYERS and players == MAX_PLAYERS:
+                raise ConfigError("seats", "A game has {least} to {most} players. Six players need the Big Box "
+                                  "expansion.", least=MIN_PLAYERS, most=most)
+            raise ConfigError("seats", "A game has {least} to {most} players.", least=MIN_PLAYERS, most=most)
         for option, expansion in _EXPANSION_OPTIONS.items():
             if variants.get(option, False) and expansion not in expansions:
-                raise ConfigError(option, f"'{option}' needs the {EXPANSION_NAMES[expansion]} expansion.")
+                raise ConfigError(option, "'{option}' needs the {expansion} expansion.", option=option,
+                                  phrases={"expansion": EXPANSION_NAMES[expansion]})
         pool = card_pool(tuple(expansions), variants.get("horses", False))
         characters = _characters(variants.get("characters"), tuple(expansions), pool)
         return cls(
@@ -144,9 +149,11 @@ def _characters(value: object, expansions: tuple[str, ...], pool: tuple[str, ...
         or len(value) != CHARACTERS_IN_PLAY + (extra in value)
     ):
         listed = ", ".join(str(n) for n in sorted(numbers))
-        raise ConfigError(
-            "characters",
-            f"'characters' must list {CHARACTERS_IN_PLAY} different card numbers among {listed}"
-            + (f" (and the Newspaper Boy, {extra}, as an eighth)." if extra in numbers else "."),
-        )
+        if extra in numbers:
+            raise ConfigError(
+                "characters", "'characters' must list {count} different card numbers among {listed} (and the "
+                "Newspaper Boy, {extra}, as an eighth).", count=CHARACTERS_IN_PLAY, listed=listed, extra=extra,
+            )
+        raise ConfigError("characters", "'characters' must list {count} different card numbers among {listed}.",
+                          count=CHARACTERS_IN_PLAY, listed=listed)
     return tuple(sorted(value))

@@ -53,9 +53,15 @@ class IllegalMove(Exception):
 
 
 class ConfigError(ValueError):
-    """A game configuration the rules core cannot play; `setting` names the offending variant setting."""
+    """A game configuration the rules core cannot play; `setting` names the offending variant setting. Like
+    IllegalMove, `message` is a template whose `params` and `phrases` (names of the game) fill its fields."""
 
-    def __init__(self, setting: str, message: str) -> None:
-        super().__init__(f"{setting}: {message}")
+    def __init__(
+        self, setting: str, message: str, *, phrases: dict[str, str] | None = None, **params: object
+    ) -> None:
         self.setting = setting
-        self.message = message
+        self.template = message
+        self.params = params
+        self.phrases = phrases or {}
+        self.message = message.format(**params, **self.phrases) if params or phrases else message
+        super().__init__(f"{setting}: {self.message}")

@@ -156,3 +156,19 @@ async def test_the_rules_cores_refusals_speak_the_callers_language(
     assert assert_error(r, 422, "wrong_decision")["message"] == expected
     r = await client.post(url, json=move, headers={**waiting.headers, "Accept-Language": language})
     assert assert_error(r, 403, "not_awaited")["message"] == f"{not_yours}{game['to_act'][0]}."
+
+
+@pytest.mark.parametrize(("language", "message"), [
+    ("en", "A game has 2 to 5 players. Six players need the Big Box expansion."),
+    ("fr", "Une partie se joue de 2 à 5 joueurs. Six joueurs demandent l'extension Big Box."),
+    ("es", "Una partida tiene de 2 a 5 jugadores. Seis jugadores necesitan la expansión Big Box."),
+])
+async def test_a_refused_variant_speaks_the_callers_language(
+    client: httpx.AsyncClient, api: Api, language: str, message: str
+) -> None:
+    """The rules core's refusal of a game's settings (RULING X1: six seats only with Big Box), like its refusal of
+    a move, is said in the caller's language with its numbers filled in."""
+    admin = await api.admin()
+    r = await client.post("/api/v1/games", json={"name": "Six", "seats": 6},
+                          headers={**admin.headers, "Accept-Language": language})
+    assert assert_error(r, 422, "invalid_variant")["message"] == message
