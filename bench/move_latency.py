@@ -1,7 +1,9 @@
 """Benchmark of a move through the whole server against the floor any move must pay, in one run.
 
 The project: concurrent two-player games on a running `python -m app serve`, each seat a simulated player that
-follows the game's live stream and, whenever it is awaited, asks for its moves and posts one at random (httpx).
+follows the game's live stream and, whenever it is awaited, posts one of its moves at random (httpx). By default
+the player takes its options from the stream's events (`?moves=true`): one request per move, as the API allows
+any client; `--client poll` makes it ask GET .../moves each time instead (two requests per move).
 The floor: a bare FastAPI endpoint on the same PostgreSQL that does what any authenticated write must do —
 check the bearer token, look its session and user up, insert one row, commit — called back-to-back by one client
 per game (in a game one seat moves at a time, and a player moves as soon as it may).
@@ -12,9 +14,10 @@ POST .../moves and for the floor, their ratio, and the throughput (moves/s, floo
 concurrency: the MEDIAN OF THE ROUNDS' RATIOS and the medians of the throughputs. Targets: ratio <= 1.5, and
 moves/s >= half the floor's requests/s.
 
-Run: `.venv/bin/python bench/move_latency.py [--games 1 10] [--rounds 5] [--seconds 4]` (default: 1 and 10
-concurrent games, about two minutes in all). Uses BENCH_DATABASE_URL if set, else an embedded PostgreSQL in a
-temporary directory; starts both servers itself and stops everything after. Prints figures; asserts nothing.
+Run: `.venv/bin/python bench/move_latency.py [--games 1 10] [--rounds 5] [--seconds 4] [--client poll]`
+(default: 1 and 10 concurrent games, about two minutes in all). Uses BENCH_DATABASE_URL if set, else an embedded
+PostgreSQL in a temporary directory; starts both servers itself and stops everything after. Prints figures; asserts
+nothing.
 """
 
 from __future__ import annotations
@@ -143,8 +146,11 @@ class Pair:
 
 
 class Bench:
-    def __init__(self, app: httpx.AsyncClient, floor: httpx.AsyncClient, admin: dict[str, str]) -> None:
+    def __init__(
+        self, app: httpx.AsyncClient, floor: httpx.AsyncClient, admin: dict[str, str], client: str
+    ) -> None:
         self.app = app
+        self.client = client
         self.floor = floor
         self.admin = admin
         self.created = 0
@@ -160,8 +166,12 @@ class Bench:
     async def seat(
         self, gid: int, seat: int, headers: dict[str, str], chooser: random.Random, until: float, moves: list[float]
     ) -> None:
-        """Follow the game's stream like a real client; move (at random) whenever this seat is awaited."""
-        async with aconnect_sse(self.app, "GET", f"/api/v1/games/{gid}/stream", headers=headers) as source:
+        """Follow the game's stream like a real client; move (at random) whenever this seat is awaited. The
+        `stream` client takes its options from the stream's events (`?moves=true`), the `poll` client asks for
+        them (GET .../moves) each time it is awaited."""
+        offered = self.client == "stream"
+        url = f"/api/v1/games/{gid}/stream" + ("?moves=true" if offered else "")
+        async with aconnect_sse(self.app, "GET", url, headers=headers) as source:
             async for event in source.aiter_sse():
                 if event.event != "turn":
                     continue
@@ -170,7 +180,9 @@ class Bench:
                     return
                 if seat not in head["to_act"]:
                     continue
-                options = (await self.app.get(f"/api/v1/games/{gid}/moves", headers=headers)).json()
+                if not offered:
+                    head = (await self.app.get(f"/api/v1/games/{gid}/moves", headers=headers)).json()
+                options = head
                 if not options["moves"]:
                     continue
                 body = {"seq": options["seq"], "move": chooser.choice(options["moves"])}
@@ -230,14 +242,16 @@ async def register(client: httpx.AsyncClient, name: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {r.json()['access_token']}"}
 
 
-async def bench(app_url: str, floor_url: str, concurrencies: list[int], rounds: int, seconds: float) -> None:
+async def bench(
+    app_url: str, floor_url: str, concurrencies: list[int], rounds: int, seconds: float, client: str
+) -> None:
     limits = httpx.Limits(max_connections=max(concurrencies) * 4)
     async with (
         httpx.AsyncClient(base_url=app_url, limits=limits, timeout=30) as app,
         httpx.AsyncClient(base_url=floor_url, limits=limits, timeout=30) as floor,
     ):
         r = await app.post("/api/v1/auth/token", data={"username": "admin", "password": PASSWORD})
-        runner = Bench(app, floor, {"Authorization": f"Bearer {r.json()['access_token']}"})
+        runner = Bench(app, floor, {"Authorization": f"Bearer {r.json()['access_token']}"}, client)
         pairs = []
         for g in range(max(concurrencies)):
             names = (f"player{2 * g}", f"player{2 * g + 1}")
@@ -282,6 +296,13 @@ def main() -> None:
         default="inline",
         help="run the mail worker and move clocks as their own process (`python -m app worker`, the production "
         "layout the README recommends for busy servers) or inside the server",
+    )
+    parser.add_argument(
+        "--client",
+        choices=["stream", "poll"],
+        default="stream",
+        help="how a simulated player learns its options: from the stream's events (`?moves=true`, one request per "
+        "move) or by asking GET .../moves each time it is awaited (two requests per move)",
     )
     parser.add_argument("--serve-floor", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -336,7 +357,8 @@ def main() -> None:
         app_url, floor_url = f"http://127.0.0.1:{app_port}", f"http://127.0.0.1:{floor_port}"
         asyncio.run(wait_up(app_url + "/healthz"))
         asyncio.run(wait_up(floor_url + "/docs"))
-        asyncio.run(bench(app_url, floor_url, args.games, args.rounds, args.seconds))
+        print(f"client: {args.client}; mail worker and clocks: {args.worker}")
+        asyncio.run(bench(app_url, floor_url, args.games, args.rounds, args.seconds, args.client))
         with psycopg.connect(to_libpq_url(url), autocommit=True) as conn:
             conn.execute("DROP TABLE bench_floor")
 

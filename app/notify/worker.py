@@ -190,7 +190,7 @@ class Notifier:
             for _, game_id, seq, payload in rows:
                 if game_id in states and seq in states[game_id]:
                     mails.extend((game_id, seq, m) for m in plan(payload, states[game_id][seq], seats.get(game_id, {})))
-            settled = await _settle(session, mails, now)
+            settled = await _settle(session, mails, now, self.settings.turn_mail_interval)
             if mails:
                 await session.execute(
                     insert(Outbox).execution_options(render_nulls=True),  # one statement, NULLs and all
@@ -522,10 +522,14 @@ async def _seats_of(session: AsyncSession, game_ids: set[int]) -> dict[int, dict
     return seats
 
 
-async def _settle(session: AsyncSession, mails: Sequence[tuple[int, int, Planned]], now: datetime) -> list[str | None]:
-    """The outcome each planned mail would get from delivery's first checks, where three queries for the whole
+async def _settle(
+    session: AsyncSession, mails: Sequence[tuple[int, int, Planned]], now: datetime, interval: timedelta
+) -> list[str | None]:
+    """The outcome each planned mail would get from delivery's first checks, where four queries for the whole
     batch already tell it: the recipient turned the kind off, the decision is no longer awaited (a backlog of
-    moves in one game makes every "your turn" but the last one stale), the recipient is watching the game's page.
+    moves in one game makes every "your turn" but the last one stale), the recipient is watching the game's page,
+    or was sent a "your turn" of this game within `interval` (throttled: a player away from a lively table gets
+    one such mail an hour, and every other change in that hour is settled here).
     None: left to delivery, which checks everything again when it sends. Settling these here keeps a busy game's
     mail work to a few statements per batch instead of several per move."""
     if not mails:
@@ -554,6 +558,21 @@ async def _settle(session: AsyncSession, mails: Sequence[tuple[int, int, Planned
             .distinct()
         )
     }
+    lately = {
+        (game_id, user_id)
+        for game_id, user_id in await session.execute(
+            select(Outbox.game_id, Outbox.recipient_id)
+            .where(
+                Outbox.game_id.in_(games),
+                Outbox.recipient_id.in_(users),
+                Outbox.kind == "mail",
+                Outbox.outcome == "sent",
+                Outbox.sent_at > now - interval,
+                Outbox.payload["message"].astext == "your_turn",
+            )
+            .distinct()
+        )
+    }
     outcomes: list[str | None] = []
     for game_id, _, m in mails:
         status, to_act = heads.get(game_id, ("gone", set()))
@@ -565,6 +584,8 @@ async def _settle(session: AsyncSession, mails: Sequence[tuple[int, int, Planned
             outcomes.append("stale")
         elif m.message == "your_turn" and (game_id, m.user_id) in watching:
             outcomes.append("watching")
+        elif m.message == "your_turn" and (game_id, m.user_id) in lately:
+            outcomes.append("throttled")
         else:
             outcomes.append(None)
     return outcomes

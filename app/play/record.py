@@ -47,6 +47,18 @@ class Mail:
 
 
 @dataclass(frozen=True, slots=True)
+class SignInCheck:
+    """A sign-in the recording statement checks itself, for a move whose request was not looked up first (its
+    signature was checked, not whether it still stands): the statement records nothing unless the sign-in with
+    key `key` (`app.play.sessions.key_of`) of this `kind` belongs to `user_id`, has not expired by the outcome's
+    `now` and was not revoked — the same test as `app.play.sessions.account_of`, in the same round trip."""
+
+    key: str
+    kind: str
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """What one command decided, ready to record: the events and the state after them (from the rules core),
     and what the server does around them."""
@@ -70,6 +82,7 @@ class Outcome:
     # moves-per-minute cap and records nothing beyond it. (Who sits where needs no check: a seat changes hands
     # only with a `seat_replaced` event, which moves the head the statement already guards.)
     move_cap: int | None = None  # the most moves `actor` may have made within MOVE_WINDOW before this one
+    sign_in: SignInCheck | None = None  # the request's sign-in, not yet looked up: the statement checks it
     # The events are a move `actor` may take back (`app.rules.undo.may_be_undone`) until anything else is recorded.
     undoable: bool = False
     # Nobody needs a mail: an undo returns the game to a decision its seats were told of when it was awaited.
@@ -108,6 +121,10 @@ _RECORD = driver_sql("""
                 SELECT count(DISTINCT e.created_at) FROM game_events AS e
                 WHERE e.game_id = g.id AND e.actor = %(actor)s AND NOT e.timed_out
                   AND e.created_at > now() - CAST(%(window)s AS interval)) < %(move_cap)s)
+          AND (CAST(%(sign_in_key)s AS varchar) IS NULL OR EXISTS (
+                SELECT FROM sessions AS l
+                WHERE l.id = %(sign_in_key)s AND l.kind = %(sign_in_kind)s AND l.user_id = %(sign_in_user)s
+                  AND l.expires_at > CAST(%(now)s AS timestamptz) AND l.revoked_at IS NULL))
         RETURNING g.id, g.move_timeout_hours
     ),
     logged AS (
@@ -163,7 +180,8 @@ _RECORD = driver_sql("""
 async def record(on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
     """Record `outcome` with one statement, on a driver connection in autocommit (`Database.driver`) or inside a
     session's transaction; False (and nothing written) when the game is no longer at `outcome.expected_seq` — or,
-    for a timeout, when the seat's clock no longer runs out by `outcome.now`."""
+    for a timeout, when the seat's clock no longer runs out by `outcome.now`; for a move decided on the cache,
+    when the seat is over its moves-per-minute cap or `outcome.sign_in` no longer stands."""
     if not outcome.events:
         raise ValueError("an outcome records at least one event")
     return len(await fetch_all(on, _RECORD, _parameters(outcome))) == 1
@@ -208,6 +226,9 @@ def _parameters(o: Outcome) -> dict[str, Any]:
         "ats": [at for _, _, at, _ in outbox],
         "payloads": [json.dumps(payload) for _, _, _, payload in outbox],
         "move_cap": o.move_cap,
+        "sign_in_key": o.sign_in.key if o.sign_in else None,
+        "sign_in_kind": o.sign_in.kind if o.sign_in else None,
+        "sign_in_user": o.sign_in.user_id if o.sign_in else None,
         "window": MOVE_WINDOW,
         "channel": CHANNEL,
         "notice": Change(o.game_id, o.new_seq, tuple(awaited), status, o.actor if o.private else None).to_json(),

@@ -16,7 +16,7 @@ import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal, overload
 
@@ -28,7 +28,7 @@ from app.play.accounts import Account, bot_accounts
 from app.play.bus import Change
 from app.play.commands import BotMove, Command, PlayerMove, ReplaceSeat, TimeOut, Undo
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, PlayError, TooMany
-from app.play.record import MOVE_WINDOW, Mail, Outcome, record, status_of
+from app.play.record import MOVE_WINDOW, Mail, Outcome, SignInCheck, record, status_of
 from app.play.thinking import Thinker
 from app.rules import (
     ConfigError,
@@ -136,6 +136,15 @@ class MoveOptions:
     seq: int
     seat: int | None
     moves: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A change of a game as one viewer counts it, and — when asked for — every move the viewer may submit there
+    (empty when nothing is awaited from it)."""
+
+    change: Change
+    moves: list[dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -538,6 +547,20 @@ class GameService:
                     return Applied(outcome.game_id, visible_seq(outcome.after, outcome.actor))
         raise _stale(None)
 
+    async def apply_in_one_trip(self, command: PlayerMove, sign_in: SignInCheck) -> Applied | None:
+        """A player's move in ONE round trip to the database, for a request whose sign-in was not looked up yet
+        (`sign_in`, whose owner this process learnt from an earlier lookup): decided on the cached state and
+        recorded by the statement that also checks the head, the moves-per-minute cap and the sign-in itself.
+        None when any of that is unknown here or refused there, and nothing was written: the caller then looks
+        the sign-in up as for any request and goes the whole way (`apply`), which words any refusal."""
+        warm = self._decide_on_cache(command)
+        if warm is None:
+            return None
+        async with self.db.driver() as connection:
+            if await self._record(connection, replace(warm, sign_in=sign_in)):
+                return Applied(warm.game_id, visible_seq(warm.after, warm.actor))
+        return None
+
     async def _record(self, on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
         """Record `outcome` in autocommit and remember the state after it. The commit's notice can reach this
         process's live streams before the statement's own answer does: while the statement is under way, a
@@ -781,18 +804,21 @@ class GameService:
             handover=(seat, newcomer.id), mails=mails,
         )
 
-    async def head(self, account: Account, game_id: int) -> tuple[int | None, Change]:
-        """The caller's seat, and the head of the log as the caller counts it (for the live stream)."""
+    async def head(self, account: Account, game_id: int, *, offer: bool = False) -> tuple[int | None, Seen]:
+        """The caller's seat, and the head of the log as the caller counts it (for the live stream); with `offer`,
+        and the moves the caller may submit there."""
         summary = await self.summary(game_id)
         seat = summary.seat_of(account.id)
         if summary.status == "open":
-            return seat, Change(summary.id, summary.seq, summary.to_act, summary.status)
-        return seat, await self.seen_by(Change(summary.id, summary.head, summary.to_act, summary.status), seat)
+            return seat, Seen(Change(summary.id, summary.seq, summary.to_act, summary.status))
+        head = Change(summary.id, summary.head, summary.to_act, summary.status)
+        return seat, await self.seen_by(head, seat, offer=offer)
 
-    async def seen_by(self, change: Change, seat: int | None) -> Change:
-        """`change` as `seat` (None: a spectator) counts the log. Read from the newest state this process
-        knows, which is at least the change's (a stream never goes back): cached, being recorded here (`_record`),
-        or read from the database."""
+    async def seen_by(self, change: Change, seat: int | None, *, offer: bool = False) -> Seen:
+        """`change` as `seat` (None: a spectator) counts the log — with `offer`, and every move the seat may
+        submit there, so that a client following the stream needs no request of its own before its move. Read
+        from the newest state this process knows, which is at least the change's (a stream never goes back):
+        cached, being recorded here (`_record`), or read from the database."""
         state = self.cache.get(change.game_id)
         if state is None or state.seq < change.seq:
             landed = self._recording.get((change.game_id, change.seq))
@@ -801,7 +827,11 @@ class GameService:
         if state is None or state.seq < change.seq:
             async with self.db.reading() as session:
                 state = await self.cache.load(session, change.game_id, change.seq)
-        return Change(change.game_id, visible_seq(state, seat), to_act(state), status_of(state))
+        awaited = to_act(state)
+        seen = Change(change.game_id, visible_seq(state, seat), awaited, status_of(state))
+        if not offer:
+            return Seen(seen)
+        return Seen(seen, legal_moves(state, seat) if seat is not None and seat in awaited else [])
 
     async def _current(self, game_id: int) -> tuple[GameSummary, GameState]:
         summary = await self.summary(game_id)

@@ -15,10 +15,13 @@ from app.play.accounts import Account, Accounts
 from app.play.clocks import Clock, utc_now
 from app.play.errors import NotAllowed, NotSignedIn, TooMany, TooManyAttempts
 from app.play.password_reset import ResetLinks
+from app.play.record import SignInCheck
 from app.play.sessions import Kind
 from app.play.sign_in_limits import Limits
 from app.store.db import Database
 from app.store.tables import Outbox
+
+OWNERS_REMEMBERED = 10_000  # sign-ins whose owner a process remembers (a few hundred kB)
 
 
 class SignIn:
@@ -39,6 +42,8 @@ class SignIn:
         self.lifetimes = lifetimes
         self.limits = limits or Limits()
         self.clock = clock
+        # Who each sign-in looked up here belongs to; only ever used with a check in the same statement (`claim`).
+        self._owners: dict[str, int] = {}
 
     async def with_password(self, username: str, password: str, address: str, kind: Kind) -> tuple[Account, str]:
         """Check the password (once the limits allow an attempt) and open a session; returns the account and the
@@ -84,7 +89,25 @@ class SignIn:
     async def account(self, session_id: str, kind: Kind) -> Account | None:
         """Who `session_id` signs in, if anybody still: one indexed query, no cache, so revocations count at once."""
         async with self.db.driver() as connection:
-            return await sessions.account_of(connection, session_id, kind, self.clock())
+            account = await sessions.account_of(connection, session_id, kind, self.clock())
+        key = sessions.key_of(session_id)
+        if account is None:
+            self._owners.pop(key, None)
+        else:
+            self._owners.pop(key, None)  # re-inserted last: the dict's order is the order of use
+            self._owners[key] = account.id
+            if len(self._owners) > OWNERS_REMEMBERED:
+                del self._owners[next(iter(self._owners))]
+        return account
+
+    def claim(self, session_id: str, kind: Kind) -> SignInCheck | None:
+        """The sign-in `session_id` as this process last found it, for a write that checks it in its own statement
+        (`GameService.apply_in_one_trip`) instead of looking it up first; None when it was never looked up here.
+        Nothing is trusted from memory: the statement records nothing unless the sign-in still stands and still
+        belongs to the remembered user."""
+        key = sessions.key_of(session_id)
+        user_id = self._owners.get(key)
+        return None if user_id is None else SignInCheck(key, kind, user_id)
 
     async def sign_out(self, session_id: str) -> None:
         async with self.db.session() as session:

@@ -86,29 +86,64 @@ class SignedIn:
     kind: Kind
 
 
-async def _signed_in(request: Request, token: Annotated[str | None, Depends(oauth2_scheme)]) -> SignedIn | None:
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A request's sign-in before anything is looked up: the random id its bearer token carries (the token's
+    signature checked) or, without a token, its session cookie's."""
+
+    session_id: str
+    kind: Kind
+
+
+async def _claim(request: Request, token: Annotated[str | None, Depends(oauth2_scheme)]) -> Claim | None:
+    """The sign-in the request claims, without a query: None without token or cookie; a token whose signature
+    does not hold is an error at once (its client expects to be signed in)."""
+    if token is not None:
+        signer: TokenSigner = request.app.state.signer
+        session_id = signer.session_id(token)
+        if session_id is None:
+            raise _invalid_token()
+        return Claim(session_id, "token")
+    session_id = cookie_session_id(request)
+    return None if session_id is None else Claim(session_id, "cookie")
+
+
+async def _required_claim(claim: Annotated[Claim | None, Depends(_claim)]) -> Claim:
+    if claim is None:
+        raise _not_signed_in()
+    return claim
+
+
+async def _signed_in(request: Request, claim: Annotated[Claim | None, Depends(_claim)]) -> SignedIn | None:
     """The session behind the bearer token, else behind the session cookie, else None. A bad, expired or revoked
     token is an error (its client expects to be signed in); such a cookie is only forgotten. From here on the
     request speaks the account's language, if it chose one.
 
     Every signed-in request resolves this, so it reaches the services itself rather than through dependencies of
     its own: FastAPI's work for each dependency costs more CPU than the lookup's own Python."""
-    sign_in: SignIn = request.app.state.sign_in
-    if token is not None:
-        signer: TokenSigner = request.app.state.signer
-        session_id = signer.session_id(token)
-        account = await sign_in.account(session_id, "token") if session_id is not None else None
-        if account is None or session_id is None:
-            raise NotSignedIn("invalid_token", "Your access token is invalid, expired or revoked; sign in again.")
-        return _speaking(SignedIn(account, session_id, "token"))
-    session_id = cookie_session_id(request)
-    if session_id is None:
+    return await looked_up(request, claim)
+
+
+async def looked_up(request: Request, claim: Claim | None) -> SignedIn | None:
+    """`claim` looked up (see `_signed_in`), for a handler that tried something cheaper first."""
+    if claim is None:
         return None
-    account = await sign_in.account(session_id, "cookie")
+    sign_in: SignIn = request.app.state.sign_in
+    account = await sign_in.account(claim.session_id, claim.kind)
     if account is None:
+        if claim.kind == "token":
+            raise _invalid_token()
         request.session.pop(SESSION_ID_KEY, None)
         return None
-    return _speaking(SignedIn(account, session_id, "cookie"))
+    return _speaking(SignedIn(account, claim.session_id, claim.kind))
+
+
+def _not_signed_in() -> NotSignedIn:
+    return NotSignedIn("not_signed_in", "Please sign in first.")
+
+
+def _invalid_token() -> NotSignedIn:
+    return NotSignedIn("invalid_token", "Your access token is invalid, expired or revoked; sign in again.")
 
 
 def _speaking(signed_in: SignedIn) -> SignedIn:
@@ -118,14 +153,14 @@ def _speaking(signed_in: SignedIn) -> SignedIn:
     return signed_in
 
 
-def _required(signed_in: SignedIn | None) -> SignedIn:
+def required(signed_in: SignedIn | None) -> SignedIn:
     if signed_in is None:
-        raise NotSignedIn("not_signed_in", "Please sign in first.")
+        raise _not_signed_in()
     return signed_in
 
 
 async def _current(signed_in: Annotated[SignedIn | None, Depends(_signed_in)]) -> SignedIn:
-    return _required(signed_in)
+    return required(signed_in)
 
 
 async def _optional_account(signed_in: Annotated[SignedIn | None, Depends(_signed_in)]) -> Account | None:
@@ -133,7 +168,7 @@ async def _optional_account(signed_in: Annotated[SignedIn | None, Depends(_signe
 
 
 async def _current_account(signed_in: Annotated[SignedIn | None, Depends(_signed_in)]) -> Account:
-    return _required(signed_in).account
+    return required(signed_in).account
 
 
 def client_address(request: Request) -> str:
@@ -141,6 +176,7 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
 
 
+ClaimDep = Annotated[Claim, Depends(_required_claim)]
 OptionalSignedIn = Annotated[SignedIn | None, Depends(_signed_in)]
 CurrentSignedIn = Annotated[SignedIn, Depends(_current)]
 OptionalAccount = Annotated[Account | None, Depends(_optional_account)]

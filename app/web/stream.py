@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from app.notify.presence import watching
-from app.play.bus import Bus, Change, ChatPosted, CheckSignIn, SignInsEnded
-from app.play.service import GameService
+from app.play.bus import Bus, ChatPosted, CheckSignIn, SignInsEnded
+from app.play.service import GameService, Seen
 from app.play.sessions import key_of
 from app.play.sign_in import SignIn
 from app.web.api import errors
@@ -28,13 +29,16 @@ EVENT_NAME = "turn"
 CHAT_EVENT = "chat"  # a new message in the table chat: `{"id"}`, the client reads it from the chat
 
 
-def _message(change: Change) -> ServerSentEvent:
-    data = {"seq": change.seq, "to_act": list(change.to_act), "status": change.status}
+def _message(seen: Seen) -> ServerSentEvent:
+    change = seen.change
+    data: dict[str, Any] = {"seq": change.seq, "to_act": list(change.to_act), "status": change.status}
+    if seen.moves is not None:
+        data["moves"] = seen.moves
     return ServerSentEvent(data=json.dumps(data), event=EVENT_NAME, id=str(change.seq))
 
 
 async def _changes(
-    service: GameService, bus: Bus, sign_in: SignIn, game_id: int, signed_in: SignedIn
+    service: GameService, bus: Bus, sign_in: SignIn, game_id: int, signed_in: SignedIn, offer: bool
 ) -> AsyncIterator[ServerSentEvent]:
     account = signed_in.account
     # While the stream is open its user is watching the game: no "your turn" mail for it (app.notify). It ends
@@ -44,7 +48,7 @@ async def _changes(
         bus.subscribe(game_id) as queue,
         bus.watch_sign_in(account.id, key_of(signed_in.session_id), queue),
     ):
-        seat, last = await service.head(account, game_id)
+        seat, last = await service.head(account, game_id, offer=offer)
         yield _message(last)
         while True:
             change = await queue.get()
@@ -59,11 +63,11 @@ async def _changes(
                 continue
             if not change.reaches(seat):
                 continue
-            if last.status == "open":
-                seat, shown = await service.head(account, game_id)  # seats are drawn as the game starts
+            if last.change.status == "open":
+                seat, shown = await service.head(account, game_id, offer=offer)  # seats are drawn as it starts
             else:
-                shown = await service.seen_by(change, seat)
-            if shown.seq > last.seq:
+                shown = await service.seen_by(change, seat, offer=offer)
+            if shown.change.seq > last.change.seq:
                 last = shown
                 yield _message(shown)
 
@@ -74,8 +78,8 @@ async def _changes(
     responses={
         200: {
             "content": {"text/event-stream": {}},
-            "description": 'An event "turn" with {"seq", "to_act", "status"} now and after every change; an event '
-            '"chat" with {"id"} after every new message of the table chat.',
+            "description": 'An event "turn" with {"seq", "to_act", "status"} (and "moves" with `moves=true`) now '
+            'and after every change; an event "chat" with {"id"} after every new message of the table chat.',
         },
         **errors(404),
     },
@@ -88,9 +92,17 @@ async def stream(
     bus: BusDep,
     sign_in: SignInDep,
     settings: SettingsDep,
+    moves: Annotated[
+        bool, Query(description="Add to each `turn` event every move the caller may submit there (as GET .../moves).")
+    ] = False,
 ) -> EventSourceResponse:
     """Live updates of a game: its head now, then after every change, with keep-alive pings; and a `chat` event
     for each new message of the table chat (read it from GET .../chat). The stream ends when the sign-in it was
-    opened with ends."""
+    opened with ends.
+
+    With `moves=true` each `turn` event also carries `"moves"`: every move the caller may submit at that `seq`,
+    each in the shape POST .../moves accepts (empty when nothing is awaited from the caller) — what GET
+    .../moves would answer, so that a client that plays needs one request per move."""
     await service.summary(game_id)  # 404 before the stream opens
-    return EventSourceResponse(_changes(service, bus, sign_in, game_id, signed_in), ping=settings.sse_ping_seconds)
+    changes = _changes(service, bus, sign_in, game_id, signed_in, moves)
+    return EventSourceResponse(changes, ping=settings.sse_ping_seconds)

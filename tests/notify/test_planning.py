@@ -93,3 +93,24 @@ async def test_a_moot_turn_is_settled_at_planning_with_the_outcome_delivery_give
     assert outcomes == {"stale": 1, "sent": 1, "throttled": 1}, outcomes
     assert len(smtp.inbox.mails) == 1
     assert len(smtp.inbox.to(f"{table.player(awaited).username}@example.com")) == 1
+
+
+async def test_a_turn_within_the_hour_of_a_sent_one_is_throttled_at_planning(
+    api: Api, service: GameService, notifier: Notifier, smtp: SmtpServer
+) -> None:
+    """A player away from a lively table is told of their turn once an hour (TURN_MAIL_INTERVAL): the turns in
+    between are settled "throttled" when they are planned, as delivery would, so they cost no delivery of their
+    own."""
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=5)
+    await drain(notifier)
+    smtp.inbox.clear()
+    await _alternating_moves(table, 2)
+    awaited = (await table.to_act())[0]
+    assert await drain(notifier) == {"stale": 1, "sent": 1}
+    await _alternating_moves(table, 2)
+    assert (await table.to_act())[0] == awaited
+    planned = await notifier.plan_changes(now())
+    assert planned.outcomes == {"stale": 1, "throttled": 1}, planned.outcomes
+    assert await drain(notifier) == {}
+    assert len(smtp.inbox.mails) == 1
+    assert len(smtp.inbox.to(f"{table.player(awaited).username}@example.com")) == 1

@@ -17,7 +17,7 @@ from app.play.bus import Change
 from app.play.commands import PlayerMove, TimeOut
 from app.play.errors import Conflict
 from app.play.record import Outcome
-from app.play.service import GameService
+from app.play.service import GameService, Seen
 from app.store.tables import GameEvent, Outbox, Seat
 from tests.notify.conftest import Table, account, now, started
 
@@ -128,7 +128,7 @@ async def test_a_stream_that_hears_of_a_move_before_its_writer_does_waits_for_th
     When the statement recorded nothing (another writer got that head first), the stream reads the real one."""
     table, _, _ = await started(api, service, ["ann", "bob"], seed=3)
     recording = service_module.record
-    seen: list[asyncio.Task[Change]] = []
+    seen: list[asyncio.Task[Seen]] = []
 
     async def heard_first(on: Any, outcome: Outcome) -> bool:
         recorded = await recording(on, outcome)
@@ -143,7 +143,7 @@ async def test_a_stream_that_hears_of_a_move_before_its_writer_does_waits_for_th
     head = await table.play(seat, lambda moves: moves[0])
     (shown,) = await asyncio.gather(*seen)
     assert service.cache.misses == reads
-    assert shown.seq == head and shown.to_act == await table.to_act()
+    assert shown.change.seq == head and shown.change.to_act == await table.to_act()
 
     async def lost(on: Any, outcome: Outcome) -> bool:
         seen.append(asyncio.create_task(service.seen_by(Change(table.id, outcome.new_seq, (), "active"), None)))
@@ -158,4 +158,4 @@ async def test_a_stream_that_hears_of_a_move_before_its_writer_does_waits_for_th
     assert len(seen) > 1  # every decision of the move was heard of; it got a 409 when none landed
     shown_all = await asyncio.gather(*seen)
     assert service.cache.misses > reads  # nothing recorded to wait for: the streams read the database
-    assert {change.seq for change in shown_all} == {head}  # and never show the state that was not recorded
+    assert {shown.change.seq for shown in shown_all} == {head}  # and never show the state that was not recorded

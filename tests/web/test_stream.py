@@ -144,3 +144,50 @@ async def test_a_stream_ends_on_every_instance_when_its_sign_in_is_revoked(setti
         # And a revoked token cannot open a new one.
         r = await b.get(f"/api/v1/games/{gid}/stream", headers=second)
         assert r.status_code == 401
+
+
+async def test_a_stream_with_moves_hands_each_seat_its_options_so_a_client_plays_by_it_alone(
+    settings: Settings,
+) -> None:
+    """`?moves=true` (API docs of the stream): each `turn` event carries what GET .../moves answers at that seq —
+    the awaited seat's moves, an empty list for a seat not awaited — so a client plays with one request per move.
+    Two clients play 60 moves of a game this way, each checking the event against GET .../moves."""
+    settings = settings.model_copy(update={"admin_username": "boss", "admin_password": "boss password"})
+    async with live_server(settings) as (url, _), httpx.AsyncClient(base_url=url, timeout=10) as client:
+        boss = await _token_of(client, "boss", "boss password")
+        ann, bob = await _signup(client, "ann"), await _signup(client, "bob")
+        body = {"name": "By the stream", "seats": 2, "players": ["ann", "bob"], "seed": 11}
+        game = (await client.post("/api/v1/games", json=body, headers=boss)).json()
+        gid = game["id"]
+        moves_made: list[int] = []
+        compared: list[bool] = []
+
+        async def play(headers: dict[str, str]) -> None:
+            url = f"/api/v1/games/{gid}/stream?moves=true"
+            async with aconnect_sse(client, "GET", url, headers=headers) as source:
+                async for event in source.aiter_sse():
+                    if event.event != "turn":
+                        continue
+                    turn = json.loads(event.data)
+                    if turn["status"] == "finished" or len(moves_made) >= 60:
+                        return
+                    asked = (await client.get(f"/api/v1/games/{gid}/moves", headers=headers)).json()
+                    if asked["seq"] == turn["seq"]:  # nobody moved in between: both answers are of one head
+                        compared.append(asked["moves"] == turn["moves"])
+                    if not turn["moves"]:
+                        continue
+                    move = {"seq": turn["seq"], "move": turn["moves"][len(moves_made) % len(turn["moves"])]}
+                    r = await client.post(f"/api/v1/games/{gid}/moves", json=move, headers=headers)
+                    if r.status_code == 200:
+                        moves_made.append(r.json()["seq"])
+                    else:  # only a race between two awaited seats may refuse a move taken from the stream
+                        assert r.status_code == 409, r.text
+
+        await asyncio.wait_for(asyncio.gather(play(ann), play(bob)), timeout=60)
+        assert len(moves_made) >= 60
+        assert len(compared) >= 60 and all(compared)
+
+
+async def _token_of(client: httpx.AsyncClient, name: str, password: str) -> dict[str, str]:
+    r = await client.post("/api/v1/auth/token", data={"username": name, "password": password})
+    return {"Authorization": f"Bearer {r.json()['access_token']}"}
