@@ -142,6 +142,7 @@ class Stream:
     seq: int = -1
     status: str = ""
     to_act: list[int] = field(default_factory=list)
+    moves: list[dict[str, Any]] = field(default_factory=list)  # with `?moves=true`: the viewer's options at `seq`
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     _pending: bytes = b""
 
@@ -153,6 +154,7 @@ class Stream:
             if lines.get(b"event") == b"turn":
                 head = json.loads(lines[b"data"])
                 self.seq, self.status, self.to_act = head["seq"], head["status"], head["to_act"]
+                self.moves = head.get("moves", [])
                 self.changed.set()
 
     async def reaching(self, seq: int) -> None:
@@ -212,8 +214,11 @@ async def token(client: Asgi, name: str) -> Headers:
 class Script:
     """Plays games move by move and adds up the CPU time of each part."""
 
-    def __init__(self, client: Asgi, admin: Headers, players: tuple[Player, Player], seed: int) -> None:
+    def __init__(
+        self, client: Asgi, admin: Headers, players: tuple[Player, Player], seed: int, offered: bool
+    ) -> None:
         self.client = client
+        self.offered = offered  # the options come with the stream's events (`?moves=true`), not from GET .../moves
         self.admin = admin
         self.players = players
         self.chooser = random.Random(seed)
@@ -235,7 +240,10 @@ class Script:
             async with contextlib.AsyncExitStack() as streams:
                 followed = [
                     await streams.enter_async_context(
-                        self.client.stream(f"/api/v1/games/{game_id}/stream", player.headers)
+                        self.client.stream(
+                            f"/api/v1/games/{game_id}/stream" + ("?moves=true" if self.offered else ""),
+                            player.headers,
+                        )
                     )
                     for player in seats.values()
                 ]
@@ -247,12 +255,18 @@ class Script:
         self, game_id: int, seats: dict[int, Player], streams: list[Stream], moves: int, spent: Round
     ) -> None:
         path = f"/api/v1/games/{game_id}/moves"
+        by_seat = dict(zip(seats, streams, strict=True))
         while spent.moves < moves and streams[0].status == "active":
-            player = seats[streams[0].to_act[0]]
+            seat = streams[0].to_act[0]
+            player = seats[seat]
             start = time.process_time()
-            status, answer = await self.client.request("GET", path, player.headers)
-            listed = time.process_time()
-            options = json.loads(answer)  # the client's work: not counted
+            if self.offered:
+                listed = start
+                options = {"seq": by_seat[seat].seq, "moves": by_seat[seat].moves}
+            else:
+                status, answer = await self.client.request("GET", path, player.headers)
+                listed = time.process_time()
+                options = json.loads(answer)  # the client's work: not counted
             body = json.dumps({"seq": options["seq"], "move": self.chooser.choice(options["moves"])}).encode()
             chosen = time.process_time()
             status, answer = await self.client.request("POST", path, player.headers, body, b"application/json")
@@ -278,7 +292,7 @@ async def floor_cost(client: Asgi, headers: Headers, requests: int, spent: Round
     spent.floor_requests += requests
 
 
-async def bench(url: str, data_dir: Path, moves: int, rounds: int, profile: int) -> None:
+async def bench(url: str, data_dir: Path, moves: int, rounds: int, profile: int, client_kind: str) -> None:
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         environment="test",
@@ -299,13 +313,13 @@ async def bench(url: str, data_dir: Path, moves: int, rounds: int, profile: int)
         players = (await sign_up(client, "ann"), await sign_up(client, "bob"))
         floor_headers = [(b"authorization", players[0].headers[0][1])]
         notifier = notifier_for(settings, app.state.service)
-        script = Script(client, admin, players, 2026)
+        script = Script(client, admin, players, 2026, client_kind == "stream")
         await script.play(60, Round())  # warm up: caches, prepared statements, the pool
         await notifier.run_once()
         await floor_cost(floor, floor_headers, 60, Round())
         profiler = cProfile.Profile(time.process_time) if profile else None
         results = []
-        print(f"CPU ms per move ({moves} moves a round) and per floor request, in process:")
+        print(f"CPU ms per move ({moves} moves a round, {client_kind} client) and per floor request, in process:")
         for index in range(rounds):
             spent = Round()
             with _profiling(profiler):
@@ -357,6 +371,12 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=300, help="moves per round")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the N costliest functions")
+    parser.add_argument(
+        "--client",
+        choices=["stream", "poll"],
+        default="stream",
+        help="where the awaited seat takes its options: from its stream's events (`?moves=true`) or from GET .../moves",
+    )
     args = parser.parse_args()
     with contextlib.ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
@@ -375,7 +395,7 @@ def main() -> None:
             )
         try:
             with asyncio.Runner(loop_factory=_loop_factory()) as runner:
-                runner.run(bench(url, tmp, args.moves, args.rounds, args.profile))
+                runner.run(bench(url, tmp, args.moves, args.rounds, args.profile, args.client))
         finally:
             with psycopg.connect(to_libpq_url(url), autocommit=True) as conn:
                 conn.execute("DROP TABLE bench_floor")

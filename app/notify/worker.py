@@ -528,8 +528,9 @@ async def _settle(
     """The outcome each planned mail would get from delivery's first checks, where four queries for the whole
     batch already tell it: the recipient turned the kind off, the decision is no longer awaited (a backlog of
     moves in one game makes every "your turn" but the last one stale), the recipient is watching the game's page,
-    or was sent a "your turn" of this game within `interval` (throttled: a player away from a lively table gets
-    one such mail an hour, and every other change in that hour is settled here).
+    or was sent a "your turn" of this game within `interval` or gets a newer one in this batch (throttled: a
+    player away from a lively table gets one such mail an hour, and every other change in that hour is settled
+    here).
     None: left to delivery, which checks everything again when it sends. Settling these here keeps a busy game's
     mail work to a few statements per batch instead of several per move."""
     if not mails:
@@ -573,8 +574,12 @@ async def _settle(
             .distinct()
         )
     }
+    # Of several "your turn" of one game to one player in the batch, only the newest may be sent: delivery would
+    # send the first and throttle the others (one an hour), so the others are settled here and the mail that goes
+    # tells of the newest position.
+    newest = {(game_id, m.user_id): index for index, (game_id, _, m) in enumerate(mails) if m.message == "your_turn"}
     outcomes: list[str | None] = []
-    for game_id, _, m in mails:
+    for index, (game_id, _, m) in enumerate(mails):
         status, to_act = heads.get(game_id, ("gone", set()))
         if m.message in ALWAYS_SENT:
             outcomes.append(None)
@@ -584,7 +589,7 @@ async def _settle(
             outcomes.append("stale")
         elif m.message == "your_turn" and (game_id, m.user_id) in watching:
             outcomes.append("watching")
-        elif m.message == "your_turn" and (game_id, m.user_id) in lately:
+        elif m.message == "your_turn" and ((game_id, m.user_id) in lately or newest[game_id, m.user_id] != index):
             outcomes.append("throttled")
         else:
             outcomes.append(None)

@@ -62,8 +62,9 @@ async def test_planning_a_backlog_costs_the_same_statements_for_few_changes_and_
         mark = await session.scalar(select(func.max(Outbox.id)))
     many, outcomes = await _planning_statements(table, notifier, 12)
     assert few == many, (few, many)
-    # Of the twelve turns handed over, those of the seat no longer awaited are moot at once; the others are left
-    # to delivery (which sends one and finds the rest sent within the hour).
+    # Of the twelve turns handed over, those of the seat no longer awaited are moot at once; of the awaited seat's,
+    # the newest is left to delivery and the others are throttled at once (delivery would send one, and find the
+    # rest sent within the hour).
     awaited = (await table.to_act())[0]
     async with notifier.db.session() as session:
         rows = (
@@ -72,12 +73,12 @@ async def test_planning_a_backlog_costs_the_same_statements_for_few_changes_and_
                     Outbox.id > mark,
                     Outbox.kind == "mail",
                     Outbox.payload["message"].astext == "your_turn",
-                )
+                ).order_by(Outbox.seq)
             )
         ).all()
     assert sorted(outcome or "pending" for seat, outcome in rows if seat != awaited) == ["stale"] * 6
-    assert sorted(outcome or "pending" for seat, outcome in rows if seat == awaited) == ["pending"] * 6
-    assert outcomes == {"stale": 6}
+    assert [outcome or "pending" for seat, outcome in rows if seat == awaited] == ["throttled"] * 5 + ["pending"]
+    assert outcomes == {"stale": 6, "throttled": 5}
 
 
 async def test_a_moot_turn_is_settled_at_planning_with_the_outcome_delivery_gives_it(
