@@ -69,6 +69,12 @@ def card_name(card: str | None) -> str:
     return gettext(row.name) if row else str(card)
 
 
+def _one_sided(card: str) -> bool:
+    """A Big Box card played on the one side its rules print (decision D91): its colour tells nothing."""
+    row = PERSONALITIES.get(card)
+    return row is not None and row.one_side
+
+
 def at(e: Event) -> str:
     return f"({e['x']}, {e['y']})"
 
@@ -396,7 +402,8 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "step_completed": lambda d, e: None,
     "parcel_claimed": lambda d, e: _(CLAIM_REASONS.get(str(e.get("reason")), CLAIMED),
                                      player=d.who(e["seat"]), parcel=at(e)),
-    "personality_chosen": lambda d, e: _("{player} chooses the {card} ({side})", player=d.who(e["seat"]),
+    "personality_chosen": lambda d, e: _(N_("{player} chooses the {card}") if _one_sided(e["card"])
+                                         else N_("{player} chooses the {card} ({side})"), player=d.who(e["seat"]),
                                          card=card_name(e["card"]), side=side_name(e["side"])) + _card_gains(e) + ".",
     # Big Box's Newspaper Boy (RULING X2).
     "card_copied": lambda d, e: _("{player}'s Newspaper Boy copies the {card} ({side})", player=d.who(e["seat"]),

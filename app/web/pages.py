@@ -54,7 +54,7 @@ templates.env.globals.update(
     side_choices=guide.SIDE_CHOICES,
     expansion_names=EXPANSION_NAMES, OUTLAW_VP=OUTLAW_VP, static_url=static_url, score_part=present.score_part,
     horses_not_played=guide.HORSES_NOT_PLAYED, building_name=building_name, card_name=card_name,
-    side_name=present.side_name, shop_name=present.shop_name, piece_name=present.piece_name,
+    card_side_name=present.card_side_name, shop_name=present.shop_name, piece_name=present.piece_name,
 )
 templates.env.filters.update(
     player_link=present.player_link, player_links=present.player_links, building_name=building_name,

@@ -659,7 +659,7 @@ def personality_cards(doc: Doc) -> list[dict[str, Any]]:
         cards.append({
             **card,
             "name": gettext(row.name),
-            "side_name": said(SIDE_NAMES.get(card.get("side") or "", "")),
+            "side_name": card_side_name(card["card"], card.get("side")),
             "yellow_text": said(row.yellow.text),
             "yellow_limit": row.yellow.cash_limit,
             "red_text": said(row.red.text),
@@ -719,6 +719,13 @@ def phase_name(phase: str | None) -> str:
 def side_name(side: str | None) -> str:
     """A card's side in words ("yellow"); empty while it is not decided."""
     return said(SIDE_NAMES.get(side or "", ""))
+
+
+def card_side_name(card: str | None, side: str | None) -> str:
+    """The side of a held card in words, for the player panels: empty while it is not decided, and for the Big Box
+    cards played on the one side their rules print (decision D91), where a colour would tell nothing."""
+    row = PERSONALITIES.get(card or "")
+    return "" if row is not None and row.one_side else side_name(side)
 
 
 def shop_name(item: str) -> str:

@@ -87,11 +87,11 @@ def test_the_newspaper_boy_pays_and_his_copy_is_told() -> None:
     """R-BB-2 (RULING X2): choosing him costs $3 (not "receives $-3"); the copy names the card and what it gave."""
     d = gamelog.Describer(["ann", "bob"])
     chosen = {"type": "personality_chosen", "seat": 0, "card": "newspaper_boy", "side": "yellow", "money": -3}
-    assert d.describe(chosen) == "ann chooses the Newspaper Boy (yellow) and pays $3."
+    assert d.describe(chosen) == "ann chooses the Newspaper Boy and pays $3."  # one side only (D91)
     copied = {"type": "card_copied", "seat": 0, "card": "banker", "side": "yellow", "money": 9}
     assert d.describe(copied) == "ann's Newspaper Boy copies the Banker (yellow) and receives $9."
     cowboy = {"type": "personality_chosen", "seat": 1, "card": "cowboy", "side": "yellow", "horses": 1}
-    assert d.describe(cowboy) == "bob chooses the Cowboy (yellow) and receives 1 horse."
+    assert d.describe(cowboy) == "bob chooses the Cowboy and receives 1 horse."
 
 
 def test_a_horse_bought_at_wages_is_told_with_its_net_payment() -> None:

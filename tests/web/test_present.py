@@ -135,3 +135,40 @@ def test_the_table_shows_the_city_hall_and_its_placement() -> None:
     doc = player_view(g.state, 0, game_id=1, usernames=names)
     html = board_html(game, doc, legal_moves(g.state, 0), _known_log(g.events, 0))
     assert "Parcel (3, 3); City Hall" in html and "$None" not in html
+
+
+ONE_SIDED = ("newspaper_boy", "cowboy", "heroes")
+
+
+def test_a_one_sided_big_box_card_is_shown_without_a_colour() -> None:
+    """Decision D91: the Newspaper Boy, the Cowboy and the Heroes are played on the one side `004` prints, so the
+    player panels, the card's heading and the log name them without "yellow"; two-sided cards keep their side."""
+    variants = {"expansions": ["big_box"], "horses": True, "characters": [0, 1, 2, 3, 4, 15, 16, 17]}
+    config = GameConfig.from_variants(players=3, variants=variants, preview=True)
+    events = new_game(config, 5)
+    state = replay(events)
+    chooser = random.Random(5)
+    names = ["ann", "bob", "cy"]
+    while not all(p.personality for p in state.players):
+        seat = to_act(state)[0]
+        moves = legal_moves(state, seat)
+        # The first card taken is a one-sided one, the others two-sided ones, so that both kinds are held.
+        taken_one = any(p.personality in ONE_SIDED for p in state.players)
+        wanted = [m for m in moves if "card" in m and (m["card"] in ONE_SIDED) != taken_one
+                  and m["card"] != "teacher"]
+        move = wanted[0] if wanted else chooser.choice(moves)
+        new = decide(state, seat, move, 5)
+        for event in new:
+            state = evolve(state, event)
+        events.extend(new)
+    doc = player_view(state, None, game_id=1, usernames=names)
+    html = board_html(SimpleNamespace(id=1, name="Test"), doc, [], _known_log(events, None))
+    held = {p.personality for p in state.players}
+    one = next(card for card in ONE_SIDED if card in held)
+    two = next(card for card in held if card not in (*ONE_SIDED, "teacher"))
+    name_one, name_two = present.card_name(one), present.card_name(two)
+    assert f"{name_one} (yellow)" not in html and f"{name_one} <span" not in html
+    assert f"{name_one}</dd>" in html or f"{name_one}, " in html
+    assert f"{name_two} (yellow)" in html or f"{name_two} (red)" in html
+    chosen = [Describer(names).describe(e) for e in events if e["type"] == "personality_chosen" and e["card"] == one]
+    assert chosen and "(yellow)" not in chosen[0] and f"the {name_one}" in chosen[0]
