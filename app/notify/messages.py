@@ -227,7 +227,10 @@ def _subject_and_context(message: Message) -> tuple[str, dict[str, Any]]:
         return gettext("Your time ran out in {game}: a move was made for you").format(game=game), context
     if kind == "admin_alert":
         player = str(details.get("player") or gettext("a player"))
-        context.update(player=player, seat=details.get("seat"), count=details.get("count", 3))
+        context.update(player=player, seat=details.get("seat"), count=details.get("count", 3),
+                       away=bool(details.get("away")), hours=details.get("hours", 0))
+        if context["away"]:  # still away two move clocks after the timeout (app.play.clocks.report_absences)
+            return gettext("{player} has not come back to {game}").format(player=player, game=game), context
         return ngettext("{player} ran out of time {count} time in a row in {game}",
                         "{player} ran out of time {count} times in a row in {game}",
                         context["count"]).format(player=player, count=context["count"], game=game), context

@@ -96,6 +96,37 @@ _REMIND = text(
 )
 
 
+# An absence alert is claimed by the UPDATE that clears it: of two instances, the second finds it taken. Told to
+# the game's creator if an admin created it, else to every admin (as the third timeout in a row used to be: an
+# absent seat never runs out of time again, the bot plays it at once).
+_REPORT_ABSENCES = text(
+    """
+    WITH due AS (
+        UPDATE seats AS s SET absence_alert_at = NULL
+        FROM games AS g
+        WHERE g.id = s.game_id AND s.absence_alert_at <= :now
+        RETURNING s.game_id, g.seq, s.seat, s.user_id, g.created_by, g.move_timeout_hours,
+                  s.absent AND g.status = 'active' AS away
+    )
+    INSERT INTO outbox (game_id, seq, kind, recipient_id, next_attempt_at, payload)
+    SELECT d.game_id, d.seq, 'mail', a.id, :now, jsonb_build_object(
+        'message', 'admin_alert', 'seat', d.seat, 'player', p.username, 'away', true,
+        'hours', 2 * d.move_timeout_hours)
+    FROM due AS d
+    JOIN users AS p ON p.id = d.user_id
+    JOIN users AS a ON a.is_admin AND (a.id = d.created_by OR NOT EXISTS (
+        SELECT FROM users AS c WHERE c.id = d.created_by AND c.is_admin))
+    WHERE d.away
+    RETURNING id
+    """
+)
+
+
+async def report_absences(session: AsyncSession, now: datetime) -> int:
+    """Queue the admins' mails about players still away two move clocks after their clock ran out (the bot plays
+    their seats meanwhile; an admin may give such a seat to someone else); returns how many mails."""
+    return len((await session.execute(_REPORT_ABSENCES, {"now": now})).all())
+
 
 async def remind(session: AsyncSession, now: datetime) -> int:
     """Queue the reminders due by `now` (a quarter of the time left); returns how many."""

@@ -1,4 +1,5 @@
-"""The periodic clock check, run in every instance: reminders due, then clocks run out.
+"""The periodic clock check, run in every instance: reminders due, players still away reported to the admins, then
+clocks run out.
 
 A reminder is claimed by the statement that marks it sent, and a timeout is a command like any other
 (`GameService.apply`), recorded only if the game is still where the check found it: two instances never remind
@@ -40,6 +41,7 @@ class ClockKeeper:
         now = now or self.clock()
         async with self.service.db.autocommit() as session:
             reminders = await clocks.remind(session, now)
+            await clocks.report_absences(session, now)
             due = (
                 await session.execute(
                     select(Seat.game_id, Seat.seat)

@@ -159,6 +159,13 @@ _RECORD = driver_sql("""
                 WHEN s.seat = %(reset_seat)s THEN false
                 WHEN s.seat = %(timed_out_seat)s THEN true
                 ELSE s.absent
+            END,
+            -- The admins hear of a player still away two more move clocks after the timeout (clocks.py).
+            absence_alert_at = CASE
+                WHEN s.seat = %(reset_seat)s THEN NULL
+                WHEN s.seat = %(timed_out_seat)s AND NOT s.absent
+                    THEN CAST(%(now)s AS timestamptz) + make_interval(hours => 2 * m.move_timeout_hours)
+                ELSE s.absence_alert_at
             END
         FROM moved AS m
         WHERE s.game_id = m.id AND %(clocks)s

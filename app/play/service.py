@@ -744,7 +744,7 @@ class GameService:
             taken = await session.scalar(
                 update(Seat)
                 .where(Seat.game_id == game_id, Seat.user_id == account.id, Seat.seat.is_not(None))
-                .values(absent=False)
+                .values(absent=False, absence_alert_at=None)
                 .returning(Seat.seat)
             )
             await session.commit()

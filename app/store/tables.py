@@ -118,6 +118,9 @@ class Seat(Base):
     timeouts_in_row: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     # The seat's clock ran out and its player has not moved since nor taken the seat back: the bot plays it.
     absent: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    # When the admins hear that the absent player has not come back (two more move clocks after the timeout);
+    # None when not due, or told already (app.play.clocks.report_absences).
+    absence_alert_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
 
     __table_args__ = (Index("uq_seats_game_id_seat", "game_id", "seat", unique=True),)
 

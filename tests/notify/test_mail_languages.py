@@ -65,6 +65,20 @@ def test_every_mail_is_written_in_french_and_spanish_without_english(kind: str, 
     assert f'<html lang="{language}">' in translated[2]
 
 
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_the_admins_alert_about_a_player_still_away_is_translated(language: str) -> None:
+    """The other form of "admin_alert" (app.play.clocks.report_absences): a player away two move clocks after
+    the timeout."""
+    english = written(mail("admin_alert", "en", away=True, hours=48))
+    translated = written(mail("admin_alert", language, away=True, hours=48))
+    assert english[0] == "bob has not come back to Friday game" and "48 hours" in english[1]
+    subject, text, html = translated
+    assert subject != english[0] and "bob" in subject
+    assert text != english[1] and "48" in text and "48" in html
+    for part in translated:
+        assert english_left(part, NAMES) == [], part
+
+
 @pytest.mark.parametrize("kind", EVERY_KIND)
 def test_the_english_mail_is_english(kind: str) -> None:
     """The check above is not blind: the English mails are full of the words it looks for."""

@@ -15,6 +15,7 @@ from conftest import Api, Player, live_server
 from httpx_sse import ServerSentEvent, aconnect_sse
 
 from app.notify.worker import Notifier
+from app.play.bot_keeper import BotKeeper
 from app.play.keeper import ClockKeeper
 from app.play.service import GameService
 from app.settings import Settings
@@ -244,3 +245,54 @@ async def test_three_timeouts_at_a_players_table_alert_the_admins_not_its_creato
     await drain(notifier, t)
     alerts = [rcpt for rcpt, m in smtp.inbox.mails if "ran out of time 3 times in a row" in m["Subject"]]
     assert alerts == [["admin@example.com"]]
+
+
+async def _timed_out_and_played_by_the_bot(
+    client: httpx.AsyncClient, api: Api, service: GameService, table: Table
+) -> tuple[int, datetime]:
+    """The awaited seat's clock runs out; the site's bot then plays the absent seat whenever it is awaited (as the
+    server's bot job does). Returns the seat and the time of the timeout."""
+    (seat,) = await table.to_act()
+    later = await _deadline(client, api, table, seat) + timedelta(minutes=1)
+    assert (await ClockKeeper(service).tick(later)).timeouts == 1
+    await BotKeeper(service).run_once()
+    return seat, later
+
+
+def _away_alerts(smtp: SmtpServer, table: Table, seat: int) -> list[Any]:
+    subject = f"{table.player(seat).username} has not come back to Test game"
+    return [m for m in smtp.inbox.to("admin@example.com") if m["Subject"] == subject]
+
+
+async def test_a_player_still_away_two_clocks_after_the_timeout_is_reported_to_the_admin_once(
+    api: Api, client: httpx.AsyncClient, service: GameService, notifier: Notifier, smtp: SmtpServer
+) -> None:
+    """Issue "Asynchronous play", part 4 ("after three timeouts in a row the admin is mailed"), with the bot of
+    issue 15: an absent seat never runs out of time again (the bot plays it at once), so the admin hears of a
+    player who has not come back two more move clocks after the timeout — once, however many instances check."""
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24)
+    seat, timed_out = await _timed_out_and_played_by_the_bot(client, api, service, table)
+    await drain(notifier, timed_out)
+    await ClockKeeper(service).tick(timed_out + timedelta(hours=47))
+    await drain(notifier, timed_out + timedelta(hours=47))
+    assert _away_alerts(smtp, table, seat) == []
+    due = timed_out + timedelta(hours=48, minutes=1)
+    await asyncio.gather(*(ClockKeeper(service).tick(due) for _ in range(3)))
+    await ClockKeeper(service).tick(due + timedelta(hours=24))
+    await drain(notifier, due + timedelta(hours=24))
+    (alert,) = _away_alerts(smtp, table, seat)
+    text = alert.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert "has not moved for 48 hours since" in text and "the site's bot plays the seat" in text
+    assert f"/api/v1/games/{table.id}/seats/{seat}/replace" in text
+
+
+async def test_a_player_who_takes_the_seat_back_is_not_reported(
+    api: Api, client: httpx.AsyncClient, service: GameService, notifier: Notifier, smtp: SmtpServer
+) -> None:
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24)
+    seat, timed_out = await _timed_out_and_played_by_the_bot(client, api, service, table)
+    r = await client.post(f"/api/v1/games/{table.id}/seat/back", headers=table.player(seat).headers)
+    assert r.status_code == 200, r.text
+    await ClockKeeper(service).tick(timed_out + timedelta(hours=49))
+    await drain(notifier, timed_out + timedelta(hours=49))
+    assert _away_alerts(smtp, table, seat) == []
