@@ -24,6 +24,7 @@ from app.play.accounts import Accounts, make_hasher
 from app.play.bot_keeper import BotKeeper
 from app.play.bus import Bus
 from app.play.chat import Chat
+from app.play.email_change import EmailLinks
 from app.play.keeper import ClockKeeper
 from app.play.notes import NoteBook
 from app.play.password_reset import ResetLinks
@@ -54,11 +55,16 @@ def build_sign_in(settings: Settings, db: Database) -> SignIn:
             sign_ups_per_address=settings.sign_ups_per_address_per_hour,
         ),
         reset_links=reset_links_for(settings),
+        email_links=email_links_for(settings),
     )
 
 
 def reset_links_for(settings: Settings) -> ResetLinks:
     return ResetLinks(settings.signing_key(), settings.base_url)
+
+
+def email_links_for(settings: Settings) -> EmailLinks:
+    return EmailLinks(settings.signing_key(), settings.base_url)
 
 
 def sender_for(settings: Settings) -> Sender:
@@ -83,6 +89,7 @@ def notifier_for(settings: Settings, service: GameService, sender: Sender | None
         ),
         UnsubscribeLinks(settings.signing_key(), settings.base_url),
         reset_links=reset_links_for(settings),
+        email_links=email_links_for(settings),
     )
 
 

@@ -86,7 +86,7 @@ ABOUT_AN_AWAITED_DECISION = frozenset({"your_turn", "permission", "reminder"})
 ABOUT_THE_TABLE = frozenset({"invitation", "chat"})
 # Mails about the account itself, asked for by its owner: sent whatever the mail settings, with no unsubscribe
 # link (they are not in KINDS, so no setting can name them).
-ALWAYS_SENT = frozenset({"password_reset", "email_changed"})
+ALWAYS_SENT = frozenset({"password_reset", "email_changed", "email_confirm"})
 
 
 def default_mode(kind: str) -> str:
@@ -255,6 +255,10 @@ def _subject_and_context(message: Message) -> tuple[str, dict[str, Any]]:
     if kind == "email_changed":
         context.update(new=str(details.get("new", "")))
         return gettext("The email address of your Carson City account was changed"), context
+    if kind == "email_confirm":
+        context.update(link=str(details["link"]), lifetime=days_and_hours(float(details.get("hours", 24))),
+                       new=str(details.get("new", "")))
+        return gettext("Confirm the new address of your Carson City account"), context
     if kind == "password_reset":
         context.update(link=str(details["link"]), lifetime=days_and_hours(float(details.get("hours", 1))))
         return gettext("Set a new password for Carson City Online"), context

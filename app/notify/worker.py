@@ -44,6 +44,8 @@ from app.notify.messages import (
 )
 from app.notify.preferences import UnsubscribeLinks
 from app.notify.sender import Sender, SendFailed, build_email
+from app.play.email_change import MAIL as EMAIL_CONFIRM
+from app.play.email_change import EmailLinks
 from app.play.password_reset import ResetLinks
 from app.rules import GameState, player_view, to_act
 from app.rules.decisions import Decision
@@ -133,12 +135,14 @@ class Notifier:
         links: UnsubscribeLinks,
         clock: Clock = utc_now,
         reset_links: ResetLinks | None = None,
+        email_links: EmailLinks | None = None,
     ) -> None:
         self.db = db
         self.sender = sender
         self.settings = settings
         self.links = links
         self.reset_links = reset_links
+        self.email_links = email_links
         self.clock = clock
         self.cache = StateCache(capacity=256)
 
@@ -251,8 +255,10 @@ class Notifier:
             return "no_recipient"
         if user.email is None:  # the site's bots have no address
             return "no_address"
-        # A change of address is told at the address it replaced (in the row), every other mail at the current one.
-        address = str(row.payload.get("to") or user.email) if message == "email_changed" else user.email
+        # A change of address is told at the address it replaced (in the row), the link that confirms one is sent
+        # to the new address (in the row), every other mail goes to the current one.
+        to_row = message in ("email_changed", EMAIL_CONFIRM)
+        address = str(row.payload.get("to") or user.email) if to_row else user.email
         recipient = Recipient(user.id, user.username, address, user.language)
         if message not in ("digest", *ALWAYS_SENT):
             mode = await _mode(session, user.id, message)
@@ -274,6 +280,8 @@ class Notifier:
         content = await self._message(session, row, recipient, message)
         if message == "password_reset":
             content = self._reset_message(content, user)
+        if message == EMAIL_CONFIRM:
+            content = self._confirm_message(content, user, address)
         try:
             email = self._email(row, content, now)
         except Exception as exc:  # pure code on stored data: every retry would fail the same way
@@ -303,6 +311,16 @@ class Notifier:
         link = self.reset_links.url(user.id, user.password_hash)
         hours = self.reset_links.lifetime.total_seconds() / 3600
         return Message(content.kind, content.recipient, details={"link": link, "hours": hours})
+
+    def _confirm_message(self, content: Message, user: User, new_email: str) -> Message:
+        """The mail that confirms a new address, with its link made now from the account's current address
+        (never stored), so it is void once the address changes. Without the links it cannot be written (marked
+        failed)."""
+        if self.email_links is None or user.email is None:
+            return content
+        link = self.email_links.url(user.id, new_email, user.email)
+        hours = self.email_links.lifetime.total_seconds() / 3600
+        return Message(content.kind, content.recipient, details={"link": link, "hours": hours, "new": new_email})
 
     def _email(self, row: Outbox, content: Message, now: datetime) -> EmailMessage:
         """The mail of `row`, ready to send; raises whatever keeps it from being written (a game name with a

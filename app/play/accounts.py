@@ -104,12 +104,21 @@ class Accounts:
         user.password_hash = await asyncio.to_thread(self.hasher.hash, password)
         return Account(user.id, user.username, user.is_admin, user.language)
 
-    async def set_email(self, session: AsyncSession, user_id: int, email: str) -> str | None:
-        """Replace the address of `user_id` and return the one it replaced; Conflict `email_taken` when another
-        account uses it (any case)."""
+    async def email_of(self, session: AsyncSession, user_id: int) -> str | None:
+        """The address of `user_id` (None: a bot's account, or no such account)."""
+        email: str | None = await session.scalar(select(User.email).where(User.id == user_id))
+        return email
+
+    async def check_email_free(self, session: AsyncSession, user_id: int, email: str) -> None:
+        """Conflict `email_taken` when an account other than `user_id` uses `email` (any case)."""
         taken = await session.scalar(select(User.id).where(User.email == email.lower(), User.id != user_id))
         if taken is not None:
             raise Conflict("email_taken", "An account with that email address already exists.")
+
+    async def set_email(self, session: AsyncSession, user_id: int, email: str) -> str | None:
+        """Replace the address of `user_id` and return the one it replaced; Conflict `email_taken` when another
+        account uses it (any case)."""
+        await self.check_email_free(session, user_id, email)
         user = await session.get(User, user_id)
         if user is None:
             raise NotSignedIn("not_signed_in", "Your account no longer exists.")

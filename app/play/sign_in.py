@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import timedelta
 
-from app.play import password_reset, sessions, sign_in_limits
+from app.play import email_change, password_reset, sessions, sign_in_limits
 from app.play.accounts import Account, Accounts
 from app.play.clocks import Clock, utc_now
+from app.play.email_change import EmailLinks
 from app.play.errors import NotAllowed, NotSignedIn, TooMany, TooManyAttempts
 from app.play.password_reset import ResetLinks
 from app.play.record import SignInCheck
@@ -35,9 +36,11 @@ class SignIn:
         limits: Limits | None = None,
         clock: Clock = utc_now,
         reset_links: ResetLinks | None = None,
+        email_links: EmailLinks | None = None,
     ) -> None:
         self.db = db
         self.reset_links = reset_links
+        self.email_links = email_links
         self.accounts = accounts
         self.lifetimes = lifetimes
         self.limits = limits or Limits()
@@ -141,21 +144,54 @@ class SignIn:
             await sign_in_limits.succeeded(session, self.limits, account.username, address, self.clock())
             await session.commit()
 
-    async def change_email(self, account: Account, current: str, email: str, address: str) -> None:
-        """Set a new address after checking the password (under the sign-in limits, like any guess): a stolen
-        browser alone must not redirect the account's reset mails; and the old address is told of the change
-        (`email_changed`). NotAllowed `wrong_password`; Conflict `email_taken`."""
+    async def change_email(self, account: Account, current: str, email: str, address: str) -> bool:
+        """Ask for a new address after checking the password (under the sign-in limits, like any guess): a
+        stolen browser alone must not redirect the account's reset mails. The address changes only once the
+        link mailed to it is followed (`confirm_email`, app.play.email_change). Returns whether a link was sent
+        (False: the address is the account's own already, in any case). NotAllowed `wrong_password`; Conflict
+        `email_taken`."""
         await self._confirm_password(account, current, address)
         async with self.db.session() as session:
             await sign_in_limits.succeeded(session, self.limits, account.username, address, self.clock())
             await session.commit()
+        new = email.lower()
         async with self.db.session() as session:
-            previous = await self.accounts.set_email(session, account.id, email)
-            if previous is not None and previous != email.lower():
-                # Told at the old address, in the same transaction: a thief who changed it is seen by the owner.
-                session.add(Outbox(kind="mail", recipient_id=account.id, next_attempt_at=self.clock(),
-                                   payload={"message": "email_changed", "to": previous, "new": email.lower()}))
+            if await self.accounts.email_of(session, account.id) == new:
+                return False
+            await self.accounts.check_email_free(session, account.id, new)
+            session.add(Outbox(kind="mail", recipient_id=account.id, next_attempt_at=self.clock(),
+                               payload={"message": email_change.MAIL, "to": new}))
             await session.commit()
+        return True
+
+    async def email_pending(self, token: str) -> email_change.Pending | None:
+        """What the confirmation link `token` would change; None for a forged, expired or used link."""
+        if self.email_links is None:
+            return None
+        async with self.db.session() as session:
+            return await email_change.pending(session, self.email_links, token)
+
+    async def confirm_email(self, token: str) -> str:
+        """Set the address the confirmation link `token` names (once: the change voids the link) and tell the
+        address it replaces (`email_changed`, in the same transaction: a thief who changed it is seen by the
+        owner). Returns the new address. NotAllowed `invalid_email_link` when the link is no longer good;
+        Conflict `email_taken` when another account took the address meanwhile."""
+        refused = NotAllowed(
+            "invalid_email_link",
+            "This confirmation link has expired or was already used; please ask for a new one in your settings.",
+        )
+        if self.email_links is None:
+            raise refused
+        async with self.db.session() as session:
+            found = await email_change.pending(session, self.email_links, token)
+            if found is None:
+                raise refused
+            previous = await self.accounts.set_email(session, found.user_id, found.new_email)
+            if previous is not None and previous != found.new_email:
+                session.add(Outbox(kind="mail", recipient_id=found.user_id, next_attempt_at=self.clock(),
+                                   payload={"message": "email_changed", "to": previous, "new": found.new_email}))
+            await session.commit()
+        return found.new_email
 
     async def ask_for_reset(self, email: str, address: str) -> None:
         """Mail a reset link to the account with `email`, if any; the same (silent) answer either way."""

@@ -30,6 +30,7 @@ from app.web.schemas import (
     ChatOut,
     CreateGameIn,
     EmailChangeIn,
+    EmailConfirmIn,
     ErrorResponse,
     EventOut,
     EventsOut,
@@ -137,11 +138,23 @@ async def change_password(
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
-@router.post("/auth/email", status_code=status.HTTP_204_NO_CONTENT, responses=errors(403, 409, 429), tags=["auth"])
+@router.post("/auth/email", status_code=status.HTTP_202_ACCEPTED, responses=errors(403, 409, 429), tags=["auth"])
 async def change_email(request: Request, body: EmailChangeIn, account: CurrentAccount, sign_in: SignInDep) -> Response:
-    """Change the address mails and password resets go to (403 `wrong_password` if `current_password` is
-    wrong, 409 `email_taken` if another account has it)."""
+    """Ask for a new address for mails and password resets (403 `wrong_password` if `current_password` is
+    wrong, 409 `email_taken` if another account has it): 202, and a link is mailed to the new address; the
+    address changes when the link is followed (its page, or POST .../auth/email/confirm with its token), within
+    a day, and the old address is then told. The account's own address again changes nothing (202 too)."""
     await sign_in.change_email(account, body.current_password, body.email, client_address(request))
+    return Response(status_code=status.HTTP_202_ACCEPTED)
+
+
+@router.post("/auth/email/confirm", status_code=status.HTTP_204_NO_CONTENT, responses=errors(403, 409),
+             tags=["auth"])
+async def confirm_email(body: EmailConfirmIn, sign_in: SignInDep) -> Response:
+    """Set the new address with the token of the link mailed to it (the last part of the link's path): 403
+    `invalid_email_link` once it expired, was used, or the account's address changed since; 409 `email_taken`
+    if another account took the address meanwhile. No sign-in needed: the link went to the new address."""
+    await sign_in.confirm_email(body.token)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

@@ -66,6 +66,14 @@ class PasswordForgotIn(BaseModel):
     email: Text = Field(max_length=254)
 
 
+class EmailConfirmIn(BaseModel):
+    """The token of the link mailed to a new address."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(max_length=512)
+
+
 class PasswordResetIn(BaseModel):
     """The token of a reset link and the new password."""
 

@@ -150,10 +150,53 @@ async def change_email(request: Request, account: OptionalAccount, sign_in: Sign
         return await _page(request, account, service, session, status=422,
                            error=gettext("Please give a valid email address."))
     try:
-        await sign_in.change_email(account, current_password, address, client_address(request))
+        sent = await sign_in.change_email(account, current_password, address, client_address(request))
     except PlayError as exc:
         context = await _context(account, service, session)
         return refused(request, "pages/settings.html", account, exc, 409 if exc.code == "email_taken" else 403,
                        **context)
-    return await _page(request, account, service, session,
-                       notice=gettext("Your mails now go to {address}.").format(address=address.lower()))
+    if not sent:
+        return await _page(request, account, service, session,
+                           notice=gettext("{address} is your address already.").format(address=address.lower()))
+    return await _page(request, account, service, session, notice=gettext(
+        "We sent a link to {address}: your mails go there once you follow it, within a day. Until then they go "
+        "to the address you have now.").format(address=address.lower()))
+
+
+@router.get("/settings/email/confirm/{token}")
+async def confirm_email_form(request: Request, token: str, account: OptionalAccount, sign_in: SignInDep) -> Response:
+    """The page a confirmation link opens: what it changes, and a button (mail scanners open links; only a
+    person's click changes the address). No sign-in needed: the link was sent to the new address."""
+    pending = await sign_in.email_pending(token)
+    if pending is None:
+        return _expired_email_link(request, account)
+    return render(request, "pages/email_confirm.html", account, token=token, username=pending.username,
+                  new_email=pending.new_email)
+
+
+@router.post("/settings/email/confirm/{token}")
+async def confirm_email(request: Request, token: str, account: OptionalAccount, sign_in: SignInDep,
+                        csrf_token: OptionalFormStr = None) -> Response:
+    """Change the address as the link says; the address it replaces is told."""
+    try:
+        csrf.check(request, csrf_token)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    pending = await sign_in.email_pending(token)
+    if pending is None:
+        return _expired_email_link(request, account)
+    try:
+        address = await sign_in.confirm_email(token)
+    except PlayError as exc:
+        if exc.code == "invalid_email_link":
+            return _expired_email_link(request, account)
+        return refused(request, "pages/email_confirm.html", account, exc, 409, token=token,
+                       username=pending.username, new_email=pending.new_email)
+    return render(request, "pages/email_confirm.html", account, token=token, username=pending.username,
+                  new_email=address, done=True)
+
+
+def _expired_email_link(request: Request, account: Account | None) -> Response:
+    return render(request, "pages/error.html", account, status=410,
+                  message=gettext("This confirmation link has expired or was already used. "
+                                  "Ask for a new one in your settings."))

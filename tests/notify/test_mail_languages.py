@@ -35,12 +35,14 @@ DETAILS: dict[str, dict[str, Any]] = {
     "chat": {"from": "bob", "text": "bonjour / hola"},
     "password_reset": {"link": "https://carson.example/password/reset/xyz", "hours": 1},
     "email_changed": {"to": "ann@example.com", "new": "ann.b@example.org"},
+    "email_confirm": {"link": "https://carson.example/settings/email/confirm/xyz", "hours": 24,
+                      "new": "ann.b@example.org"},
     "digest": {"games": [
         {"name": "Friday game", "link": "https://carson.example/games/1", "awaiting": "poser un cow-boy ou passer",
          "lines": ["…"]},
     ]},
 }
-EVERY_KIND = (*KINDS, "password_reset", "email_changed", "digest")
+EVERY_KIND = (*KINDS, "password_reset", "email_changed", "email_confirm", "digest")
 
 
 def mail(kind: str, language: str | None, **details: Any) -> Message:
