@@ -33,9 +33,29 @@
       return;
     }
     var b = board();
-    if (b && String(data.seq) !== b.dataset.seq) htmx.trigger(b, "refresh");
+    if (b && String(data.seq) !== b.dataset.seq) {
+      // While a move of this page is on its way, its answer brings the board up to date: fetching the board
+      // as well would replace it twice, and a click landing in between would be lost. Look again once it is in.
+      if (b.querySelector(".htmx-request")) announced = String(data.seq);
+      else htmx.trigger(b, "refresh");
+    }
     // A table waiting for players has no board: once the game starts, the page becomes the table.
     if (!b && document.getElementById("waiting") && data.status && data.status !== "open") window.location.reload();
+  });
+
+  // The seq the stream announced while a move of this page was on its way (see above).
+  var announced = null;
+
+  function catchUp() {
+    var b = board();
+    if (announced === null || !b || b.querySelector(".htmx-request")) return;
+    if (announced !== b.dataset.seq) htmx.trigger(b, "refresh");
+    announced = null;
+  }
+
+  document.addEventListener("htmx:afterSettle", catchUp);
+  document.addEventListener("htmx:afterRequest", function () {
+    setTimeout(catchUp, 0); // a refused move swaps nothing: its request's end is the last word
   });
 
   // A chat message sent: empty the field for the next one.

@@ -141,6 +141,38 @@ def test_two_players_play_the_opening_by_clicking(browser: Browser, live: LiveSe
             ctx.close()
 
 
+def test_ones_own_move_replaces_the_board_once(browser: Browser, live: LiveServer) -> None:
+    """The answer to a move brings the mover's board; the live stream, which announces the same move (often
+    before that answer), fetches nothing more for it on the mover's page — a second replacement of the board
+    could swallow the player's next click. The other page follows by fetching the board."""
+    ctx_a, ctx_b, xena, yuri = two_players(browser, live, ("xena", "yuri"))
+    pages = [xena, yuri]
+    admin_ctx, game_id = open_table(browser, live, "Once", pages, ["xena", "yuri"], seed=11)
+    board_gets: dict[int, int] = {id(p): 0 for p in pages}
+
+    def counted(page: Page) -> Any:
+        def on_request(request: Any) -> None:
+            if request.method == "GET" and request.url.split("?")[0].endswith(f"/games/{game_id}"):
+                board_gets[id(page)] += 1
+        return on_request
+
+    try:
+        for page in pages:
+            expect(page.locator("#board")).to_be_visible()
+            page.on("request", counted(page))
+        for n in range(4):  # the starting parcels, each clicked on the board
+            actor, others = actor_of(pages)
+            before = {key: value for key, value in board_gets.items()}
+            click_and_wait(actor, actor.locator("svg .target[role=button]").nth(5 + 9 * n), others)
+            actor.wait_for_timeout(400)  # time for a late stream message to fetch the board, were it to
+            assert board_gets[id(actor)] == before[id(actor)], f"move {n}: the mover's board was fetched again"
+            assert board_gets[id(others[0])] > before[id(others[0])]
+        assert all(was_not_reloaded(p) for p in pages)
+    finally:
+        for ctx in (ctx_a, ctx_b, admin_ctx):
+            ctx.close()
+
+
 def test_stale_click_shows_a_message(browser: Browser, live: LiveServer, shots: Any) -> None:
     ctx_a, ctx_b, dora, emil = two_players(browser, live, ("dora", "emil"))
     pages = [dora, emil]
