@@ -37,7 +37,7 @@
       // While a move of this page is on its way, its answer brings the board up to date: fetching the board
       // as well would replace it twice, and a click landing in between would be lost. Look again once it is in.
       if (b.querySelector(".htmx-request")) announced = String(data.seq);
-      else htmx.trigger(b, "refresh");
+      else refresh(b);
     }
     // A table waiting for players has no board: once the game starts, the page becomes the table.
     if (!b && document.getElementById("waiting") && data.status && data.status !== "open") window.location.reload();
@@ -49,8 +49,15 @@
   function catchUp() {
     var b = board();
     if (announced === null || !b || b.querySelector(".htmx-request")) return;
-    if (announced !== b.dataset.seq) htmx.trigger(b, "refresh");
+    if (announced !== b.dataset.seq) refresh(b);
     announced = null;
+  }
+
+  // Fetch the board again. A board swapped in moments ago gets its listeners only when htmx settles it (some
+  // 20 ms later): processing it first makes sure the "refresh" it is sent is heard (htmx processes a node once).
+  function refresh(b) {
+    htmx.process(b);
+    htmx.trigger(b, "refresh");
   }
 
   document.addEventListener("htmx:afterSettle", catchUp);
