@@ -23,7 +23,7 @@
     if (evt.detail.type === "chat") {
       // A new message in the table chat: read the chat log again.
       var chat = document.getElementById("chat-log");
-      if (chat) htmx.trigger(chat, "refresh");
+      if (chat) refresh(chat);
       return;
     }
     var data;
@@ -53,11 +53,12 @@
     announced = null;
   }
 
-  // Fetch the board again. A board swapped in moments ago gets its listeners only when htmx settles it (some
-  // 20 ms later): processing it first makes sure the "refresh" it is sent is heard (htmx processes a node once).
-  function refresh(b) {
-    htmx.process(b);
-    htmx.trigger(b, "refresh");
+  // Fetch a part of the page (the board, the chat) again. A part swapped in moments ago gets its listeners only
+  // when htmx settles it (some 20 ms later): processing it first makes sure the "refresh" it is sent is heard
+  // (htmx processes a node once).
+  function refresh(elt) {
+    htmx.process(elt);
+    htmx.trigger(elt, "refresh");
   }
 
   document.addEventListener("htmx:afterSettle", catchUp);
