@@ -40,7 +40,9 @@ async def _context(account: Account, service: GameService, session: AsyncSession
     modes = await preferences.modes(session, account.id)
     vacation = await clocks.vacation_summary(service.db, account, service.clock())
     email = await session.scalar(select(User.email).where(User.id == account.id))
-    return {"kinds": KINDS, "labels": KIND_LABELS, "modes": MODES, "mode_labels": MODE_LABELS, "current": modes,
+    # Only admins are ever sent the admins' alerts: the others are not asked about them.
+    kinds = [kind for kind in KINDS if account.is_admin or kind != "admin_alert"]
+    return {"kinds": kinds, "labels": KIND_LABELS, "modes": MODES, "mode_labels": MODE_LABELS, "current": modes,
             "vacation": vacation, "email": email or ""}
 
 

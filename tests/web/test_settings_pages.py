@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import httpx
+from typing import Any
 
-from tests.web.test_pages import csrf_of, signed_in
+import httpx
+from conftest import Api
+
+from tests.web.test_pages import admin_client, csrf_of, signed_in
 
 
 async def test_settings_need_a_sign_in(client: httpx.AsyncClient) -> None:
@@ -22,6 +25,18 @@ async def test_mail_modes_are_shown_and_saved(client: httpx.AsyncClient) -> None
     assert r.status_code == 200 and "saved" in r.text
     modes = (await client.get("/api/v1/me/notifications")).json()["preferences"]
     assert modes["your_turn"] == "digest" and modes["game_finished"] == "off"
+
+
+async def test_only_admins_are_asked_about_the_admins_alerts(client: httpx.AsyncClient, app: Any, api: Api) -> None:
+    """A player is never sent the alert about a player who keeps running out of time: the page does not offer it."""
+    await signed_in(client, "anna")
+    assert 'name="admin_alert"' not in (await client.get("/settings/notifications")).text
+    admin, _ = await admin_client(app, api)
+    try:
+        page = await admin.get("/settings/notifications")
+    finally:
+        await admin.aclose()
+    assert 'name="admin_alert"' in page.text and "A player keeps running out of time (admins)" in page.text
 
 
 async def test_saving_without_the_csrf_token_changes_nothing(client: httpx.AsyncClient) -> None:
