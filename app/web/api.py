@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Form, Query, Request, Response, status
+from fastapi import APIRouter, Depends, Form, Path, Query, Request, Response, status
 from fastapi.security import OAuth2PasswordRequestForm
 
 from app.play.commands import PlayerMove, Undo
+from app.play.profiles import player_record
 from app.web.deps import (
     ChatDep,
     ClaimDep,
@@ -49,6 +50,7 @@ from app.web.schemas import (
     PasswordChangeIn,
     PasswordForgotIn,
     PasswordResetIn,
+    PlayerOut,
     RegisterIn,
     TokenOut,
     UndoIn,
@@ -179,6 +181,14 @@ async def reset_password(body: PasswordResetIn, sign_in: SignInDep) -> Response:
 async def me(account: CurrentAccount) -> MeOut:
     """Who the credentials belong to."""
     return MeOut(id=account.id, username=account.username, is_admin=account.is_admin)
+
+
+@router.get("/players/{username}", responses=errors(404), tags=["players"])
+async def get_player(username: Annotated[str, Path(max_length=64)], account: CurrentAccount,
+                     service: ServiceDep) -> PlayerOut:
+    """A player's record, as their page `/players/{name}` shows it (the name in any case): their newest finished
+    games with each result, their win rate over those, and the games they play now. 404 `player_not_found`."""
+    return PlayerOut.of(await player_record(service, account, username))
 
 
 # --- games --------------------------------------------------------------------------------------------------

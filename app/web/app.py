@@ -76,7 +76,7 @@ HTTP_CODES = {
 }
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 # The order of the documentation's sections, whatever the order in which the routers are tried (app.web.api).
-API_TAGS = ("auth", "games", "chat", "play", "clocks", "notifications", "ops")
+API_TAGS = ("auth", "players", "games", "chat", "play", "clocks", "notifications", "ops")
 DATABASE_UNAVAILABLE = (
     "database_unavailable",
     N_("The game server cannot reach its database just now; please try again in a minute."),

@@ -10,6 +10,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 from app.play import chat, notes
 from app.play.chat import ChatLine
 from app.play.notes import Notes
+from app.play.profiles import PlayerRecord
 from app.play.service import Export, GameSummary, MoveOptions, PendingInvitation, VisibleEvent
 from app.rules.config import MAX_PLAYERS
 from app.rules.moves import move_json_schema
@@ -211,6 +212,39 @@ class GameOut(BaseModel):
             seed_commitment=g.seed_commitment,
             seed=g.seed,
             seed_chosen=g.seed_chosen,
+        )
+
+
+class ResultOut(BaseModel):
+    """How one finished game ended for the player."""
+
+    game: GameOut
+    won: bool
+    place: int = Field(description="1 for the winner; the others by points, then money.")
+    points: int
+    winner: str = Field(description="The winner's username.")
+
+
+class PlayerOut(BaseModel):
+    """A player's record, as their page `/players/{name}` shows it."""
+
+    username: str
+    finished: list[ResultOut] = Field(description="Their newest finished games (at most 50), newest first.")
+    finished_total: int = Field(description="All their finished games, of which `finished` lists the newest.")
+    wins: int = Field(description="Wins among the games `finished` lists.")
+    win_rate: float | None = Field(description="`wins` per game `finished` lists; null before the first.")
+    running: list[GameOut] = Field(description="The games they play now (at most 50).")
+
+    @classmethod
+    def of(cls, record: PlayerRecord) -> PlayerOut:
+        return cls(
+            username=record.username,
+            finished=[ResultOut(game=GameOut.of(r.game), won=r.won, place=r.place, points=r.points, winner=r.winner)
+                      for r in record.finished],
+            finished_total=record.finished_total,
+            wins=record.wins,
+            win_rate=record.win_rate,
+            running=[GameOut.of(g) for g in record.running],
         )
 
 

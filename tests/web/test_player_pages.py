@@ -58,6 +58,19 @@ async def test_a_players_page_shows_results_win_rate_and_running_games(
     assert "No finished game yet." in fresh.text and f'href="/games/{running["id"]}"' in fresh.text
     assert (await client.get("/players/nobody")).status_code == 404
 
+    # The same record in the JSON API.
+    record = (await client.get(f"/api/v1/players/{winner.upper()}")).json()
+    assert record["username"] == winner and record["wins"] == 1 and record["win_rate"] == 1.0
+    assert record["finished_total"] == 1 and [r["game"]["id"] for r in record["finished"]] == [done["id"]]
+    (result,) = record["finished"]
+    assert result["won"] and result["place"] == 1 and result["points"] == points[winner]
+    assert result["winner"] == winner and result["game"]["seed"] is not None  # a finished game shows its seed
+    other = (await client.get(f"/api/v1/players/{loser}")).json()
+    assert other["wins"] == 0 and other["finished"][0]["place"] == 2 and other["finished"][0]["winner"] == winner
+    assert [g["id"] for g in (await client.get("/api/v1/players/cid")).json()["running"]] == [running["id"]]
+    missing = await client.get("/api/v1/players/nobody")
+    assert missing.status_code == 404 and missing.json()["detail"]["code"] == "player_not_found"
+
 
 async def test_usernames_in_the_lobby_and_on_the_table_link_to_their_pages(
     api: Api, client: httpx.AsyncClient
@@ -78,3 +91,4 @@ async def test_usernames_in_the_lobby_and_on_the_table_link_to_their_pages(
 async def test_the_player_page_needs_a_sign_in(client: httpx.AsyncClient) -> None:
     r = await client.get("/players/ann")
     assert r.status_code == 303 and r.headers["location"].startswith("/login")
+    assert (await client.get("/api/v1/players/ann")).status_code == 401
