@@ -1,5 +1,5 @@
 // Live refresh of the table and the "your turn" marks. The stream (htmx SSE extension) only says which seq
-// the game is at; when it differs from the board's, the board fragment is fetched again (no reload).
+// the game is at; while the board shows an older one, the board fragment is fetched again (no reload).
 (function () {
   "use strict";
 
@@ -23,7 +23,7 @@
     if (evt.detail.type === "chat") {
       // A new message in the table chat: read the chat log again.
       var chat = document.getElementById("chat-log");
-      if (chat) refresh(chat);
+      if (chat) htmx.ajax("GET", chat.getAttribute("hx-get"), { target: "#chat-log", swap: "outerHTML" });
       return;
     }
     var data;
@@ -32,38 +32,47 @@
     } catch (e) {
       return;
     }
-    var b = board();
-    if (b && String(data.seq) !== b.dataset.seq) {
-      // While a move of this page is on its way, its answer brings the board up to date: fetching the board
-      // as well would replace it twice, and a click landing in between would be lost. Look again once it is in.
-      if (b.querySelector(".htmx-request")) announced = String(data.seq);
-      else refresh(b);
-    }
+    latest = Math.max(latest, Number(data.seq) || 0);
+    follow();
     // A table waiting for players has no board: once the game starts, the page becomes the table.
-    if (!b && document.getElementById("waiting") && data.status && data.status !== "open") window.location.reload();
+    if (!board() && document.getElementById("waiting") && data.status && data.status !== "open") {
+      window.location.reload();
+    }
   });
 
-  // The seq the stream announced while a move of this page was on its way (see above).
-  var announced = null;
+  // The board follows the stream: it is fetched again until it shows the newest seq the stream announced. One
+  // fetch at a time, made here rather than by a trigger sent to the board: a board swapped in moments ago is set
+  // up by htmx only when it settles (some 20 ms later), and a trigger sent to it before is lost.
+  var latest = 0; // the newest seq the stream announced
+  var fetching = false;
 
-  function catchUp() {
+  function seqOf(b) {
+    return Number(b.dataset.seq);
+  }
+
+  function follow() {
     var b = board();
-    if (announced === null || !b || b.querySelector(".htmx-request")) return;
-    if (announced !== b.dataset.seq) refresh(b);
-    announced = null;
+    if (!b || fetching || latest <= seqOf(b)) return;
+    // While a move of this page is on its way, its answer is the new board: fetching the board as well would
+    // replace it twice, and a click landing in between would be lost. The answer's settling calls this again.
+    if (b.querySelector(".htmx-request")) return;
+    var from = seqOf(b);
+    fetching = true;
+    htmx.ajax("GET", b.getAttribute("hx-get"), { target: "#board", swap: "outerHTML" }).then(
+      function () {
+        fetching = false;
+        var now = board();
+        if (now && seqOf(now) > from) follow(); // a fetch that brought nothing newer is not repeated at once
+      },
+      function () {
+        fetching = false;
+      }
+    );
   }
 
-  // Fetch a part of the page (the board, the chat) again. A part swapped in moments ago gets its listeners only
-  // when htmx settles it (some 20 ms later): processing it first makes sure the "refresh" it is sent is heard
-  // (htmx processes a node once).
-  function refresh(elt) {
-    htmx.process(elt);
-    htmx.trigger(elt, "refresh");
-  }
-
-  document.addEventListener("htmx:afterSettle", catchUp);
+  document.addEventListener("htmx:afterSettle", follow);
   document.addEventListener("htmx:afterRequest", function () {
-    setTimeout(catchUp, 0); // a refused move swaps nothing: its request's end is the last word
+    setTimeout(follow, 0); // a refused move swaps nothing: its request's end is the last word
   });
 
   // A chat message sent: empty the field for the next one.
