@@ -23,7 +23,7 @@
     if (evt.detail.type === "chat") {
       // A new message in the table chat: read the chat log again.
       var chat = document.getElementById("chat-log");
-      if (chat) htmx.ajax("GET", chat.getAttribute("hx-get"), { target: "#chat-log", swap: "outerHTML" });
+      if (chat) htmx.ajax("GET", chat.dataset.url, { target: "#chat-log", swap: "outerHTML" });
       return;
     }
     var data;
@@ -58,7 +58,7 @@
     if (b.querySelector(".htmx-request")) return;
     var from = seqOf(b);
     fetching = true;
-    htmx.ajax("GET", b.getAttribute("hx-get"), { target: "#board", swap: "outerHTML" }).then(
+    htmx.ajax("GET", b.dataset.url, { target: "#board", swap: "outerHTML" }).then(
       function () {
         fetching = false;
         var now = board();
