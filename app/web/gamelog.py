@@ -69,9 +69,9 @@ def card_name(card: str | None) -> str:
     return gettext(row.name) if row else str(card)
 
 
-def _one_sided(card: str) -> bool:
+def one_sided(card: str | None) -> bool:
     """A Big Box card played on the one side its rules print (decision D91): its colour tells nothing."""
-    row = PERSONALITIES.get(card)
+    row = PERSONALITIES.get(card or "")
     return row is not None and row.one_side
 
 
@@ -402,7 +402,7 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
     "step_completed": lambda d, e: None,
     "parcel_claimed": lambda d, e: _(CLAIM_REASONS.get(str(e.get("reason")), CLAIMED),
                                      player=d.who(e["seat"]), parcel=at(e)),
-    "personality_chosen": lambda d, e: _(N_("{player} chooses the {card}") if _one_sided(e["card"])
+    "personality_chosen": lambda d, e: _(N_("{player} chooses the {card}") if one_sided(e["card"])
                                          else N_("{player} chooses the {card} ({side})"), player=d.who(e["seat"]),
                                          card=card_name(e["card"]), side=side_name(e["side"])) + _card_gains(e) + ".",
     # Big Box's Newspaper Boy (RULING X2).

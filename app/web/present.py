@@ -35,7 +35,7 @@ from app.rules.config import EXPANSION_NAMES
 from app.rules.decisions import Decision
 from app.rules.moves import MoveType
 from app.rules.phrases import DECISION_PHRASES, third_person
-from app.web.gamelog import building_name, card_name, road_name, square_name
+from app.web.gamelog import building_name, card_name, one_sided, road_name, square_name
 from app.web.guide import (
     HORSES_NOT_PLAYED,
     OPTION_SQUARE_TEXTS,
@@ -724,8 +724,7 @@ def side_name(side: str | None) -> str:
 def card_side_name(card: str | None, side: str | None) -> str:
     """The side of a held card in words, for the player panels: empty while it is not decided, and for the Big Box
     cards played on the one side their rules print (decision D91), where a colour would tell nothing."""
-    row = PERSONALITIES.get(card or "")
-    return "" if row is not None and row.one_side else side_name(side)
+    return "" if one_sided(card) else side_name(side)
 
 
 def shop_name(item: str) -> str:
