@@ -575,6 +575,8 @@ class GameService:
             recorded = await record(on, outcome)
             if recorded:
                 self.cache.remember(outcome.game_id, outcome.after)
+                if outcome.handover is not None:
+                    self._forget_seat(outcome.game_id, outcome.handover[0])
             return recorded
         finally:
             if landed is not None:
@@ -584,9 +586,9 @@ class GameService:
     def _decide_on_cache(self, command: PlayerMove) -> Outcome | None:
         """The move decided on this process's cached state, without reading the head: the common case of a
         player moving in a game this server has just shown them. The recording statement checks what the head
-        read would have (the head itself — a seat changes hands only with an event —, the moves-per-minute cap)
-        and records nothing otherwise; None whenever anything here is unknown or refused, and the move takes the
-        full path, which decides at the real head and words any refusal."""
+        read would have (the head itself, that the player still holds the seat this process remembers for them,
+        the moves-per-minute cap) and records nothing otherwise; None whenever anything here is unknown or
+        refused, and the move takes the full path, which decides at the real head and words any refusal."""
         table = self._tables.get(command.game_id)
         state = self.cache.get(command.game_id)
         if table is None or state is None or state.status != "active":
@@ -600,8 +602,22 @@ class GameService:
             return None
         return Outcome(
             command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=seat,
-            move_cap=self.moves_per_minute, undoable=may_be_undone(events, draws),
+            mover=command.user_id, move_cap=self.moves_per_minute, undoable=may_be_undone(events, draws),
         )
+
+    def hear(self, change: Change) -> None:
+        """Forget who this process remembers at a seat that changed hands (`change.handed`), whichever instance
+        recorded the handover (the bus hands every instance each change): the player who left the seat then
+        takes the full path, which finds them seatless. The recording statement refuses a stale memo anyway
+        (`Outcome.mover`); this keeps it from being tried."""
+        if change.handed is not None:
+            self._forget_seat(change.game_id, change.handed)
+
+    def _forget_seat(self, game_id: int, seat: int) -> None:
+        table = self._tables.get(game_id)
+        if table is not None:
+            for user_id in [user for user, theirs in table.seats.items() if theirs == seat]:
+                del table.seats[user_id]
 
     def _learn(self, game_id: int, user_id: int, head: _Head) -> None:
         """Keep what a head read told about a game that never changes (its seed) or changes only with a seat's
@@ -628,7 +644,7 @@ class GameService:
         events, after, draws = _play(state, seat, command.move, head.seed)
         return Outcome(
             command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=seat,
-            undoable=may_be_undone(events, draws),
+            mover=command.user_id, undoable=may_be_undone(events, draws),
         )
 
     async def _seat_at_head(
