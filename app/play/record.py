@@ -90,6 +90,10 @@ class Outcome:
     undoable: bool = False
     # Nobody needs a mail: an undo returns the game to a decision its seats were told of when it was awaited.
     quiet: bool = False
+    # An undo: `actor`'s clock goes back to what the undone move found (its deadline, and whether its reminder
+    # went out), which that move's record kept (`seats.undo_deadline`, `seats.undo_reminded`), so that a move
+    # and its undo never give a seat more time.
+    clock_back: bool = False
 
     @property
     def new_seq(self) -> int:
@@ -140,12 +144,15 @@ _RECORD = driver_sql("""
             AS e(seq, type, data)
     ),
     -- Seats newly awaited (or handed over, or awaited again after their own move) get a fresh deadline that
-    -- starts after any vacation under way; seats no longer awaited lose theirs. Untimed games keep no clocks.
+    -- starts after any vacation under way; seats no longer awaited lose theirs; an undoing seat gets back the
+    -- clock its undone move found, which every seat's change keeps. Untimed games keep no clocks.
     clocked AS (
         UPDATE seats AS s
         SET user_id = COALESCE(
                 CASE WHEN s.seat = %(handover_seat)s THEN CAST(%(handover_user)s AS integer) END, s.user_id),
+            undo_deadline = s.deadline, undo_reminded = s.reminded,
             deadline = CASE
+                WHEN s.seat = %(back_seat)s THEN s.undo_deadline
                 WHEN s.seat = ANY(CAST(%(restart)s AS integer[])) THEN
                     GREATEST(CAST(%(now)s AS timestamptz), COALESCE((
                         SELECT max(v.ends_at) FROM vacations AS v
@@ -155,7 +162,8 @@ _RECORD = driver_sql("""
                     ), CAST(%(now)s AS timestamptz))) + make_interval(hours => m.move_timeout_hours)
                 WHEN s.seat = ANY(CAST(%(to_act)s AS integer[])) THEN s.deadline
             END,
-            reminded = s.seat = ANY(CAST(%(keep)s AS integer[])) AND s.reminded,
+            reminded = s.seat = ANY(CAST(%(keep)s AS integer[])) AND s.reminded
+                OR s.seat = %(back_seat)s AND s.undo_reminded,
             timeouts_in_row = CASE
                 WHEN s.seat = %(reset_seat)s THEN 0
                 WHEN s.seat = %(timed_out_seat)s THEN s.timeouts_in_row + 1
@@ -230,6 +238,7 @@ def _parameters(o: Outcome) -> dict[str, Any]:
         "undo_seat": o.actor if o.undoable else None,
         "undo_events": len(o.events) if o.undoable else None,
         "restart": restart,
+        "back_seat": o.actor if o.clock_back else None,
         "keep": [seat for seat in awaited if seat not in restart],
         "reset_seat": handover_seat if o.handover else (None if o.by_clock or o.for_absent else o.actor),
         "timed_out_seat": o.actor if o.by_clock else None,

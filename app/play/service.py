@@ -688,7 +688,8 @@ class GameService:
         event = move_undone(seat, head.undo_events)
         after = replay([*await log_of(session, command.game_id, head.seq), event])
         return Outcome(
-            command.game_id, state.seq, to_act(state), [event], after, self.clock(), actor=seat, quiet=True
+            command.game_id, state.seq, to_act(state), [event], after, self.clock(), actor=seat,
+            mover=command.user_id, quiet=True, clock_back=True,
         )
 
     async def _decide_timeout(self, session: AsyncSession, command: TimeOut) -> Outcome | None:
