@@ -446,10 +446,12 @@ class GameService:
     # --- play --------------------------------------------------------------------------------------------
 
     async def view(self, account: Account | None, game_id: int) -> dict[str, Any]:
-        """The caller's view of the state (a spectator's when the caller has no seat)."""
+        """The caller's view of the state (a spectator's when the caller has no seat); a finished game's
+        unredacted, as its export shows it: nothing in it is secret any more."""
         summary, state = await self._current(game_id)
         seat = summary.seat_of(account.id) if account is not None else None
-        view = player_view(state, seat, game_id=game_id, usernames=summary.usernames)
+        view = player_view(state, seat, game_id=game_id, usernames=summary.usernames,
+                           reveal_all=summary.status == "finished")
         return _with_server_fields(view, summary, seat)
 
     async def moves(self, account: Account, game_id: int) -> MoveOptions:
@@ -466,14 +468,19 @@ class GameService:
         return MoveOptions(visible_seq(state, seat), seat, legal_moves(state, seat))
 
     async def events(self, account: Account | None, game_id: int, after: int, limit: int) -> list[VisibleEvent]:
-        """The log after `after` as the caller counts it: the events it may know of, each redacted for it."""
+        """The log after `after` as the caller counts it: the events it may know of, each redacted for it — a
+        finished game's every event, unredacted and numbered as the log is (as its history and export)."""
         summary = await self.summary(game_id)
         seat = summary.seat_of(account.id) if account is not None else None
+        everything = summary.status == "finished"
         async with self.db.reading() as session:
-            stored = await event_store.load_known_to(session, game_id, seat, after=after, limit=limit)
+            if everything:
+                stored = await event_store.load(session, game_id, after=after, limit=limit)
+            else:
+                stored = await event_store.load_known_to(session, game_id, seat, after=after, limit=limit)
         visible = []
         for row in stored:
-            data = redact_event(row.event, seat)
+            data = dict(row.event) if everything else redact_event(row.event, seat)
             if data is not None:  # always so: the store leaves out what the seat may not know of
                 visible.append(
                     VisibleEvent(row.seq, str(row.event["type"]), data, row.at, row.timed_out, row.by_bot)
@@ -1072,7 +1079,7 @@ async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
             status=g.status,
             seat_count=g.seat_count,
             variants=g.variants,
-            seq=g.seq - private[g.id],
+            seq=g.seq if g.status == "finished" else g.seq - private[g.id],
             to_act=tuple(g.to_act),
             move_timeout_hours=g.move_timeout_hours,
             created_at=g.created_at,
