@@ -5,8 +5,9 @@ an undo — goes through one function, `GameService.apply`: read the head, decid
 the events and the new state), record the outcome with one statement (`app.play.record`), remember the state.
 
 Every seq a caller sees or sends is counted as that caller counts the log (`visible_seq`): events private to
-other seats (A New Beginning's basket edits) are not in it, so no number tells how many there were. The
-server itself works with the real head (`games.seq`).
+other seats (A New Beginning's basket edits) are not in it, so no number tells how many there were — while the
+game runs; a finished game's numbers count every event for everyone (`_counted`). The server itself works with
+the real head (`games.seq`).
 """
 
 from __future__ import annotations
@@ -464,8 +465,8 @@ class GameService:
         self._learn(game_id, account.id, head)
         seat = head.seat
         if seat is None or seat not in to_act(state):
-            return MoveOptions(visible_seq(state, seat), seat, [])
-        return MoveOptions(visible_seq(state, seat), seat, legal_moves(state, seat))
+            return MoveOptions(_counted(state, seat), seat, [])
+        return MoveOptions(_counted(state, seat), seat, legal_moves(state, seat))
 
     async def events(self, account: Account | None, game_id: int, after: int, limit: int) -> list[VisibleEvent]:
         """The log after `after` as the caller counts it: the events it may know of, each redacted for it — a
@@ -544,14 +545,14 @@ class GameService:
         if warm is not None:
             async with self.db.driver() as connection:
                 if await self._record(connection, warm):
-                    return Applied(warm.game_id, visible_seq(warm.after, warm.actor))
+                    return Applied(warm.game_id, _counted(warm.after, warm.actor))
         async with self.db.autocommit() as session:
             for _ in range(MAX_DECISIONS):
                 outcome = await decide(session, command)
                 if outcome is None:
                     return None
                 if await self._record(session, outcome):
-                    return Applied(outcome.game_id, visible_seq(outcome.after, outcome.actor))
+                    return Applied(outcome.game_id, _counted(outcome.after, outcome.actor))
         raise _stale(None)
 
     async def apply_in_one_trip(self, command: PlayerMove, sign_in: SignInCheck) -> Applied | None:
@@ -565,7 +566,7 @@ class GameService:
             return None
         async with self.db.driver() as connection:
             if await self._record(connection, replace(warm, sign_in=sign_in)):
-                return Applied(warm.game_id, visible_seq(warm.after, warm.actor))
+                return Applied(warm.game_id, _counted(warm.after, warm.actor))
         return None
 
     async def _record(self, on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
@@ -601,7 +602,7 @@ class GameService:
         if table is None or state is None or state.status != "active":
             return None
         seat = table.seats.get(command.user_id)
-        if seat is None or command.seq != visible_seq(state, seat):
+        if seat is None or command.seq != _counted(state, seat):
             return None
         try:
             events, after, draws = _play(state, seat, command.move, table.seed)
@@ -670,7 +671,7 @@ class GameService:
                 retry_after=head.retry_after, moves=head.recent_moves, seconds=head.retry_after,
             )
         state = await self.cache.load(session, command.game_id, head.seq)
-        seen = visible_seq(state, seat)
+        seen = _counted(state, seat)
         if command.seq != seen:
             raise _stale(seen)
         return seat, state
@@ -852,7 +853,7 @@ class GameService:
             async with self.db.reading() as session:
                 state = await self.cache.load(session, change.game_id, change.seq)
         awaited = to_act(state)
-        seen = Change(change.game_id, visible_seq(state, seat), awaited, status_of(state))
+        seen = Change(change.game_id, _counted(state, seat), awaited, status_of(state))
         if not offer:
             return Seen(seen)
         return Seen(seen, legal_moves(state, seat) if seat is not None and seat in awaited else [])
@@ -970,6 +971,13 @@ def _play(state: GameState, seat: int, move: dict[str, Any], seed: int) -> tuple
     except IllegalMove as exc:
         kind, code = REFUSALS.get(exc.code, (Invalid, exc.code))
         raise kind(code, exc.template, phrases=exc.phrases, **exc.params) from exc
+
+
+def _counted(state: GameState, seat: int | None) -> int:
+    """The head of the log as `seat` (None: a spectator) counts it: while the game runs, the events that viewer
+    may know of (`visible_seq`); once it is finished nothing in it is secret, and everyone counts every event
+    (as its history, export and summary do)."""
+    return state.seq if state.status == "finished" else visible_seq(state, seat)
 
 
 def _visible(seen: Sequence[SeenEvent], stored: Sequence[event_store.StoredEvent]) -> list[VisibleEvent]:

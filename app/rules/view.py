@@ -47,10 +47,7 @@ from app.rules.supply import roads_in_supply
 
 def visible_seq(s: GameState, seat: int | None) -> int:
     """The head of the log as `seat` (None: a spectator) counts it: how many of its events that viewer may know
-    of. A viewer's own numbers never move for another seat's private events, before or after them — while the
-    game runs: once it is finished nothing in it is secret, and everyone counts every event."""
-    if s.status == "finished":
-        return s.seq
+    of. A viewer's own numbers never move for another seat's private events, before or after them."""
     return s.seq - sum(n for owner, n in s.private_events.items() if owner != seat)
 
 
