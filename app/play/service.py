@@ -622,6 +622,7 @@ class GameService:
             self._forget_seat(change.game_id, change.handed)
 
     def _forget_seat(self, game_id: int, seat: int) -> None:
+        """Drop every memo of a user at `seat`: whoever sits there now is learnt from the next head read."""
         table = self._tables.get(game_id)
         if table is not None:
             for user_id in [user for user, theirs in table.seats.items() if theirs == seat]:
