@@ -145,8 +145,10 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
                     settings.admin_password,
                     f"{settings.admin_username.lower()}@admin.invalid",
                 )
+            service = GameService(db, players_create_games=settings.players_create_games)
+            bus.hear(service.hear)  # seats changing hands on any instance
             services = Services(
-                service=GameService(db, players_create_games=settings.players_create_games),
+                service=service,
                 sign_in=sign_in,
                 bus=bus,
                 chat=Chat(db),

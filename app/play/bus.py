@@ -3,10 +3,11 @@
 The statement that records a change evaluates `pg_notify(CHANNEL, change.to_json())` (`app.play.record`), so
 PostgreSQL delivers the notice exactly when (and only if) the change commits, to every instance including this
 one. Each instance keeps one LISTEN connection and hands notices to the in-process queues of its subscribers (the
-SSE streams). A notice carries the head of the log (`seq`, `to_act`, `status`) and, for a seat's secret edit,
-that seat (`only`); the streams turn it into what their viewer may know (`GameService.seen_by`) before anything
-leaves the server. A new message of a game's table chat travels the same way (`ChatPosted`, notified by the
-transaction that stores it): the notice names the message, never its text, which each client then reads.
+SSE streams) and to its hearers (the game service). A notice carries the head of the log (`seq`, `to_act`,
+`status`), for a seat's secret edit that seat (`only`), for a handover the seat that changed hands (`handed`);
+the streams turn it into what their viewer may know (`GameService.seen_by`) before anything leaves the server.
+A new message of a game's table chat travels the same way (`ChatPosted`, notified by the transaction that
+stores it): the notice names the message, never its text, which each client then reads.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import json
 import logging
 import uuid
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,13 +32,15 @@ CHANNEL = "carson_games"
 @dataclass(frozen=True, slots=True)
 class Change:
     """The head of a game's log after a commit; `only` names the seat whose private event it is (nobody
-    else's stream may hear of it), None when everyone may."""
+    else's stream may hear of it), None when everyone may; `handed` the seat that changed hands with it (who
+    sits there must be read again: memos of it dropped, streams of its former player stop offering its moves)."""
 
     game_id: int
     seq: int
     to_act: tuple[int, ...]
     status: str
     only: int | None = None
+    handed: int | None = None
 
     def reaches(self, seat: int | None) -> bool:
         """Whether a stream watching as `seat` (None: a spectator) may hear of this change."""
@@ -51,19 +54,21 @@ class Change:
                 "to_act": list(self.to_act),
                 "status": self.status,
                 "only": self.only,
+                "handed": self.handed,
             }
         )
 
     @classmethod
     def from_json(cls, payload: str) -> Change:
         data = json.loads(payload)
-        only = data.get("only")
+        only, handed = data.get("only"), data.get("handed")
         return cls(
             int(data["game_id"]),
             int(data["seq"]),
             tuple(data["to_act"]),
             str(data["status"]),
             int(only) if only is not None else None,
+            int(handed) if handed is not None else None,
         )
 
 
@@ -126,6 +131,7 @@ class Bus:
         self._signed_in: defaultdict[int, set[tuple[str, asyncio.Queue[Notice]]]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
+        self._hearers: list[Callable[[Change], None]] = []
 
     async def start(self) -> None:
         """Start listening; returns once the LISTEN is in place, so no later commit goes unheard."""
@@ -168,6 +174,11 @@ class Bus:
                 if not watchers:
                     del self._signed_in[user_id]
 
+    def hear(self, hearer: Callable[[Change], None]) -> None:
+        """Hand `hearer` every change of any game this instance hears of, before its streams do: how a service
+        keeps what it remembers of a game in line with the other instances' writes."""
+        self._hearers.append(hearer)
+
     def subscriber_count(self, game_id: int) -> int:
         return len(self._subscribers.get(game_id, ()))
 
@@ -181,6 +192,9 @@ class Bus:
                 if notice.ends(key):
                     _put(queue, notice)
             return
+        if isinstance(notice, Change):
+            for hearer in self._hearers:
+                hearer(notice)
         for queue in tuple(self._subscribers.get(notice.game_id, ())):
             _put(queue, notice)
 

@@ -163,7 +163,8 @@ async def declare_vacation(
     db: Database, account: Account, days: int, starts_at: datetime | None, now: datetime
 ) -> VacationSummary:
     """Stop the player's clocks for `days` days from `starts_at` (default: now): running deadlines that fall
-    after the start move later by the whole vacation, and clocks started during it start at its end."""
+    after the start (and those an undo would give back) move later by the whole vacation, and clocks started
+    during it start at its end."""
     start = max(starts_at or now, now)
     if days < 1:
         raise Invalid("invalid_vacation", "A vacation lasts at least one day.")
@@ -193,10 +194,13 @@ async def declare_vacation(
         if overlapping:
             raise Conflict("vacation_overlap", "This vacation overlaps one you already declared.")
         session.add(Vacation(user_id=account.id, starts_at=start, ends_at=end, days=days))
-        await session.execute(
-            update(Seat)
-            .where(Seat.user_id == account.id, Seat.deadline.is_not(None), Seat.deadline > start)
-            .values(deadline=Seat.deadline + (end - start))
-        )
+        # So do the clocks an undo would give back (`Seat.undo_deadline`): a move and its undo give no more
+        # time than the move found, and no less either.
+        for deadline in (Seat.deadline, Seat.undo_deadline):
+            await session.execute(
+                update(Seat)
+                .where(Seat.user_id == account.id, deadline.is_not(None), deadline > start)
+                .values({deadline: deadline + (end - start)})
+            )
         await session.commit()
     return await vacation_summary(db, account, now)

@@ -78,15 +78,22 @@ class Outcome:
     for_absent: bool = False  # made for `actor`'s player, absent since their clock ran out: marked so in the log
     handover: tuple[int, int] | None = None  # (seat, user id): the seat changes hands
     mails: Sequence[Mail] = ()
+    # The player who made the move for `actor`'s seat: recorded only while they hold that seat (its `seats` row
+    # names them), whatever a memo of who sits where says. A seat changes hands with a `seat_replaced` event, but
+    # a player who was told the head after it still sends that head: the head alone does not tell who may move.
+    mover: int | None = None
     # A move decided on the cached state without reading the head first: the statement itself checks the seat's
-    # moves-per-minute cap and records nothing beyond it. (Who sits where needs no check: a seat changes hands
-    # only with a `seat_replaced` event, which moves the head the statement already guards.)
+    # moves-per-minute cap and records nothing beyond it.
     move_cap: int | None = None  # the most moves `actor` may have made within MOVE_WINDOW before this one
     sign_in: SignInCheck | None = None  # the request's sign-in, not yet looked up: the statement checks it
     # The events are a move `actor` may take back (`app.rules.undo.may_be_undone`) until anything else is recorded.
     undoable: bool = False
     # Nobody needs a mail: an undo returns the game to a decision its seats were told of when it was awaited.
     quiet: bool = False
+    # An undo: `actor`'s clock goes back to what the undone move found (its deadline, and whether its reminder
+    # went out), which that move's record kept (`seats.undo_deadline`, `seats.undo_reminded`), so that a move
+    # and its undo never give a seat more time.
+    clock_back: bool = False
 
     @property
     def new_seq(self) -> int:
@@ -117,6 +124,9 @@ _RECORD = driver_sql("""
           AND (CAST(%(bot_seat)s AS integer) IS NULL OR EXISTS (
                 SELECT FROM seats AS s JOIN users AS u ON u.id = s.user_id
                 WHERE s.game_id = g.id AND s.seat = %(bot_seat)s AND (s.absent OR u.is_bot)))
+          AND (CAST(%(mover)s AS integer) IS NULL OR EXISTS (
+                SELECT FROM seats AS s
+                WHERE s.game_id = g.id AND s.seat = %(actor)s AND s.user_id = %(mover)s))
           AND (CAST(%(move_cap)s AS integer) IS NULL OR (
                 SELECT count(DISTINCT e.created_at) FROM game_events AS e
                 WHERE e.game_id = g.id AND e.actor = %(actor)s AND NOT e.timed_out
@@ -134,12 +144,15 @@ _RECORD = driver_sql("""
             AS e(seq, type, data)
     ),
     -- Seats newly awaited (or handed over, or awaited again after their own move) get a fresh deadline that
-    -- starts after any vacation under way; seats no longer awaited lose theirs. Untimed games keep no clocks.
+    -- starts after any vacation under way; seats no longer awaited lose theirs; an undoing seat gets back the
+    -- clock its undone move found, which every seat's change keeps. Untimed games keep no clocks.
     clocked AS (
         UPDATE seats AS s
         SET user_id = COALESCE(
                 CASE WHEN s.seat = %(handover_seat)s THEN CAST(%(handover_user)s AS integer) END, s.user_id),
+            undo_deadline = s.deadline, undo_reminded = s.reminded,
             deadline = CASE
+                WHEN s.seat = %(back_seat)s THEN s.undo_deadline
                 WHEN s.seat = ANY(CAST(%(restart)s AS integer[])) THEN
                     GREATEST(CAST(%(now)s AS timestamptz), COALESCE((
                         SELECT max(v.ends_at) FROM vacations AS v
@@ -149,7 +162,8 @@ _RECORD = driver_sql("""
                     ), CAST(%(now)s AS timestamptz))) + make_interval(hours => m.move_timeout_hours)
                 WHEN s.seat = ANY(CAST(%(to_act)s AS integer[])) THEN s.deadline
             END,
-            reminded = s.seat = ANY(CAST(%(keep)s AS integer[])) AND s.reminded,
+            reminded = s.seat = ANY(CAST(%(keep)s AS integer[])) AND s.reminded
+                OR s.seat = %(back_seat)s AND s.undo_reminded,
             timeouts_in_row = CASE
                 WHEN s.seat = %(reset_seat)s THEN 0
                 WHEN s.seat = %(timed_out_seat)s THEN s.timeouts_in_row + 1
@@ -187,8 +201,9 @@ _RECORD = driver_sql("""
 async def record(on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
     """Record `outcome` with one statement, on a driver connection in autocommit (`Database.driver`) or inside a
     session's transaction; False (and nothing written) when the game is no longer at `outcome.expected_seq` — or,
-    for a timeout, when the seat's clock no longer runs out by `outcome.now`; for a move decided on the cache,
-    when the seat is over its moves-per-minute cap or `outcome.sign_in` no longer stands."""
+    for a timeout, when the seat's clock no longer runs out by `outcome.now`; for a player's move, when
+    `outcome.mover` no longer holds the seat; for a move decided on the cache, when the seat is over its
+    moves-per-minute cap or `outcome.sign_in` no longer stands."""
     if not outcome.events:
         raise ValueError("an outcome records at least one event")
     return len(await fetch_all(on, _RECORD, _parameters(outcome))) == 1
@@ -223,6 +238,7 @@ def _parameters(o: Outcome) -> dict[str, Any]:
         "undo_seat": o.actor if o.undoable else None,
         "undo_events": len(o.events) if o.undoable else None,
         "restart": restart,
+        "back_seat": o.actor if o.clock_back else None,
         "keep": [seat for seat in awaited if seat not in restart],
         "reset_seat": handover_seat if o.handover else (None if o.by_clock or o.for_absent else o.actor),
         "timed_out_seat": o.actor if o.by_clock else None,
@@ -232,13 +248,16 @@ def _parameters(o: Outcome) -> dict[str, Any]:
         "recipients": [recipient for _, recipient, _, _ in outbox],
         "ats": [at for _, _, at, _ in outbox],
         "payloads": [json.dumps(payload) for _, _, _, payload in outbox],
+        "mover": o.mover,
         "move_cap": o.move_cap,
         "sign_in_key": o.sign_in.key if o.sign_in else None,
         "sign_in_kind": o.sign_in.kind if o.sign_in else None,
         "sign_in_user": o.sign_in.user_id if o.sign_in else None,
         "window": MOVE_WINDOW,
         "channel": CHANNEL,
-        "notice": Change(o.game_id, o.new_seq, tuple(awaited), status, o.actor if o.private else None).to_json(),
+        "notice": Change(
+            o.game_id, o.new_seq, tuple(awaited), status, o.actor if o.private else None, handover_seat
+        ).to_json(),
     }
 
 

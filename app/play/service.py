@@ -5,8 +5,9 @@ an undo — goes through one function, `GameService.apply`: read the head, decid
 the events and the new state), record the outcome with one statement (`app.play.record`), remember the state.
 
 Every seq a caller sees or sends is counted as that caller counts the log (`visible_seq`): events private to
-other seats (A New Beginning's basket edits) are not in it, so no number tells how many there were. The
-server itself works with the real head (`games.seq`).
+other seats (A New Beginning's basket edits) are not in it, so no number tells how many there were — while the
+game runs; a finished game's numbers count every event for everyone (`_counted`). The server itself works with
+the real head (`games.seq`).
 """
 
 from __future__ import annotations
@@ -446,10 +447,12 @@ class GameService:
     # --- play --------------------------------------------------------------------------------------------
 
     async def view(self, account: Account | None, game_id: int) -> dict[str, Any]:
-        """The caller's view of the state (a spectator's when the caller has no seat)."""
+        """The caller's view of the state (a spectator's when the caller has no seat); a finished game's
+        unredacted, as its export shows it: nothing in it is secret any more."""
         summary, state = await self._current(game_id)
         seat = summary.seat_of(account.id) if account is not None else None
-        view = player_view(state, seat, game_id=game_id, usernames=summary.usernames)
+        view = player_view(state, seat, game_id=game_id, usernames=summary.usernames,
+                           reveal_all=summary.status == "finished")
         return _with_server_fields(view, summary, seat)
 
     async def moves(self, account: Account, game_id: int) -> MoveOptions:
@@ -462,18 +465,23 @@ class GameService:
         self._learn(game_id, account.id, head)
         seat = head.seat
         if seat is None or seat not in to_act(state):
-            return MoveOptions(visible_seq(state, seat), seat, [])
-        return MoveOptions(visible_seq(state, seat), seat, legal_moves(state, seat))
+            return MoveOptions(_counted(state, seat), seat, [])
+        return MoveOptions(_counted(state, seat), seat, legal_moves(state, seat))
 
     async def events(self, account: Account | None, game_id: int, after: int, limit: int) -> list[VisibleEvent]:
-        """The log after `after` as the caller counts it: the events it may know of, each redacted for it."""
+        """The log after `after` as the caller counts it: the events it may know of, each redacted for it — a
+        finished game's every event, unredacted and numbered as the log is (as its history and export)."""
         summary = await self.summary(game_id)
         seat = summary.seat_of(account.id) if account is not None else None
+        everything = summary.status == "finished"
         async with self.db.reading() as session:
-            stored = await event_store.load_known_to(session, game_id, seat, after=after, limit=limit)
+            if everything:
+                stored = await event_store.load(session, game_id, after=after, limit=limit)
+            else:
+                stored = await event_store.load_known_to(session, game_id, seat, after=after, limit=limit)
         visible = []
         for row in stored:
-            data = redact_event(row.event, seat)
+            data = dict(row.event) if everything else redact_event(row.event, seat)
             if data is not None:  # always so: the store leaves out what the seat may not know of
                 visible.append(
                     VisibleEvent(row.seq, str(row.event["type"]), data, row.at, row.timed_out, row.by_bot)
@@ -537,14 +545,14 @@ class GameService:
         if warm is not None:
             async with self.db.driver() as connection:
                 if await self._record(connection, warm):
-                    return Applied(warm.game_id, visible_seq(warm.after, warm.actor))
+                    return Applied(warm.game_id, _counted(warm.after, warm.actor))
         async with self.db.autocommit() as session:
             for _ in range(MAX_DECISIONS):
                 outcome = await decide(session, command)
                 if outcome is None:
                     return None
                 if await self._record(session, outcome):
-                    return Applied(outcome.game_id, visible_seq(outcome.after, outcome.actor))
+                    return Applied(outcome.game_id, _counted(outcome.after, outcome.actor))
         raise _stale(None)
 
     async def apply_in_one_trip(self, command: PlayerMove, sign_in: SignInCheck) -> Applied | None:
@@ -558,7 +566,7 @@ class GameService:
             return None
         async with self.db.driver() as connection:
             if await self._record(connection, replace(warm, sign_in=sign_in)):
-                return Applied(warm.game_id, visible_seq(warm.after, warm.actor))
+                return Applied(warm.game_id, _counted(warm.after, warm.actor))
         return None
 
     async def _record(self, on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
@@ -575,6 +583,8 @@ class GameService:
             recorded = await record(on, outcome)
             if recorded:
                 self.cache.remember(outcome.game_id, outcome.after)
+                if outcome.handover is not None:
+                    self._forget_seat(outcome.game_id, outcome.handover[0])
             return recorded
         finally:
             if landed is not None:
@@ -584,15 +594,15 @@ class GameService:
     def _decide_on_cache(self, command: PlayerMove) -> Outcome | None:
         """The move decided on this process's cached state, without reading the head: the common case of a
         player moving in a game this server has just shown them. The recording statement checks what the head
-        read would have (the head itself — a seat changes hands only with an event —, the moves-per-minute cap)
-        and records nothing otherwise; None whenever anything here is unknown or refused, and the move takes the
-        full path, which decides at the real head and words any refusal."""
+        read would have (the head itself, that the player still holds the seat this process remembers for them,
+        the moves-per-minute cap) and records nothing otherwise; None whenever anything here is unknown or
+        refused, and the move takes the full path, which decides at the real head and words any refusal."""
         table = self._tables.get(command.game_id)
         state = self.cache.get(command.game_id)
         if table is None or state is None or state.status != "active":
             return None
         seat = table.seats.get(command.user_id)
-        if seat is None or command.seq != visible_seq(state, seat):
+        if seat is None or command.seq != _counted(state, seat):
             return None
         try:
             events, after, draws = _play(state, seat, command.move, table.seed)
@@ -600,8 +610,23 @@ class GameService:
             return None
         return Outcome(
             command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=seat,
-            move_cap=self.moves_per_minute, undoable=may_be_undone(events, draws),
+            mover=command.user_id, move_cap=self.moves_per_minute, undoable=may_be_undone(events, draws),
         )
+
+    def hear(self, change: Change) -> None:
+        """Forget who this process remembers at a seat that changed hands (`change.handed`), whichever instance
+        recorded the handover (the bus hands every instance each change): the player who left the seat then
+        takes the full path, which finds them seatless. The recording statement refuses a stale memo anyway
+        (`Outcome.mover`); this keeps it from being tried."""
+        if change.handed is not None:
+            self._forget_seat(change.game_id, change.handed)
+
+    def _forget_seat(self, game_id: int, seat: int) -> None:
+        """Drop every memo of a user at `seat`: whoever sits there now is learnt from the next head read."""
+        table = self._tables.get(game_id)
+        if table is not None:
+            for user_id in [user for user, theirs in table.seats.items() if theirs == seat]:
+                del table.seats[user_id]
 
     def _learn(self, game_id: int, user_id: int, head: _Head) -> None:
         """Keep what a head read told about a game that never changes (its seed) or changes only with a seat's
@@ -628,7 +653,7 @@ class GameService:
         events, after, draws = _play(state, seat, command.move, head.seed)
         return Outcome(
             command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=seat,
-            undoable=may_be_undone(events, draws),
+            mover=command.user_id, undoable=may_be_undone(events, draws),
         )
 
     async def _seat_at_head(
@@ -647,7 +672,7 @@ class GameService:
                 retry_after=head.retry_after, moves=head.recent_moves, seconds=head.retry_after,
             )
         state = await self.cache.load(session, command.game_id, head.seq)
-        seen = visible_seq(state, seat)
+        seen = _counted(state, seat)
         if command.seq != seen:
             raise _stale(seen)
         return seat, state
@@ -672,7 +697,8 @@ class GameService:
         event = move_undone(seat, head.undo_events)
         after = replay([*await log_of(session, command.game_id, head.seq), event])
         return Outcome(
-            command.game_id, state.seq, to_act(state), [event], after, self.clock(), actor=seat, quiet=True
+            command.game_id, state.seq, to_act(state), [event], after, self.clock(), actor=seat,
+            mover=command.user_id, quiet=True, clock_back=True,
         )
 
     async def _decide_timeout(self, session: AsyncSession, command: TimeOut) -> Outcome | None:
@@ -828,7 +854,7 @@ class GameService:
             async with self.db.reading() as session:
                 state = await self.cache.load(session, change.game_id, change.seq)
         awaited = to_act(state)
-        seen = Change(change.game_id, visible_seq(state, seat), awaited, status_of(state))
+        seen = Change(change.game_id, _counted(state, seat), awaited, status_of(state))
         if not offer:
             return Seen(seen)
         return Seen(seen, legal_moves(state, seat) if seat is not None and seat in awaited else [])
@@ -948,6 +974,13 @@ def _play(state: GameState, seat: int, move: dict[str, Any], seed: int) -> tuple
         raise kind(code, exc.template, phrases=exc.phrases, **exc.params) from exc
 
 
+def _counted(state: GameState, seat: int | None) -> int:
+    """The head of the log as `seat` (None: a spectator) counts it: while the game runs, the events that viewer
+    may know of (`visible_seq`); once it is finished nothing in it is secret, and everyone counts every event
+    (as its history, export and summary do)."""
+    return state.seq if state.status == "finished" else visible_seq(state, seat)
+
+
 def _visible(seen: Sequence[SeenEvent], stored: Sequence[event_store.StoredEvent]) -> list[VisibleEvent]:
     """Seen events with the time and the clock's mark of their rows."""
     return [
@@ -1055,7 +1088,7 @@ async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
             status=g.status,
             seat_count=g.seat_count,
             variants=g.variants,
-            seq=g.seq - private[g.id],
+            seq=g.seq if g.status == "finished" else g.seq - private[g.id],
             to_act=tuple(g.to_act),
             move_timeout_hours=g.move_timeout_hours,
             created_at=g.created_at,

@@ -116,6 +116,10 @@ class Seat(Base):
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
     reminded: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     timeouts_in_row: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    # The clock as it was before the seat's row last changed with a move (app.play.record): what an undo of that
+    # move gives back, so that a move and its undo never restart the clock.
+    undo_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    undo_reminded: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     # The seat's clock ran out and its player has not moved since nor taken the seat back: the bot plays it.
     absent: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     # When the admins hear that the absent player has not come back (two more move clocks after the timeout);

@@ -399,6 +399,7 @@ async def get_events(
     after: Offset = 0,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
 ) -> EventsOut:
-    """The log after `after`, as the caller counts it: the events it may know of, each redacted for it."""
+    """The log after `after`, as the caller counts it: the events it may know of, each redacted for it (a
+    finished game's every event, unredacted: nothing in it is secret any more)."""
     events = await service.events(account, game_id, after, limit)
     return EventsOut(events=[EventOut.of(e) for e in events])

@@ -63,11 +63,15 @@ async def _changes(
                 continue
             if not change.reaches(seat):
                 continue
-            if last.change.status == "open":
-                seat, shown = await service.head(account, game_id, offer=offer)  # seats are drawn as it starts
+            # Who sits where is read again when the seats are drawn (the game starts) and when a seat changes
+            # hands: the player who left it watches on as a spectator, offered none of its moves, and counts
+            # the log as one (which may count fewer events than they did).
+            if last.change.status == "open" or change.handed is not None:
+                was, (seat, shown) = seat, await service.head(account, game_id, offer=offer)
+                resat = seat != was
             else:
-                shown = await service.seen_by(change, seat, offer=offer)
-            if shown.change.seq > last.change.seq:
+                resat, shown = False, await service.seen_by(change, seat, offer=offer)
+            if resat or shown.change.seq > last.change.seq:
                 last = shown
                 yield _message(shown)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ from sqlalchemy import func, select, update
 
 from app.settings import Settings
 from app.store.tables import GameEvent, Outbox
+from tests.notify.conftest import Table
 from tests.support import assert_error
 from tests.web.test_pages import csrf_of
 
@@ -295,3 +297,41 @@ async def test_a_stream_opened_before_the_start_follows_its_players_seat(setting
         assert await _move(client, gid, ann, EDITS[0]) == started + 1
         await asyncio.wait_for(watcher, timeout=10)
         assert [(m["seq"], m["status"]) for m in heard[1:]] == [(started, "active"), (started + 1, "active")]
+
+
+async def test_a_finished_game_counts_every_event_for_everyone(api: Api, client: httpx.AsyncClient, app: Any) -> None:
+    """The "Corrections" issue, item 10: a finished A New Beginning game said `state.seq` 341 while its history
+    went to 357. Once a game is finished nothing in it is secret (its export already shows every event): for
+    each player and a spectator the state, the summary, the log, the history and the export all count every
+    event — while it ran, the others' basket edits were in nobody else's numbers."""
+    people = await _people(api)
+    gid, seats = await _shopping_game(api, people)
+    service = app.state.service
+    table = Table(service, {"id": gid, "seats": [{"seat": s, "username": p.username} for s, p in seats.items()]},
+                  people.players)
+    for edit in EDITS:  # secret basket edits of one seat, which the others' numbers leave out while it runs
+        await table.play(0, lambda moves, edit=edit: edit)
+    running = (await client.get(f"/api/v1/games/{gid}", headers=seats[1].headers)).json()
+    assert running["seq"] < (await service.summary(gid)).head
+    chooser = random.Random(10)
+    for _ in range(3000):
+        awaited = await table.to_act()
+        if not awaited:
+            break
+        await table.play(chooser.choice(awaited), chooser.choice)
+    summary = await service.summary(gid)
+    assert summary.status == "finished"
+    head = summary.head
+    for who in (*people.players, people.spectator):
+        url = f"/api/v1/games/{gid}"
+        assert (await client.get(url, headers=who.headers)).json()["seq"] == head, who.username
+        assert (await client.get(f"{url}/state", headers=who.headers)).json()["seq"] == head, who.username
+        assert (await client.get(f"{url}/moves", headers=who.headers)).json()["seq"] == head, who.username
+        events = (await client.get(f"{url}/events", params={"limit": 5000}, headers=who.headers)).json()["events"]
+        assert [e["seq"] for e in events] == list(range(1, head + 1)), who.username
+        assert sum(e["type"] == "shop_item_added" for e in events) >= 4
+        assert (await client.get(f"{url}/state", params={"at": head}, headers=who.headers)).json()["seq"] == head
+        assert_error(await client.get(f"{url}/state", params={"at": head + 1}, headers=who.headers), 404)
+        export = (await client.get(f"{url}/export", headers=who.headers)).json()
+        assert [e["seq"] for e in export["events"]] == list(range(1, head + 1)), who.username
+        assert export["state"]["seq"] == head
