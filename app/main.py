@@ -146,7 +146,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
                     f"{settings.admin_username.lower()}@admin.invalid",
                 )
             service = GameService(db, players_create_games=settings.players_create_games)
-            bus.hear(service.hear)  # seats changing hands on any instance
+            bus.hear(service.hear, service.forget_seats)  # seats changing hands on any instance
             services = Services(
                 service=service,
                 sign_in=sign_in,

@@ -41,6 +41,14 @@ class Change:
     status: str
     only: int | None = None
     handed: int | None = None
+    # Set on the heads handed out after a lost connection (never sent): a handover may have been among the notices
+    # lost, so who sits where must be read again, as for `handed`.
+    resync: bool = False
+
+    @property
+    def reseats(self) -> bool:
+        """Whether who sits where may have changed with this change (a handover, or notices lost)."""
+        return self.handed is not None or self.resync
 
     def reaches(self, seat: int | None) -> bool:
         """Whether a stream watching as `seat` (None: a spectator) may hear of this change."""
@@ -132,6 +140,7 @@ class Bus:
         self._task: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
         self._hearers: list[Callable[[Change], None]] = []
+        self._gap_hearers: list[Callable[[], None]] = []
 
     async def start(self) -> None:
         """Start listening; returns once the LISTEN is in place, so no later commit goes unheard."""
@@ -174,10 +183,12 @@ class Bus:
                 if not watchers:
                     del self._signed_in[user_id]
 
-    def hear(self, hearer: Callable[[Change], None]) -> None:
-        """Hand `hearer` every change of any game this instance hears of, before its streams do: how a service
-        keeps what it remembers of a game in line with the other instances' writes."""
+    def hear(self, hearer: Callable[[Change], None], gap: Callable[[], None]) -> None:
+        """Hand `hearer` every change of any game this instance hears of, before its streams do, and call `gap`
+        when notices may have been lost (the connection was down): how a service keeps what it remembers of a
+        game in line with the other instances' writes."""
         self._hearers.append(hearer)
+        self._gap_hearers.append(gap)
 
     def subscriber_count(self, game_id: int) -> int:
         return len(self._subscribers.get(game_id, ()))
@@ -225,7 +236,9 @@ class Bus:
 
     async def _resync(self, conn: psycopg.AsyncConnection[Any]) -> None:
         """After a reconnect, hand every watched game's current head to its subscribers: notices sent while
-        the connection was down are lost, and a stream must not stay behind."""
+        the connection was down are lost, and a stream must not stay behind (nor a memo of who sits where)."""
+        for gap in self._gap_hearers:
+            gap()
         for watchers in tuple(self._signed_in.values()):
             for _, queue in tuple(watchers):
                 _put(queue, CheckSignIn())
@@ -234,7 +247,7 @@ class Bus:
             return
         cursor = await conn.execute("SELECT id, seq, to_act, status FROM games WHERE id = ANY(%s)", (watched,))
         for game_id, seq, to_act, status in await cursor.fetchall():
-            self.deliver(Change(game_id, seq, tuple(to_act), status))
+            self.deliver(Change(game_id, seq, tuple(to_act), status, resync=True))
 
 
 def _put(queue: asyncio.Queue[Notice], notice: Notice) -> None:

@@ -621,6 +621,12 @@ class GameService:
         if change.handed is not None:
             self._forget_seat(change.game_id, change.handed)
 
+    def forget_seats(self) -> None:
+        """Drop every memo of who sits where, in every game: called when notices may have been lost (a handover
+        among them), so that each player's next move reads the head again."""
+        for table in self._tables.values():
+            table.seats.clear()
+
     def _forget_seat(self, game_id: int, seat: int) -> None:
         """Drop every memo of a user at `seat`: whoever sits there now is learnt from the next head read."""
         table = self._tables.get(game_id)

@@ -64,9 +64,9 @@ async def _changes(
             if not change.reaches(seat):
                 continue
             # Who sits where is read again when the seats are drawn (the game starts) and when a seat changes
-            # hands: the player who left it watches on as a spectator, offered none of its moves, and counts
-            # the log as one (which may count fewer events than they did).
-            if last.change.status == "open" or change.handed is not None:
+            # hands (or a handover may have been among notices lost): the player who left it watches on as a
+            # spectator, offered none of its moves, and counts the log as one (which may count fewer events).
+            if last.change.status == "open" or change.reseats:
                 was, (seat, shown) = seat, await service.head(account, game_id, offer=offer)
                 resat = seat != was
             else:

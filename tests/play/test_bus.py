@@ -48,7 +48,12 @@ async def test_a_slow_subscriber_keeps_the_newest_notice() -> None:
 
 
 async def test_after_a_lost_connection_subscribers_get_the_current_head(clean_db: str) -> None:
+    """Notices sent while the connection was down are lost, a seat's handover among them: the subscribers get
+    the current head, marked as one after which who sits where must be read again, and the hearers of gaps (the
+    game service, which then forgets who it remembers at each seat) are told."""
     bus = Bus(to_libpq_url(clean_db))
+    gaps: list[str] = []
+    bus.hear(lambda change: None, lambda: gaps.append("gap"))
     await bus.start()
     try:
         with psycopg.connect(to_libpq_url(clean_db), autocommit=True) as conn:
@@ -65,7 +70,9 @@ async def test_after_a_lost_connection_subscribers_get_the_current_head(clean_db
                 # This change is announced while nobody listens: its notice is lost.
                 conn.execute("UPDATE games SET seq = 5, to_act = '{1}', status = 'active' WHERE id = %s", (gid,))
                 change = await asyncio.wait_for(queue.get(), timeout=10)
-                assert change == Change(gid, 5, (1,), "active")
+                assert change == Change(gid, 5, (1,), "active", resync=True)
+                assert isinstance(change, Change) and change.reseats
+                assert gaps == ["gap"]
     finally:
         await bus.stop()
 

@@ -170,6 +170,20 @@ async def test_a_handover_on_another_instance_drops_this_ones_memo_of_the_seat(
     assert_error(r, 403, "no_seat")
 
 
+async def test_notices_lost_make_the_service_forget_who_sits_where(api: Api, service: GameService) -> None:
+    """A handover's notice may be among those lost while the bus was down (`Bus._resync` then calls the gap
+    hearers): the service forgets every seat it remembers, so that the next move of each player reads the head."""
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=SEED)
+    (seat,) = await table.to_act()
+    player = table.player(seat)
+    body = await _awaited_move(api, table.id, player)
+    assert service._tables[table.id].seats.get(player.id) == seat
+    service.forget_seats()
+    assert service._tables[table.id].seats == {}
+    current = (await service.summary(table.id)).seq
+    assert service._decide_on_cache(PlayerMove(player.id, table.id, current, body["move"])) is None
+
+
 async def _signup(client: httpx.AsyncClient, name: str) -> dict[str, str]:
     body = {"username": name, "email": f"{name}@example.com", "password": "long enough pw"}
     assert (await client.post("/api/v1/auth/register", json=body)).status_code == 201, name
