@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Form, Path, Query, Request, Response, status
+from fastapi import APIRouter, Depends, Form, Query, Request, Response, status
 from fastapi.security import OAuth2PasswordRequestForm
 
 from app.play.commands import PlayerMove, Undo
@@ -23,7 +23,7 @@ from app.web.deps import (
     looked_up,
     required,
 )
-from app.web.fields import MAX_INTEGER, Id, Offset, Text
+from app.web.fields import MAX_INTEGER, Id, Name, Offset, Text
 from app.web.schemas import (
     AccountOut,
     ChatIn,
@@ -184,7 +184,7 @@ async def me(account: CurrentAccount) -> MeOut:
 
 
 @router.get("/players/{username}", responses=errors(404), tags=["players"])
-async def get_player(username: Annotated[str, Path(max_length=64)], account: CurrentAccount,
+async def get_player(username: Name, account: CurrentAccount,
                      service: ServiceDep) -> PlayerOut:
     """A player's record, as their page `/players/{name}` shows it (the name in any case): their newest finished
     games with each result, their win rate over those, and the games they play now. 404 `player_not_found`."""

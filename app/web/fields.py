@@ -4,6 +4,9 @@
 store NUL, a line break in a game's name breaks the Subject header of its mails, and invisible or
 bidirectional marks let one name pose as another. (Lone surrogates pydantic refuses by itself.)
 
+`Name` is a name in a path: one with control characters cannot exist, so it is refused before any query (the
+answer is 404, as for any path that names nothing), and PostgreSQL never sees its NUL.
+
 `Id` and `Offset` are integers that end up compared with PostgreSQL `integer` columns; bounded here, an id
 or offset out of range is refused before it reaches the database, which would fail on it.
 """
@@ -42,5 +45,6 @@ def refuse_control_characters_but_line_breaks(value: str) -> str:
 
 Text = Annotated[str, AfterValidator(refuse_control_characters)]
 LongText = Annotated[str, AfterValidator(refuse_control_characters_but_line_breaks)]
+Name = Annotated[str, Path(max_length=64), AfterValidator(refuse_control_characters)]
 Id = Annotated[int, Path(ge=0, le=MAX_INTEGER)]
 Offset = Annotated[int, Query(ge=0, le=MAX_INTEGER)]
