@@ -23,6 +23,7 @@ from app.web.deps import (
     looked_up,
     required,
 )
+from app.web.device import device_cookies
 from app.web.fields import MAX_INTEGER, Id, Name, Offset, Text
 from app.web.schemas import (
     AccountOut,
@@ -96,18 +97,23 @@ async def register(request: Request, body: RegisterIn, sign_in: SignInDep) -> Ac
 @router.post("/auth/token", responses=errors(429), tags=["auth"])
 async def token(request: Request, form: PasswordForm, sign_in: SignInDep, signer: SignerDep) -> TokenOut:
     """OAuth2 password flow: trade a username and password for a bearer token (revocable: see /auth/logout).
-    Too many failed sign-ins for the account or from the address: 429 with `Retry-After`."""
+    Too many failed sign-ins (for the account from the address, for the account, or from the address): 429 with
+    `Retry-After` (see "Failed sign-ins" in the API's documentation)."""
     _, session_id = await sign_in.with_password(form.username, form.password, client_address(request), "token")
     return TokenOut(access_token=signer.issue(session_id))
 
 
 @router.post("/auth/login", responses=errors(403, 429), tags=["auth"])
-async def login(request: Request, form: PasswordForm, sign_in: SignInDep) -> MeOut:
-    """Sign a browser in: sets the HttpOnly, SameSite session cookie. Same limits as /auth/token."""
+async def login(request: Request, response: Response, form: PasswordForm, sign_in: SignInDep) -> MeOut:
+    """Sign a browser in: sets the HttpOnly, SameSite session cookie, and the device cookie that lets this
+    browser sign in to the account while others' failures slow its sign-ins down. Same limits as /auth/token."""
+    devices = device_cookies(request)
     account, session_id = await sign_in.with_password(
-        form.username, form.password, client_address(request), "cookie"
+        form.username, form.password, client_address(request), "cookie",
+        known_device=devices.known(request, form.username),
     )
     hold_in_cookie(request, session_id)
+    devices.remember(response, account.username)
     return MeOut(id=account.id, username=account.username, is_admin=account.is_admin)
 
 

@@ -24,6 +24,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import app.i18n as i18n
 from app.i18n import N_, gettext
@@ -50,6 +51,7 @@ from app.web import (
 )
 from app.web.assets import STATIC_DIR, VersionedStaticFiles
 from app.web.cross_site import CrossSiteGuard
+from app.web.device import DeviceCookies
 from app.web.fields import CONTROL_CHARACTERS
 from app.web.language import RequestLanguage
 from app.web.schemas import ErrorResponse
@@ -357,6 +359,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
         openapi_tags=[{"name": tag} for tag in API_TAGS],
     )
     app.state.settings = settings
+    app.state.devices = DeviceCookies(settings.signing_key(), secure=settings.cookie_secure)
     install_error_handlers(app)
     openapi.install(app)
     app.add_middleware(
@@ -377,6 +380,8 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     # text/event-stream alone).
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(RequestLanguage)
+    if settings.forwarded_allow_ips:  # outermost: every layer sees the client the trusted proxy names
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     app.include_router(api.play_router)  # first: the routes of a move's cycle (see there)
     app.include_router(stream.router)
     app.include_router(api.router)
