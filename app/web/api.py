@@ -166,7 +166,8 @@ async def confirm_email(body: EmailConfirmIn, sign_in: SignInDep) -> Response:
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
-@router.post("/auth/password/forgot", status_code=status.HTTP_202_ACCEPTED, responses=errors(429), tags=["auth"])
+@router.post("/auth/password/forgot", status_code=status.HTTP_202_ACCEPTED, response_class=Response,
+             responses={202: {"description": "Accepted; no body.", "content": {}}, **errors(429)}, tags=["auth"])
 async def forgot_password(request: Request, body: PasswordForgotIn, sign_in: SignInDep) -> Response:
     """Mail a password reset link to the account with this address, if there is one: the answer is 202 either
     way. At most 3 requests an hour per address asked for (10 per client address): then 429

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -28,6 +29,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import app.i18n as i18n
 from app.i18n import N_, gettext
+from app.play import notes
 from app.play.accounts import Account
 from app.play.bus import Bus
 from app.play.chat import Chat
@@ -95,19 +97,33 @@ class BodyTooLarge(Exception):
     """The client sent more than MAX_BODY_BYTES."""
 
 
-class BodyLimit:
-    """Refuse request bodies over `limit` bytes, whether announced by Content-Length or streamed in chunks."""
+# Bodies that may lawfully hold more than MAX_BODY_BYTES: a note of notes.MAX_LENGTH characters, each of which
+# may take 12 bytes on the wire (an emoji is `\ud83d\ude00` in JSON, `%F0%9F%98%80` in a form), and the rest.
+LARGER_BODIES: Mapping[re.Pattern[str], int] = {
+    re.compile(r"^(/api/v1)?/games/\d+/notes$"): notes.MAX_LENGTH * 12 + 4096,
+}
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+
+class BodyLimit:
+    """Refuse request bodies over `limit` bytes (or the larger limit `larger` gives their path), whether
+    announced by Content-Length or streamed in chunks."""
+
+    def __init__(self, app: ASGIApp, limit: int, larger: Mapping[re.Pattern[str], int] = LARGER_BODIES) -> None:
         self.app = app
         self.limit = limit
+        self.larger = larger
+
+    def limit_of(self, path: str) -> int:
+        """The most bytes a body sent to `path` may hold."""
+        return max([self.limit, *(limit for pattern, limit in self.larger.items() if pattern.match(path))])
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        most = self.limit_of(str(scope.get("path", "")))
         for name, value in scope.get("headers", ()):
-            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+            if name == b"content-length" and value.isdigit() and int(value) > most:
                 await _too_large(scope, receive, send)
                 return
         seen = 0
@@ -116,7 +132,7 @@ class BodyLimit:
             nonlocal seen
             message = await receive()
             seen += len(message.get("body", b""))
-            if seen > self.limit:
+            if seen > most:
                 raise BodyTooLarge
             return message
 
