@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import resource
+import socket
 import subprocess
 import sys
 import textwrap
@@ -82,20 +82,20 @@ FD_SETSIZE = 1024  # the descriptors select.select() can watch: 0 to 1,023
 
 @contextlib.contextmanager
 def _descriptors_held(count: int) -> Iterator[None]:
-    """`count` more open file descriptors in this process (the soft limit raised if needed), as a server holding
-    that many live streams has."""
+    """`count` more open file descriptors in this process, connected sockets (the soft limit raised if needed),
+    as a server holding that many live streams has."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = count + 256
     if soft != resource.RLIM_INFINITY and soft < wanted:
         if hard != resource.RLIM_INFINITY and hard < wanted:
             pytest.skip(f"the hard limit of open files ({hard}) is too low")
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(count)]
+    held = [end for _ in range((count + 1) // 2) for end in socket.socketpair()]
     try:
         yield
     finally:
-        for fd in held:
-            os.close(fd)
+        for end in held:
+            end.close()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
