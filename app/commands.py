@@ -13,6 +13,7 @@ import getpass
 import os
 import secrets
 import sys
+from typing import Any
 
 from app.main import create_app, ensure_admin, run_worker
 from app.settings import Settings
@@ -40,8 +41,16 @@ def serve(args: argparse.Namespace) -> int:
         print("Create an admin with `python -m app create-admin NAME`.")
     print(f"Players register at POST {url}/api/v1/auth/register and get a token at POST {url}/api/v1/auth/token.")
     sys.stdout.flush()
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, proxy_headers=True, log_level="info")
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info", **uvicorn_options(settings))
     return 0
+
+
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """The options of uvicorn that the settings decide. The app reads forwarded headers itself, from the proxies
+    of FORWARDED_ALLOW_IPS only: uvicorn's own reading trusts 127.0.0.1 by default, which would let any local
+    client choose its address. Idle connections are kept KEEP_ALIVE_SECONDS, longer than the clients' and the
+    proxy's own keep-alive, so the server never closes one just as a client sends on it."""
+    return {"proxy_headers": False, "timeout_keep_alive": settings.keep_alive_seconds}
 
 
 def worker(args: argparse.Namespace) -> int:

@@ -49,9 +49,11 @@ def build_sign_in(settings: Settings, db: Database) -> SignIn:
             "cookie": timedelta(hours=settings.session_max_age_hours),
         },
         limits=Limits(
+            per_pair=settings.sign_in_failures_per_account_and_address,
             per_account=settings.sign_in_failures_per_account,
             per_address=settings.sign_in_failures_per_address,
             window=timedelta(minutes=settings.sign_in_window_minutes),
+            pace=timedelta(seconds=settings.sign_in_slowdown_seconds),
             sign_ups_per_address=settings.sign_ups_per_address_per_hour,
         ),
         reset_links=reset_links_for(settings),

@@ -54,10 +54,19 @@ class Settings(BaseSettings):
     token_max_age_hours: int = 24 * 30
     session_max_age_hours: int = 24 * 14
     session_cookie_secure: bool = False
-    # Failed sign-ins allowed per account and per client address within one window (see app.play.sign_in_limits).
-    sign_in_failures_per_account: int = Field(default=10, ge=1)
-    sign_in_failures_per_address: int = Field(default=30, ge=1)
+    # Failed sign-ins allowed within one window per account and address (then that pair waits), per account (then
+    # its sign-ins slow down to one per SIGN_IN_SLOWDOWN_SECONDS) and per address (see app.play.sign_in_limits).
+    sign_in_failures_per_account_and_address: int = Field(default=10, ge=1)
+    sign_in_failures_per_account: int = Field(default=20, ge=1)
+    sign_in_failures_per_address: int = Field(default=100, ge=1)
     sign_in_window_minutes: int = Field(default=15, ge=1)
+    sign_in_slowdown_seconds: int = Field(default=5, ge=1)
+    # The proxies whose X-Forwarded-For (and -Proto) name the client: addresses or networks, comma-separated, as
+    # uvicorn's FORWARDED_ALLOW_IPS; empty, nobody's (no proxy in front), "*" anybody's (never on an open port).
+    forwarded_allow_ips: str = ""
+    # How long uvicorn keeps an idle keep-alive connection open: longer than any client or proxy in front keeps
+    # one, so that the server never closes a connection just as a client reuses it.
+    keep_alive_seconds: int = Field(default=75, ge=1)
     # Accounts that may be created from one client address within an hour (each sign-up hashes a password).
     sign_ups_per_address_per_hour: int = Field(default=30, ge=1)
     max_body_bytes: int = 64 * 1024

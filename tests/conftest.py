@@ -23,6 +23,7 @@ import uvicorn
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
+    from app.commands import uvicorn_options
     from app.main import create_app
     from app.settings import Settings
     from app.store import migrate
@@ -168,6 +169,7 @@ async def live_server(settings: Settings) -> AsyncIterator[tuple[str, Any]]:
         port=free_port(),
         log_level="warning",
         timeout_graceful_shutdown=2,
+        **uvicorn_options(settings),  # as `python -m app serve` runs it
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

@@ -48,14 +48,22 @@ class SignIn:
         # Who each sign-in looked up here belongs to; only ever used with a check in the same statement (`claim`).
         self._owners: dict[str, int] = {}
 
-    async def with_password(self, username: str, password: str, address: str, kind: Kind) -> tuple[Account, str]:
+    async def with_password(
+        self, username: str, password: str, address: str, kind: Kind, *, known_device: bool = False
+    ) -> tuple[Account, str]:
         """Check the password (once the limits allow an attempt) and open a session; returns the account and the
-        session id for the client. NotSignedIn `invalid_credentials`, or TooManyAttempts before any hashing."""
+        session id for the client. `known_device`: the request comes from a browser that signed in to this account
+        before, which only the limit per account and address holds up (app.play.sign_in_limits). NotSignedIn
+        `invalid_credentials`, or TooManyAttempts before any hashing."""
         async with self.db.session() as session:
-            await sign_in_limits.reserve(session, self.limits, username, address, self.clock())
+            await sign_in_limits.reserve_sign_in(
+                session, self.limits, username, address, self.clock(), known_device=known_device
+            )
         async with self.db.session() as session:
             account = await self.accounts.authenticate(session, username, password)
-            await sign_in_limits.succeeded(session, self.limits, username, address, self.clock())
+            await sign_in_limits.succeeded(
+                session, self.limits, username, address, self.clock(), known_device=known_device
+            )
             session_id = await sessions.open_session(session, account.id, kind, self.clock(), self.lifetimes[kind])
             await session.commit()
         return account, session_id
@@ -127,7 +135,7 @@ class SignIn:
         same limits first (committed on its own, so it stands even when the guess is wrong). NotAllowed
         `wrong_password` when it is not right."""
         async with self.db.session() as session:
-            await sign_in_limits.reserve(session, self.limits, account.username, address, self.clock())
+            await sign_in_limits.reserve_sign_in(session, self.limits, account.username, address, self.clock())
         async with self.db.session() as session:
             try:
                 await self.accounts.authenticate(session, account.username, current)

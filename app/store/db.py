@@ -231,8 +231,16 @@ def _refuse_closed(dbapi_connection: Any, record: Any, proxy: Any) -> None:
     then replaces every connection it had.
     """
     connection = dbapi_connection.driver_connection
-    if connection.closed or select.select([connection.pgconn.socket], [], [], 0)[0]:
+    if connection.closed or _readable(connection.pgconn.socket):
         raise DisconnectionError("the database closed this connection")
+
+
+def _readable(fd: int) -> bool:
+    """Whether `fd` has something to read (or was closed by its peer), without waiting. `poll`, not `select`:
+    `select` refuses descriptors from 1,024 on, which a server holding many live streams reaches."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(0))
 
 
 def open_database(database_url: str | None, data_dir: Path) -> Database:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Form, Path, Query, Request, Response, status
+from fastapi import APIRouter, Depends, Form, Query, Request, Response, status
 from fastapi.security import OAuth2PasswordRequestForm
 
 from app.play.commands import PlayerMove, Undo
@@ -23,7 +23,8 @@ from app.web.deps import (
     looked_up,
     required,
 )
-from app.web.fields import MAX_INTEGER, Id, Offset, Text
+from app.web.device import device_cookies
+from app.web.fields import MAX_INTEGER, Id, Name, Offset, Text
 from app.web.schemas import (
     AccountOut,
     ChatIn,
@@ -96,18 +97,23 @@ async def register(request: Request, body: RegisterIn, sign_in: SignInDep) -> Ac
 @router.post("/auth/token", responses=errors(429), tags=["auth"])
 async def token(request: Request, form: PasswordForm, sign_in: SignInDep, signer: SignerDep) -> TokenOut:
     """OAuth2 password flow: trade a username and password for a bearer token (revocable: see /auth/logout).
-    Too many failed sign-ins for the account or from the address: 429 with `Retry-After`."""
+    Too many failed sign-ins (for the account from the address, for the account, or from the address): 429 with
+    `Retry-After` (see "Failed sign-ins" in the API's documentation)."""
     _, session_id = await sign_in.with_password(form.username, form.password, client_address(request), "token")
     return TokenOut(access_token=signer.issue(session_id))
 
 
 @router.post("/auth/login", responses=errors(403, 429), tags=["auth"])
-async def login(request: Request, form: PasswordForm, sign_in: SignInDep) -> MeOut:
-    """Sign a browser in: sets the HttpOnly, SameSite session cookie. Same limits as /auth/token."""
+async def login(request: Request, response: Response, form: PasswordForm, sign_in: SignInDep) -> MeOut:
+    """Sign a browser in: sets the HttpOnly, SameSite session cookie, and the device cookie that lets this
+    browser sign in to the account while others' failures slow its sign-ins down. Same limits as /auth/token."""
+    devices = device_cookies(request)
     account, session_id = await sign_in.with_password(
-        form.username, form.password, client_address(request), "cookie"
+        form.username, form.password, client_address(request), "cookie",
+        known_device=devices.known(request, form.username),
     )
     hold_in_cookie(request, session_id)
+    devices.remember(response, account.username)
     return MeOut(id=account.id, username=account.username, is_admin=account.is_admin)
 
 
@@ -160,7 +166,8 @@ async def confirm_email(body: EmailConfirmIn, sign_in: SignInDep) -> Response:
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
-@router.post("/auth/password/forgot", status_code=status.HTTP_202_ACCEPTED, responses=errors(429), tags=["auth"])
+@router.post("/auth/password/forgot", status_code=status.HTTP_202_ACCEPTED, response_class=Response,
+             responses={202: {"description": "Accepted; no body.", "content": {}}, **errors(429)}, tags=["auth"])
 async def forgot_password(request: Request, body: PasswordForgotIn, sign_in: SignInDep) -> Response:
     """Mail a password reset link to the account with this address, if there is one: the answer is 202 either
     way. At most 3 requests an hour per address asked for (10 per client address): then 429
@@ -184,7 +191,7 @@ async def me(account: CurrentAccount) -> MeOut:
 
 
 @router.get("/players/{username}", responses=errors(404), tags=["players"])
-async def get_player(username: Annotated[str, Path(max_length=64)], account: CurrentAccount,
+async def get_player(username: Name, account: CurrentAccount,
                      service: ServiceDep) -> PlayerOut:
     """A player's record, as their page `/players/{name}` shows it (the name in any case): their newest finished
     games with each result, their win rate over those, and the games they play now. 404 `player_not_found`."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -24,9 +25,11 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import app.i18n as i18n
 from app.i18n import N_, gettext
+from app.play import notes
 from app.play.accounts import Account
 from app.play.bus import Bus
 from app.play.chat import Chat
@@ -50,6 +53,7 @@ from app.web import (
 )
 from app.web.assets import STATIC_DIR, VersionedStaticFiles
 from app.web.cross_site import CrossSiteGuard
+from app.web.device import DeviceCookies
 from app.web.fields import CONTROL_CHARACTERS
 from app.web.language import RequestLanguage
 from app.web.schemas import ErrorResponse
@@ -93,19 +97,33 @@ class BodyTooLarge(Exception):
     """The client sent more than MAX_BODY_BYTES."""
 
 
-class BodyLimit:
-    """Refuse request bodies over `limit` bytes, whether announced by Content-Length or streamed in chunks."""
+# Bodies that may lawfully hold more than MAX_BODY_BYTES: a note of notes.MAX_LENGTH characters, each of which
+# may take 12 bytes on the wire (an emoji is `\ud83d\ude00` in JSON, `%F0%9F%98%80` in a form), and the rest.
+LARGER_BODIES: Mapping[re.Pattern[str], int] = {
+    re.compile(r"^(/api/v1)?/games/\d+/notes$"): notes.MAX_LENGTH * 12 + 4096,
+}
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+
+class BodyLimit:
+    """Refuse request bodies over `limit` bytes (or the larger limit `larger` gives their path), whether
+    announced by Content-Length or streamed in chunks."""
+
+    def __init__(self, app: ASGIApp, limit: int, larger: Mapping[re.Pattern[str], int] = LARGER_BODIES) -> None:
         self.app = app
         self.limit = limit
+        self.larger = larger
+
+    def limit_of(self, path: str) -> int:
+        """The most bytes a body sent to `path` may hold."""
+        return max([self.limit, *(limit for pattern, limit in self.larger.items() if pattern.match(path))])
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        most = self.limit_of(str(scope.get("path", "")))
         for name, value in scope.get("headers", ()):
-            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+            if name == b"content-length" and value.isdigit() and int(value) > most:
                 await _too_large(scope, receive, send)
                 return
         seen = 0
@@ -114,7 +132,7 @@ class BodyLimit:
             nonlocal seen
             message = await receive()
             seen += len(message.get("body", b""))
-            if seen > self.limit:
+            if seen > most:
                 raise BodyTooLarge
             return message
 
@@ -357,6 +375,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
         openapi_tags=[{"name": tag} for tag in API_TAGS],
     )
     app.state.settings = settings
+    app.state.devices = DeviceCookies(settings.signing_key(), secure=settings.cookie_secure)
     install_error_handlers(app)
     openapi.install(app)
     app.add_middleware(
@@ -377,6 +396,8 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     # text/event-stream alone).
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(RequestLanguage)
+    if settings.forwarded_allow_ips:  # outermost: every layer sees the client the trusted proxy names
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     app.include_router(api.play_router)  # first: the routes of a move's cycle (see there)
     app.include_router(stream.router)
     app.include_router(api.router)

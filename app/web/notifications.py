@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Form, status
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 import app.i18n as i18n
 from app.i18n import gettext
@@ -41,11 +43,28 @@ class PreferencesIn(BaseModel):
     preferences: dict[str, Mode] = Field(description="Kinds to change, each to immediately, digest or off.")
 
 
+def _iso_string(value: object) -> object:
+    """Let only ISO 8601 strings through (and datetimes, for callers in Python): pydantic would read a number, or
+    a string of digits, as seconds since 1970, which the schema's `date-time` does not allow."""
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            datetime.fromisoformat(value)
+            return value
+    raise PydanticCustomError("datetime_type", "must be an ISO 8601 date and time, e.g. 2026-12-24T00:00:00Z")
+
+
+IsoDateTime = Annotated[datetime, BeforeValidator(_iso_string)]
+
+
 class VacationIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     days: int = Field(ge=1, le=clocks.VACATION_DAYS_PER_YEAR)
-    starts_at: datetime | None = Field(default=None, description="Default: now. Must carry a time zone.")
+    starts_at: IsoDateTime | None = Field(
+        default=None, description="An ISO 8601 date and time with its time zone (`2026-12-24T00:00:00Z`); default: now."
+    )
 
 
 class VacationOut(BaseModel):

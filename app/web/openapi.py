@@ -17,6 +17,8 @@ VALIDATION_SCHEMAS = ("HTTPValidationError", "ValidationError")
 INVALID = "The request does not fit this operation (the message names the field); code `invalid_request`."
 MALFORMED_JSON = "The body is not valid JSON; code `malformed_json`."
 UNAVAILABLE = "The database cannot be reached just now; try again later. Code `database_unavailable`."
+TOO_LARGE = ("The body is larger than the server takes (`MAX_BODY_BYTES`, 64 KiB by default; a note's up to 12 "
+             "bytes a character); code `body_too_large`.")
 
 
 def _error(description: str) -> dict[str, Any]:
@@ -25,8 +27,8 @@ def _error(description: str) -> dict[str, Any]:
 
 
 def document_errors(schema: dict[str, Any]) -> dict[str, Any]:
-    """`schema` with every 422 in the error shape, a 400 for each operation that takes a JSON body, and the 503
-    any operation may answer while the database is down."""
+    """`schema` with every 422 in the error shape, a 400 for each operation that takes a JSON body, a 413 for
+    each that takes a body, and the 503 any operation may answer while the database is down."""
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     error_schema = ErrorResponse.model_json_schema(ref_template=REF_TEMPLATE)
     components.update(error_schema.pop("$defs", {}))
@@ -40,6 +42,8 @@ def document_errors(schema: dict[str, Any]) -> dict[str, Any]:
                 responses["422"] = _error(INVALID)
             if "application/json" in operation.get("requestBody", {}).get("content", {}):
                 responses["400"] = _error(MALFORMED_JSON)
+            if "requestBody" in operation:
+                responses["413"] = _error(TOO_LARGE)
             responses["503"] = _error(UNAVAILABLE)
     return schema
 

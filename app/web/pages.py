@@ -39,6 +39,7 @@ from app.web.deps import (
     SignInDep,
     client_address,
 )
+from app.web.device import device_cookies
 from app.web.fields import MAX_INTEGER, Id, Text
 from app.web.gamelog import COLOUR_NAMES, Describer, building_name, card_name
 from app.web.schemas import CreateGameIn, RegisterIn
@@ -187,12 +188,17 @@ async def login(
         csrf.check(request, csrf_token)
     except NotAllowed as exc:
         return _csrf_failed(request, None, exc)
+    devices = device_cookies(request)
     try:
-        _, session_id = await sign_in.with_password(username, password, client_address(request), "cookie")
+        account, session_id = await sign_in.with_password(
+            username, password, client_address(request), "cookie", known_device=devices.known(request, username)
+        )
     except PlayError as exc:
         return refused(request, "pages/login.html", None, exc, 401, next=safe_next(next), username=username)
     hold_in_cookie(request, session_id)
-    return redirect(safe_next(next))
+    response = redirect(safe_next(next))
+    devices.remember(response, account.username)
+    return response
 
 
 def refused(request: Request, name: str, account: Account | None, exc: PlayError, status: int,

@@ -9,13 +9,14 @@ from fastapi.responses import Response
 from app.play.errors import PlayError
 from app.play.profiles import player_record
 from app.web.deps import OptionalAccount, ServiceDep
+from app.web.fields import Name
 from app.web.pages import render, said, to_login
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.get("/players/{name}")
-async def player_page(request: Request, name: str, account: OptionalAccount, service: ServiceDep) -> Response:
+async def player_page(request: Request, name: Name, account: OptionalAccount, service: ServiceDep) -> Response:
     if account is None:
         return to_login(request)
     try:

@@ -100,7 +100,10 @@ class TokenOut(BaseModel):
 
 class VariantsIn(BaseModel):
     """Variant settings; every one optional, defaults = the standard base game. Unknown keys reach the rules
-    core, which names the setting it cannot play (422)."""
+    core, which names the setting it cannot play (422 `invalid_variant`). Rules across fields, refused the
+    same way: `horses` and `kit_carson` need the `big_box` expansion; `characters` needs `gold_and_guns` or
+    `big_box` and lists 7 different card numbers of the game's cards (8 when one is the Newspaper Boy, 0); six
+    seats need `big_box`."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -109,7 +112,9 @@ class VariantsIn(BaseModel):
     river: bool | None = None
     new_beginning: bool | None = None
     expansions: list[Literal["gold_and_guns", "outlaws", "big_box"]] | None = None
-    characters: list[int] | None = None
+    characters: list[int] | None = Field(
+        default=None, description="Gold & Guns or Big Box: the 7 cards in play (8 with the Newspaper Boy, 0)."
+    )
     horses: bool | None = Field(default=None, description="Big Box: a horse for $4 at Wages, 1 VP at the end.")
     kit_carson: bool | None = Field(
         default=None, description="Big Box: 1 VP per player behind one on the turn-order track at the end."

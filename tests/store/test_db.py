@@ -4,15 +4,22 @@ written for the driver."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import resource
+import socket
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
 import psycopg
+import pytest
+from sqlalchemy import text
 
-from app.store.db import _is_alive, driver_sql, start_embedded, to_sqlalchemy_url
+from app.store.db import Database, _is_alive, driver_sql, start_embedded, to_libpq_url, to_sqlalchemy_url
 
 OWNER = textwrap.dedent(
     """
@@ -68,3 +75,42 @@ def test_driver_sql_drops_comments_and_runs_of_white_space() -> None:
     """
     assert driver_sql(sql) == "SELECT a, b FROM t WHERE x = %(x)s"
 
+
+
+FD_SETSIZE = 1024  # the descriptors select.select() can watch: 0 to 1,023
+
+
+@contextlib.contextmanager
+def _descriptors_held(count: int) -> Iterator[None]:
+    """`count` more open file descriptors in this process, connected sockets (the soft limit raised if needed),
+    as a server holding that many live streams has."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = count + 256
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        if hard != resource.RLIM_INFINITY and hard < wanted:
+            pytest.skip(f"the hard limit of open files ({hard}) is too low")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    held = [end for _ in range((count + 1) // 2) for end in socket.socketpair()]
+    try:
+        yield
+    finally:
+        for end in held:
+            end.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+async def test_pool_checkouts_work_past_1024_open_files(db: Database) -> None:
+    """Corrections item 11: the checkout's look at an idle connection's socket must not fail once its descriptor
+    number passes select()'s 1,024, and must still refuse a connection the server closed."""
+    with _descriptors_held(FD_SETSIZE + 100):
+        async with db.session() as session:
+            assert (await session.execute(text("SELECT 1"))).scalar_one() == 1
+            raw = await (await session.connection()).get_raw_connection()
+            fd = raw.driver_connection.pgconn.socket  # type: ignore[union-attr]
+            assert fd >= FD_SETSIZE
+            backend = (await session.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+        with psycopg.connect(to_libpq_url(db.url), autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
+        await asyncio.sleep(0.2)  # the server's goodbye reaches the pooled connection's socket
+        async with db.session() as session:
+            assert (await session.execute(text("SELECT pg_backend_pid()"))).scalar_one() != backend

@@ -3,11 +3,14 @@ PostgreSQL's `integer` holds, are refused with a 4xx in the error shape, and cha
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 from conftest import Api
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 from support import assert_error
 
 # NUL (PostgreSQL cannot store it), line breaks (they break mail headers), a tab, a right-to-left override
@@ -144,3 +147,73 @@ async def test_a_browser_asking_for_a_game_that_does_not_exist_gets_a_page(api: 
     page = await client.get("/games/424242", headers={"Accept": "text/html"})
     assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
     assert "<strong>admin</strong>" in page.text and "<html" in page.text
+
+
+# Characters no PostgreSQL text can hold, as they arrive in a URL: NUL, and bytes that are not UTF-8.
+UNSTORABLE = ["%00", "a%00b", "%FF", "%ED%A0%80"]
+
+
+def _parameters(dependant: Dependant) -> tuple[list[str], list[str]]:
+    """The names of the path and query parameters of `dependant` and of its dependencies."""
+    path_params = [p.alias for p in dependant.path_params]
+    query_params = [p.alias for p in dependant.query_params]
+    for sub in dependant.dependencies:
+        more_path, more_query = _parameters(sub)
+        path_params += [p for p in more_path if p not in path_params]
+        query_params += [q for q in more_query if q not in query_params]
+    return path_params, query_params
+
+
+def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
+    """The API routes of `routes`, those of the routers included there too (the application's own routes are
+    what its routers were when it was built: no route is added later)."""
+    for route in routes:
+        if isinstance(route, APIRoute):
+            yield route
+        elif (router := getattr(route, "original_router", None)) is not None:
+            yield from _api_routes(router.routes)
+
+
+def _routes(app: Any) -> list[tuple[str, str, list[str], list[str]]]:
+    """Every route the application serves (API and pages), with the names of its path and query parameters,
+    those of its dependencies included."""
+    found = []
+    for route in _api_routes(app.routes):
+        path_params, query_params = _parameters(route.dependant)
+        if path_params or query_params:
+            found.extend((method, route.path_format, path_params, query_params) for method in route.methods)
+    return found
+
+
+async def test_every_path_and_query_parameter_refuses_unstorable_characters_without_a_5xx(
+    api: Api, client: httpx.AsyncClient, app: Any
+) -> None:
+    """Corrections item 5: a NUL in a player's name was a 500 (`GET /api/v1/players/%00`): every path and query
+    parameter of every route (the OpenAPI schema's and the pages') gets a 4xx instead, signed in with a token and
+    with a browser session, and a game to look at."""
+    token = await _page_client(client, api)
+    admin = (await client.get("/api/v1/auth/me")).json()
+    assert admin["username"] == "admin"
+    headers = await api.token("admin", "admin password")
+    await api.started_game(await api.admin(), [await api.player("ann"), await api.player("bob")])
+    routes = _routes(app)
+    assert ("GET", "/api/v1/players/{username}", ["username"], []) in routes
+    schema = (await client.get("/openapi.json")).json()
+    documented = {
+        (method.upper(), path) for path, item in schema["paths"].items() for method, op in item.items()
+        if op.get("parameters")
+    }
+    assert documented <= {(method, path) for method, path, _, _ in routes}
+    checked = 0
+    for method, path, path_params, query_params in routes:
+        valid = {name: "1" if name in ("game_id", "seat") else "admin" for name in path_params}
+        trials = [({**valid, name: bad}, {}) for name in path_params for bad in UNSTORABLE]
+        trials += [(valid, {name: bad}) for name in query_params for bad in UNSTORABLE]
+        for values, query in trials:
+            url = path.format(**values) + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+            for extra in ({"headers": headers}, {"headers": {"Accept": "text/html"}}):
+                data = None if path.startswith("/api/") else {"csrf_token": token}
+                r = await client.request(method, url, data=data, **extra)  # type: ignore[arg-type]
+                assert r.status_code < 500, (method, url, r.status_code, r.text[:300])
+                checked += 1
+    assert checked > 100

@@ -112,3 +112,67 @@ async def test_405_names_every_method_the_path_accepts(client: httpx.AsyncClient
                     assert_error(r, 405, "method_not_allowed")
                 assert set(r.headers["allow"].split(", ")) == accepted, path
     assert (await client.put("/api/v1/games")).headers["allow"] == "GET, POST"
+
+
+# --- Corrections item 9: the schema says what the server accepts --------------------------------------------
+
+
+async def test_a_vacation_starts_at_a_date_and_time_string_not_a_number(api: Api, client: httpx.AsyncClient) -> None:
+    ann = await api.player("ann")
+    for starts_at in (0, 1767225600, "1767225600", True):
+        r = await client.post("/api/v1/me/vacation", json={"days": 1, "starts_at": starts_at}, headers=ann.headers)
+        assert_error(r, 422, "invalid_request")
+    assert (await client.get("/api/v1/me/vacation", headers=ann.headers)).json()["days_used"] == 0
+    r = await client.post("/api/v1/me/vacation", json={"days": 1, "starts_at": "2099-01-02T00:00:00Z"},
+                          headers=ann.headers)
+    assert_error(r, 422, "vacation_too_far")  # read as a date: refused for what it says, not for its type
+    schema = (await client.get("/openapi.json")).json()["components"]["schemas"]["VacationIn"]
+    assert {"type": "string", "format": "date-time"} in schema["properties"]["starts_at"]["anyOf"]
+
+
+async def test_a_note_as_long_as_the_schema_allows_is_accepted_whatever_its_characters(
+    api: Api, client: httpx.AsyncClient
+) -> None:
+    """A legal 10,000-character note of emoji was 413: escaped as JSON (`\\ud83e\\udd20`) it takes 120 kB."""
+    admin = await api.admin()
+    ann, bob = await api.player("ann"), await api.player("bob")
+    game = await api.started_game(admin, [ann, bob])
+    notes = f"/api/v1/games/{game['id']}/notes"
+    schema = (await client.get("/openapi.json")).json()
+    longest = schema["components"]["schemas"]["NotesIn"]["properties"]["text"]["maxLength"]
+    text = "\N{FACE WITH COWBOY HAT}" * longest
+    body = json.dumps({"text": text}).encode()  # ASCII, as most JSON encoders write it
+    assert len(body) > 12 * longest
+    r = await client.put(notes, content=body, headers={**ann.headers, "Content-Type": "application/json"})
+    assert r.status_code == 200, r.text[:300]
+    assert (await client.get(notes, headers=ann.headers)).json()["text"] == text
+    longer = json.dumps({"text": text + "!"}).encode()
+    r = await client.put(notes, content=longer, headers={**ann.headers, "Content-Type": "application/json"})
+    assert_error(r, 422)
+    assert "413" in schema["paths"]["/api/v1/games/{game_id}/notes"]["put"]["responses"]
+
+
+async def test_the_forgotten_password_answer_is_as_documented(client: httpx.AsyncClient) -> None:
+    schema = (await client.get("/openapi.json")).json()
+    accepted = schema["paths"]["/api/v1/auth/password/forgot"]["post"]["responses"]["202"]
+    r = await client.post("/api/v1/auth/password/forgot", json={"email": "nobody@example.com"})
+    assert r.status_code == 202
+    assert r.content == b"" and accepted.get("content", {}) == {}
+
+
+async def test_the_schema_states_the_rules_on_texts_and_variants(client: httpx.AsyncClient) -> None:
+    """Control characters are refused everywhere a name or text is read: the schema says so with a `pattern`
+    (the stricter one of usernames kept), and the variants' rules across fields in their description."""
+    schemas = (await client.get("/openapi.json")).json()["components"]["schemas"]
+    name = schemas["CreateGameIn"]["properties"]["name"]
+    assert re.fullmatch(name["pattern"], "Friday game, é 🤠")
+    for control in ("\x00", "\n", "\t", "\u202e", "\u2028", "\u200b"):
+        assert not re.fullmatch(name["pattern"], f"a{control}b"), repr(control)
+    note = schemas["NotesIn"]["properties"]["text"]
+    assert re.fullmatch(note["pattern"], "line one\r\nline two\n\tand a tab")
+    assert not re.fullmatch(note["pattern"], "a\x00b") and not re.fullmatch(note["pattern"], "a\rb")
+    assert schemas["RegisterIn"]["properties"]["username"]["pattern"] == r"^[A-Za-z0-9_.-]+$"
+    players = schemas["CreateGameIn"]["properties"]["players"]["anyOf"][0]["items"]
+    assert players["pattern"] == name["pattern"]
+    variants = schemas["VariantsIn"]["description"]
+    assert "`horses` and `kit_carson` need the `big_box` expansion" in variants
