@@ -304,11 +304,11 @@ class Notifier:
         return "sent"
 
     def _reset_message(self, content: Message, user: User) -> Message:
-        """The reset mail with its link, made now from the account's current password hash (never stored), so it
-        is void once the password changes. Without the links no reset mail can be written (marked failed)."""
+        """The reset mail with its link, made now from the account's current password hash and address (never
+        stored), so it is void once either changes. Without the links no reset mail can be written (marked failed)."""
         if self.reset_links is None:
             return content
-        link = self.reset_links.url(user.id, user.password_hash)
+        link = self.reset_links.url(user.id, user.password_hash, user.email)
         hours = self.reset_links.lifetime.total_seconds() / 3600
         return Message(content.kind, content.recipient, details={"link": link, "hours": hours})
 
