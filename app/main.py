@@ -140,11 +140,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
             await bus.start()
             sign_in = build_sign_in(settings, db)
             if settings.admin_username and settings.admin_password:
-                await sign_in.ensure_admin(
-                    settings.admin_username,
-                    settings.admin_password,
-                    f"{settings.admin_username.lower()}@admin.invalid",
-                )
+                await sign_in.ensure_admin(settings.admin_username, settings.admin_password)
             services = Services(
                 service=GameService(db, players_create_games=settings.players_create_games),
                 sign_in=sign_in,
@@ -182,7 +178,7 @@ async def run_worker(settings: Settings) -> None:
             await asyncio.Event().wait()
 
 
-async def ensure_admin(settings: Settings, username: str, password: str, email: str) -> None:
+async def ensure_admin(settings: Settings, username: str, password: str, email: str | None) -> None:
     """`python -m app create-admin`: the account `username` is an admin with `password` (migrating first)."""
     async with opened_database(settings, migrated=True) as db:
         await build_sign_in(settings, db).ensure_admin(username, password, email)

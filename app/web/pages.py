@@ -197,7 +197,10 @@ async def login(
 
 def refused(request: Request, name: str, account: Account | None, exc: PlayError, status: int,
             **context: Any) -> HTMLResponse:
-    """The form again with the refusal's message; too many failed sign-ins answer 429 with `Retry-After`."""
+    """The form again with the refusal's message; too many failed sign-ins answer 429 with `Retry-After`, input
+    that cannot be accepted (Invalid: an address we cannot mail) 422, as the API does."""
+    if isinstance(exc, Invalid):
+        status = 422
     if isinstance(exc, TooMany):
         response = render(request, name, account, status=429, error=said(exc), **context)
         response.headers["Retry-After"] = str(exc.retry_after)
