@@ -25,6 +25,7 @@ from app.play.bot_keeper import BotKeeper
 from app.play.bus import Bus
 from app.play.chat import Chat
 from app.play.email_change import EmailLinks
+from app.play.hosting_limits import HostingLimits
 from app.play.keeper import ClockKeeper
 from app.play.notes import NoteBook
 from app.play.password_reset import ResetLinks
@@ -56,6 +57,16 @@ def build_sign_in(settings: Settings, db: Database) -> SignIn:
         ),
         reset_links=reset_links_for(settings),
         email_links=email_links_for(settings),
+    )
+
+
+def hosting_limits_for(settings: Settings) -> HostingLimits:
+    """The tables and invitations a player may make a day (TABLES_PER_DAY and friends)."""
+    return HostingLimits(
+        tables_per_account=settings.tables_per_day,
+        tables_per_address=settings.tables_per_address_per_day,
+        invitations_per_account=settings.invitations_per_day,
+        invitations_per_address=settings.invitations_per_address_per_day,
     )
 
 
@@ -142,7 +153,9 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
             if settings.admin_username and settings.admin_password:
                 await sign_in.ensure_admin(settings.admin_username, settings.admin_password)
             services = Services(
-                service=GameService(db, players_create_games=settings.players_create_games),
+                service=GameService(
+                    db, players_create_games=settings.players_create_games, hosting_limits=hosting_limits_for(settings)
+                ),
                 sign_in=sign_in,
                 bus=bus,
                 chat=Chat(db),

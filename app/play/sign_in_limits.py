@@ -119,4 +119,8 @@ async def succeeded(session: AsyncSession, limits: Limits, username: str, addres
         .where(SignInLimit.scope == address_scope, SignInLimit.key == address, SignInLimit.failures > 0)
         .values(failures=SignInLimit.failures - 1)
     )
-    await session.execute(delete(SignInLimit).where(SignInLimit.window_start <= now - limits.window))
+    await session.execute(  # only the sign-ins' own counts: other scopes count over longer windows
+        delete(SignInLimit).where(
+            SignInLimit.scope.in_(SIGN_IN_SCOPES), SignInLimit.window_start <= now - limits.window
+        )
+    )

@@ -364,8 +364,11 @@ async def _table_command(request: Request, account: Account | None, csrf_token: 
         csrf.check(request, csrf_token)
         await command(account, game_id)
     except PlayError as exc:
-        status = 403 if isinstance(exc, NotAllowed) else 409
-        return render(request, "pages/error.html", account, status=status, message=said(exc))
+        status = 429 if isinstance(exc, TooMany) else 403 if isinstance(exc, NotAllowed) else 409
+        response = render(request, "pages/error.html", account, status=status, message=said(exc))
+        if isinstance(exc, TooMany):
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
     return redirect(then or f"/games/{game_id}")
 
 
@@ -418,7 +421,7 @@ async def invite(
     """The host invites a player by name from the table's waiting page."""
 
     async def inviting(account: Account, game_id: int) -> object:
-        return await service.invite(account, game_id, username.strip())
+        return await service.invite(account, game_id, username.strip(), client_address(request))
 
     return await _table_command(request, account, csrf_token, game_id, inviting)
 
@@ -509,9 +512,13 @@ async def new_game(
         summary = await service.create_game(
             account, name=body.name, seat_count=body.seats, variants=body.variants.settings(), players=body.players,
             seed=body.seed, move_timeout_hours=body.move_timeout_hours, public=body.public, bots=body.bots,
+            address=client_address(request),
         )
     except PlayError as exc:
-        return again(said(exc), 403 if isinstance(exc, NotAllowed) else 422)
+        response = again(said(exc), 429 if isinstance(exc, TooMany) else 403 if isinstance(exc, NotAllowed) else 422)
+        if isinstance(exc, TooMany):
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
     return redirect(f"/games/{summary.id}")
 
 
