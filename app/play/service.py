@@ -23,7 +23,7 @@ from typing import Any, Literal, overload
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.play import clocks, hosting_limits, invitations
+from app.play import clocks, hosting_limits, invitations, table_names
 from app.play.accounts import Account, bot_accounts
 from app.play.bus import Change
 from app.play.commands import BotMove, Command, PlayerMove, ReplaceSeat, TimeOut, Undo
@@ -251,7 +251,9 @@ class GameService:
 
         Raises NotAllowed `players_create_games_off` (a player, where only admins create games) or
         `seed_admin_only`, Invalid for variants, player lists or numbers of bots that cannot be played, TooMany
-        `too_many_tables` / `too_many_invitations`."""
+        `too_many_tables` / `too_many_invitations`; Invalid `link_in_name` for a name that reads as an address
+        (app.play.table_names)."""
+        table_names.check_name(name)
         if not creator.is_admin:
             if not self.players_create_games:
                 raise NotAllowed("players_create_games_off", "On this site only an admin may open a table.")
