@@ -16,6 +16,8 @@ import sys
 from typing import Any
 
 from app.main import create_app, ensure_admin, run_worker
+from app.play import addresses
+from app.play.errors import Invalid
 from app.settings import Settings
 
 
@@ -90,7 +92,12 @@ def create_admin(args: argparse.Namespace) -> int:
     if len(password) < 8:
         print("create-admin: the password needs at least 8 characters", file=sys.stderr)
         return 2
-    asyncio.run(ensure_admin(Settings(), args.username, password, args.email or f"{args.username}@admin.invalid"))
+    try:  # checked before anything is opened: an address the sign-up form would refuse is refused here too
+        email = addresses.normalised(args.email) if args.email else None
+    except Invalid as exc:
+        print(f"create-admin: {args.email!r}: {exc.message}", file=sys.stderr)
+        return 2
+    asyncio.run(ensure_admin(Settings(), args.username, password, email))
     print(f"admin '{args.username}' is ready")
     return 0
 

@@ -25,6 +25,7 @@ from app.play.bot_keeper import BotKeeper
 from app.play.bus import Bus
 from app.play.chat import Chat
 from app.play.email_change import EmailLinks
+from app.play.hosting_limits import HostingLimits
 from app.play.keeper import ClockKeeper
 from app.play.notes import NoteBook
 from app.play.password_reset import ResetLinks
@@ -58,6 +59,16 @@ def build_sign_in(settings: Settings, db: Database) -> SignIn:
         ),
         reset_links=reset_links_for(settings),
         email_links=email_links_for(settings),
+    )
+
+
+def hosting_limits_for(settings: Settings) -> HostingLimits:
+    """The tables and invitations a player may make a day (TABLES_PER_DAY and friends)."""
+    return HostingLimits(
+        tables_per_account=settings.tables_per_day,
+        tables_per_address=settings.tables_per_address_per_day,
+        invitations_per_account=settings.invitations_per_day,
+        invitations_per_address=settings.invitations_per_address_per_day,
     )
 
 
@@ -142,12 +153,10 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
             await bus.start()
             sign_in = build_sign_in(settings, db)
             if settings.admin_username and settings.admin_password:
-                await sign_in.ensure_admin(
-                    settings.admin_username,
-                    settings.admin_password,
-                    f"{settings.admin_username.lower()}@admin.invalid",
-                )
-            service = GameService(db, players_create_games=settings.players_create_games)
+                await sign_in.ensure_admin(settings.admin_username, settings.admin_password)
+            service = GameService(
+                db, players_create_games=settings.players_create_games, hosting_limits=hosting_limits_for(settings)
+            )
             bus.hear(service.hear, service.forget_seats)  # seats changing hands on any instance
             services = Services(
                 service=service,
@@ -186,7 +195,7 @@ async def run_worker(settings: Settings) -> None:
             await asyncio.Event().wait()
 
 
-async def ensure_admin(settings: Settings, username: str, password: str, email: str) -> None:
+async def ensure_admin(settings: Settings, username: str, password: str, email: str | None) -> None:
     """`python -m app create-admin`: the account `username` is an admin with `password` (migrating first)."""
     async with opened_database(settings, migrated=True) as db:
         await build_sign_in(settings, db).ensure_admin(username, password, email)

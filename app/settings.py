@@ -69,6 +69,12 @@ class Settings(BaseSettings):
     keep_alive_seconds: int = Field(default=75, ge=1)
     # Accounts that may be created from one client address within an hour (each sign-up hashes a password).
     sign_ups_per_address_per_hour: int = Field(default=30, ge=1)
+    # Tables a player may open, and invitations they may send, within a day, per account and per client address
+    # (each invitation mails someone the inviter names; see app.play.hosting_limits). Admins are not counted.
+    tables_per_day: int = Field(default=20, ge=1)
+    tables_per_address_per_day: int = Field(default=60, ge=1)
+    invitations_per_day: int = Field(default=50, ge=1)
+    invitations_per_address_per_day: int = Field(default=150, ge=1)
     max_body_bytes: int = 64 * 1024
     sse_ping_seconds: int = 15
     lobby_refresh_seconds: int = Field(default=20, ge=1)  # how often an open lobby asks whether anything changed

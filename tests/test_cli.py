@@ -39,3 +39,17 @@ def test_migrate_and_create_admin(clean_db: str) -> None:
 def test_create_admin_without_a_password_or_a_terminal_refuses(clean_db: str) -> None:
     result = run_cli(clean_db, "create-admin", "root")
     assert result.returncode == 2 and "password" in result.stderr
+
+
+def test_create_admin_checks_the_address_as_sign_up_does(clean_db: str) -> None:
+    # The issue "Corrections", item 6: the same validation everywhere an address enters.
+    assert run_cli(clean_db, "migrate").returncode == 0
+    refused = run_cli(clean_db, "create-admin", "root", "--password", "a long password", "--email", "a;b@example.com")
+    assert refused.returncode == 2 and "valid email address" in refused.stderr
+    done = run_cli(clean_db, "create-admin", "root", "--password", "a long password", "--email", "Root@Bücher.Example")
+    assert done.returncode == 0, done.stderr
+    plain = run_cli(clean_db, "create-admin", "boss", "--password", "a long password")
+    assert plain.returncode == 0, plain.stderr
+    with psycopg.connect(to_libpq_url(clean_db)) as conn:
+        rows = conn.execute("SELECT username, email FROM users ORDER BY id").fetchall()
+    assert rows == [("root", "root@xn--bcher-kva.example"), ("boss", "boss@admin.invalid")]

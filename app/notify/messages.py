@@ -245,9 +245,16 @@ def _subject_and_context(message: Message) -> tuple[str, dict[str, Any]]:
         return gettext("{newcomer} takes over {previous}'s seat in {game}").format(
             newcomer=newcomer, previous=previous, game=game), context
     if kind == "invitation":
-        by = str(details.get("by") or gettext("A player"))
-        context.update(by=by)
-        return gettext("{by} invites you to {game}").format(by=by, game=game), context
+        # Nothing the inviter chose is in the subject (neither their name nor the table's): the subject is what a
+        # stranger would use to advertise. The body lists each table, its name as text (escaped in HTML).
+        listed: Sequence[Mapping[str, Any]] = details.get("invitations") or [
+            {"by": details.get("by"), "game": game, "game_id": message.game_id}
+        ]
+        invitations = [{"by": str(i.get("by") or gettext("A player")), "game": str(i.get("game", "")),
+                        "game_id": i.get("game_id")} for i in listed]
+        context.update(invitations=invitations)
+        return ngettext("You are invited to a table of Carson City", "You are invited to {count} tables of Carson City",
+                        len(invitations)).format(count=len(invitations)), context
     if kind == "chat":
         author = str(details.get("from") or gettext("A player"))
         context.update(author=author, text=str(details.get("text", "")))
@@ -313,6 +320,8 @@ def _compose(message: Message, base_url: str, unsubscribe_url: str | None, prefe
         kind_label=gettext(KIND_LABELS.get(message.kind, DIGEST_LABEL)),
         language=i18n.current(),
     )
+    for invitation in context.get("invitations", ()):
+        invitation["link"] = game_link(base_url, invitation["game_id"])
     text_env, html_env = _environments()
     text = text_env.get_template(f"{message.kind}.txt").render(context)
     html = html_env.get_template(f"{message.kind}.html").render(context)

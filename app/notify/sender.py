@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
+from email.policy import Policy
 from email.utils import format_datetime, formataddr, parseaddr
 from typing import Protocol
 
@@ -36,6 +37,29 @@ def message_id(outbox_id: int, from_address: str) -> str:
     return f"<carson-mail-{outbox_id}@{domain}>"
 
 
+class Unfolded(str):
+    """A header value written exactly as given, on one line, whatever policy flattens the message.
+
+    Why: the email package folds a header longer than 78 characters, and one with no space to fold at (a
+    `<https://...>` of a signed link) it turns into RFC 2047 encoded words, `=?utf-8?q?=3Chttps...?=`, which no
+    mail client reads as a URL, so one-click unsubscribe (RFC 8058) went unrecognised. aiosmtplib flattens with
+    its own policy, so the value itself must refuse folding. RFC 5322 allows lines up to 998 characters."""
+
+    name: str
+
+    @classmethod
+    def header(cls, name: str, value: str) -> Unfolded:
+        if len(name) + len(value) + 2 > 998 or any(c in value for c in "\r\n"):
+            raise ValueError(f"{name} cannot be written on one line")
+        header = cls(value)
+        header.name = name
+        return header
+
+    def fold(self, *, policy: Policy) -> str:
+        """The header line, unfolded and unencoded (what the email package's generator asks of a header)."""
+        return f"{self.name}: {self}{policy.linesep}"
+
+
 def build_email(
     composed: Composed,
     recipient: Recipient,
@@ -54,7 +78,7 @@ def build_email(
     msg["Date"] = format_datetime(date)
     msg["Message-ID"] = message_id(outbox_id, from_address)
     if unsubscribe_url is not None:
-        msg["List-Unsubscribe"] = f"<{unsubscribe_url}>"
+        msg.set_raw("List-Unsubscribe", Unfolded.header("List-Unsubscribe", f"<{unsubscribe_url}>"))
         msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     msg["Auto-Submitted"] = "auto-generated"
     msg.set_content(composed.text)

@@ -6,7 +6,8 @@
    `timed_out` and `admin_alert` mail rows themselves.
 2. **Deliver.** Each `mail` row is locked alone (`FOR UPDATE SKIP LOCKED`), checked against the recipient's
    address (a bot has none: dropped), preferences (off: dropped; digest: kept as a `digest_item`), staleness
-   (the game moved on), the open game page and the hourly limit ("your turn" only), then sent with a
+   (the game moved on), the open game page and the hourly limit ("your turn" only; an invitation within the
+   hour of the last one waits, "deferred", and the next invitation mail lists every one pending), then sent with a
    Message-ID derived from the row, and marked sent in the same transaction. A failure to send schedules a
    retry with exponential back-off (outcome "failed" after `max_attempts`); a mail that cannot even be written
    (data no template can render) is marked "failed" at once, so it never holds up the mails behind it. A move
@@ -74,6 +75,7 @@ class MailSettings:
     longest_retry: timedelta = timedelta(hours=1)
     max_attempts: int = 30  # about a day of retries before a mail is given up
     turn_mail_interval: timedelta = timedelta(hours=1)
+    invitation_mail_interval: timedelta = timedelta(hours=1)  # at most one invitation mail per invitee
 
     @property
     def preferences_url(self) -> str:
@@ -241,7 +243,7 @@ class Notifier:
                 if row is None:
                     break
                 outcome = await self._deliver_one(session, row, now)
-                if outcome not in ("retry", "digest"):
+                if outcome not in ("retry", "digest", "deferred"):
                     row.sent_at = now
                     row.outcome = outcome
                 await session.commit()
@@ -277,7 +279,13 @@ class Notifier:
             if mode == "digest":
                 row.kind = "digest_item"
                 return "digest"
-        content = await self._message(session, row, recipient, message)
+            if message == "invitation":
+                due = await self._next_invitation_mail(session, user.id)
+                if due > now:  # told of an invitation within the hour: this one waits, and goes with the others
+                    row.next_attempt_at = due
+                    return "deferred"
+        gathered = await self._pending_invitations(session, row, now) if message == "invitation" else []
+        content = await self._message(session, row, recipient, message, gathered)
         if message == "password_reset":
             content = self._reset_message(content, user)
         if message == EMAIL_CONFIRM:
@@ -301,14 +309,17 @@ class Notifier:
                 "mail %s not sent (attempt %s, retry at %s): %s", row.id, row.attempts, row.next_attempt_at, exc
             )
             return "retry"
+        for other in gathered:  # told in this mail
+            other.sent_at = now
+            other.outcome = "gathered"
         return "sent"
 
     def _reset_message(self, content: Message, user: User) -> Message:
-        """The reset mail with its link, made now from the account's current password hash (never stored), so it
-        is void once the password changes. Without the links no reset mail can be written (marked failed)."""
+        """The reset mail with its link, made now from the account's current password hash and address (never
+        stored), so it is void once either changes. Without the links no reset mail can be written (marked failed)."""
         if self.reset_links is None:
             return content
-        link = self.reset_links.url(user.id, user.password_hash)
+        link = self.reset_links.url(user.id, user.password_hash, user.email)
         hours = self.reset_links.lifetime.total_seconds() / 3600
         return Message(content.kind, content.recipient, details={"link": link, "hours": hours})
 
@@ -378,8 +389,55 @@ class Notifier:
         )
         return bool(found)
 
-    async def _message(self, session: AsyncSession, row: Outbox, recipient: Recipient, message: str) -> Message:
+    async def _next_invitation_mail(self, session: AsyncSession, user_id: int) -> datetime:
+        """When `user_id` may next be mailed an invitation: an hour after the last one (at once if none)."""
+        last = await session.scalar(
+            select(func.max(Outbox.sent_at)).where(
+                Outbox.recipient_id == user_id,
+                Outbox.kind == "mail",
+                Outbox.outcome == "sent",
+                Outbox.payload["message"].astext == "invitation",
+            )
+        )
+        return datetime.min.replace(tzinfo=UTC) if last is None else last + self.settings.invitation_mail_interval
+
+    async def _pending_invitations(self, session: AsyncSession, row: Outbox, now: datetime) -> list[Outbox]:
+        """The recipient's other invitation mails not sent yet (deferred within the hour, or due too), locked: the
+        mail of `row` tells of them all. Those whose invitation was answered or lapsed meanwhile are settled stale."""
+        others = list(
+            (
+                await session.scalars(
+                    select(Outbox)
+                    .where(
+                        Outbox.recipient_id == row.recipient_id,
+                        Outbox.kind == "mail",
+                        Outbox.sent_at.is_(None),
+                        Outbox.id != row.id,
+                        Outbox.payload["message"].astext == "invitation",
+                    )
+                    .order_by(Outbox.id)
+                    .with_for_update(skip_locked=True)
+                )
+            ).all()
+        )
+        pending = []
+        for other in others:
+            if await _still_invited(session, other):
+                pending.append(other)
+            else:
+                other.sent_at, other.outcome = now, "stale"
+        return pending
+
+    async def _message(
+        self, session: AsyncSession, row: Outbox, recipient: Recipient, message: str, gathered: Sequence[Outbox] = ()
+    ) -> Message:
         details = {k: v for k, v in row.payload.items() if k != "message"}
+        if message == "invitation" and row.game_id is not None:
+            details["invitations"] = [
+                {"by": r.payload.get("by"), "game": await self._name(session, r.game_id), "game_id": r.game_id}
+                for r in (row, *gathered)
+                if r.game_id is not None
+            ]
         if message == "digest":
             details = {"games": await self._digest_games(session, recipient, details.get("items", []))}
             return Message("digest", recipient, details=details)

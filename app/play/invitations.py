@@ -1,6 +1,9 @@
 """Invitations to an open table: a player named by the table's creator, holding a seat for them until they accept
 (join) or decline; each invitation is announced by mail through the outbox, in the transaction that makes it.
 
+An account may take invitations only from players it shared a running or finished game with (a setting, off by
+default): anybody else's invitation is refused, so the inviter knows, and nothing is mailed.
+
 The rows live while the table is open: joining takes one's own invitation, declining drops it, and starting
 the game drops the ones nobody answered.
 """
@@ -9,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from app.store.tables import Invitation, Outbox, Seat, User
+from app.play.errors import NotAllowed
+from app.store.tables import Game, Invitation, Outbox, Seat, User
 
 MAIL = "invitation"  # the kind of mail (app.notify.messages)
 
@@ -26,12 +30,44 @@ async def free_seats(session: AsyncSession, game_id: int, seat_count: int) -> in
 
 
 async def invite(session: AsyncSession, game_id: int, inviter_id: int, users: Sequence[User]) -> None:
-    """Invite `users` (checked by the caller: not seated, not invited yet, room for them) and queue their mails."""
+    """Invite `users` (checked by the caller: not seated, not invited yet, room for them) and queue their mails.
+    NotAllowed `invitations_refused` (nothing invited, nothing mailed) when one of them takes invitations only
+    from players they played with, and the inviter is not one."""
+    for user in users:
+        if user.invitations_from_played_with and not await have_played_together(session, inviter_id, user.id):
+            raise NotAllowed(
+                "invitations_refused",
+                "{name} takes invitations only from players they have played with.", name=user.username,
+            )
     by = await session.scalar(select(User.username).where(User.id == inviter_id))
     for user in users:
         session.add(Invitation(game_id=game_id, user_id=user.id, invited_by=inviter_id))
         session.add(Outbox(game_id=game_id, kind="mail", recipient_id=user.id, payload={"message": MAIL, "by": by}))
     await session.flush()
+
+
+async def have_played_together(session: AsyncSession, one: int, other: int) -> bool:
+    """Whether `one` and `other` share a game that has started (running or finished)."""
+    theirs = aliased(Seat)
+    found = await session.scalar(
+        select(Seat.game_id)
+        .join(theirs, (theirs.game_id == Seat.game_id) & (theirs.user_id == other))
+        .join(Game, Game.id == Seat.game_id)
+        .where(Seat.user_id == one, Game.status.in_(("active", "finished")))
+        .limit(1)
+    )
+    return found is not None
+
+
+async def takes_invitations_from_anyone(session: AsyncSession, user_id: int) -> bool:
+    """The account's setting: invitations from anyone (True, the default) or only from players met in a game."""
+    only_met = await session.scalar(select(User.invitations_from_played_with).where(User.id == user_id))
+    return not only_met
+
+
+async def take_invitations_from_anyone(session: AsyncSession, user_id: int, anyone: bool) -> None:
+    """Change that setting."""
+    await session.execute(update(User).where(User.id == user_id).values(invitations_from_played_with=not anyone))
 
 
 async def is_invited(session: AsyncSession, game_id: int, user_id: int) -> bool:

@@ -1,8 +1,10 @@
 """Password reset by mail: a signed link that works once and for an hour.
 
-The link's token names the account and a fingerprint of its password hash, signed with the signing key and
-timestamped. Setting a password changes the hash (argon2 salts every hash afresh, even for the same password),
-so a used link, or any link older than the last password change, no longer matches: single use needs no table.
+The link's token names the account and a fingerprint of its password hash and of its address, signed with the
+signing key and timestamped. Setting a password changes the hash (argon2 salts every hash afresh, even for the
+same password), so a used link, or any link older than the last password change, no longer matches: single use
+needs no table. Changing the address changes the fingerprint too: a link mailed to an address the account has
+left (a mailbox its owner may have lost, or that a thief still reads) is void from that moment.
 The token is made when the mail is written (app.notify.worker), so no usable token is ever stored.
 
 Asking for a link answers the same whether or not the address belongs to an account, and is limited per
@@ -28,9 +30,10 @@ LINK_LIFETIME = timedelta(hours=1)
 REQUEST_LIMITS = Limits(per_account=3, per_address=10, window=timedelta(hours=1))
 
 
-def fingerprint(password_hash: str) -> str:
-    """A short digest of the hash: enough to notice it changed, useless for guessing the password."""
-    return hashlib.sha256(password_hash.encode()).hexdigest()[:16]
+def fingerprint(password_hash: str, email: str | None) -> str:
+    """A short digest of the hash and the address: enough to notice either changed, useless for guessing the
+    password, and the token does not show the address."""
+    return hashlib.sha256(f"{password_hash}\n{(email or '').lower()}".encode()).hexdigest()[:16]
 
 
 class ResetLinks:
@@ -41,11 +44,11 @@ class ResetLinks:
         self.base_url = base_url.rstrip("/")
         self.lifetime = lifetime
 
-    def token(self, user_id: int, password_hash: str) -> str:
-        return self._serializer.dumps([user_id, fingerprint(password_hash)])
+    def token(self, user_id: int, password_hash: str, email: str | None) -> str:
+        return self._serializer.dumps([user_id, fingerprint(password_hash, email)])
 
-    def url(self, user_id: int, password_hash: str) -> str:
-        return f"{self.base_url}/password/reset/{self.token(user_id, password_hash)}"
+    def url(self, user_id: int, password_hash: str, email: str | None) -> str:
+        return f"{self.base_url}/password/reset/{self.token(user_id, password_hash, email)}"
 
     def read(self, token: str) -> tuple[int, str] | None:
         """(user id, fingerprint) of a genuine token younger than the lifetime; None for anything else."""
@@ -83,11 +86,12 @@ async def request_link(session: AsyncSession, email: str, address: str, now: dat
 
 
 async def pending(session: AsyncSession, links: ResetLinks, token: str) -> Pending | None:
-    """The account `token` may set a new password for: None when the token is forged, expired or used."""
+    """The account `token` may set a new password for: None when the token is forged, expired or used, or the
+    account's password or address changed since it was made."""
     read = links.read(token)
     if read is None:
         return None
     user = await session.get(User, read[0], with_for_update=True)  # two uses of one link: the second waits, then fails
-    if user is None or fingerprint(user.password_hash) != read[1]:
+    if user is None or fingerprint(user.password_hash, user.email) != read[1]:
         return None
     return Pending(user.id, user.username)

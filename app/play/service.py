@@ -24,11 +24,12 @@ from typing import Any, Literal, overload
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.play import clocks, invitations
+from app.play import clocks, hosting_limits, invitations, table_names
 from app.play.accounts import Account, bot_accounts
 from app.play.bus import Change
 from app.play.commands import BotMove, Command, PlayerMove, ReplaceSeat, TimeOut, Undo
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, PlayError, TooMany
+from app.play.hosting_limits import HostingLimits
 from app.play.record import MOVE_WINDOW, Mail, Outcome, SignInCheck, record, status_of
 from app.play.thinking import Thinker
 from app.rules import (
@@ -204,8 +205,10 @@ class GameService:
         *,
         players_create_games: bool = True,
         thinker: Thinker | None = None,
+        hosting_limits: HostingLimits | None = None,
     ) -> None:
         self.db = db
+        self.hosting_limits = hosting_limits or HostingLimits()  # tables and invitations a player makes a day
         self.thinker = thinker or Thinker()  # the site's bot, thinking off the event loop against a deadline
         self.players_create_games = players_create_games  # False: only admins open tables (PLAYERS_CREATE_GAMES)
         self.cache = cache or StateCache()
@@ -236,6 +239,7 @@ class GameService:
         move_timeout_hours: int | None = None,
         public: bool = True,
         bots: int = 0,
+        address: str = "unknown",
     ) -> GameSummary:
         """Open a table. An admin's table seats the `players` listed and starts at once when they fill it (random
         seating); a player's table seats its creator and invites the `players` listed, who accept or decline.
@@ -243,8 +247,14 @@ class GameService:
         creator starts at once too. The secret seed is 32 random bytes, or the admin's `seed`
         (`app.rules.fairness`); its commitment is fixed here, before any draw.
 
+        A player's tables and invitations are counted per account and per client `address`
+        (app.play.hosting_limits), once the request is otherwise valid.
+
         Raises NotAllowed `players_create_games_off` (a player, where only admins create games) or
-        `seed_admin_only`, Invalid for variants, player lists or numbers of bots that cannot be played."""
+        `seed_admin_only`, Invalid for variants, player lists or numbers of bots that cannot be played, TooMany
+        `too_many_tables` / `too_many_invitations`; Invalid `link_in_name` for a name that reads as an address
+        (app.play.table_names)."""
+        table_names.check_name(name)
         if not creator.is_admin:
             if not self.players_create_games:
                 raise NotAllowed("players_create_games_off", "On this site only an admin may open a table.")
@@ -269,6 +279,13 @@ class GameService:
             )
         if len({p.lower() for p in players}) != len(players):
             raise Invalid("duplicate_player", "A player is listed twice.")
+        if not creator.is_admin:
+            async with self.db.session() as session:
+                await _users_named(session, players)  # unknown names and bots are refused before anything counts
+                await hosting_limits.count_table(session, self.hosting_limits, creator.username, address, self.clock())
+                await hosting_limits.count_invitations(
+                    session, self.hosting_limits, creator.username, address, self.clock(), len(players)
+                )
         async with self.db.session() as session:
             users = await _users_named(session, players)
             robots = await bot_accounts(session, bots)
@@ -343,9 +360,15 @@ class GameService:
                 game.created_by = stays
             await session.commit()
 
-    async def invite(self, account: Account, game_id: int, username: str) -> GameSummary:
+    async def invite(self, account: Account, game_id: int, username: str, address: str = "unknown") -> GameSummary:
         """Invite the player called `username` to an open table (its creator, or an admin): the invitation holds
-        a seat for them and is mailed to them."""
+        a seat for them and is mailed to them. A player's invitation is counted first (per account and client
+        `address`): TooMany `too_many_invitations`."""
+        if not account.is_admin:
+            async with self.db.session() as session:
+                await hosting_limits.count_invitations(
+                    session, self.hosting_limits, account.username, address, self.clock(), 1
+                )
         async with self.db.session() as session:
             game = await _game_for_update(session, game_id)
             _require_host(account, game)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import timedelta
 
-from app.play import email_change, password_reset, sessions, sign_in_limits
+from app.play import addresses, email_change, password_reset, sessions, sign_in_limits
 from app.play.accounts import Account, Accounts
 from app.play.clocks import Clock, utc_now
 from app.play.email_change import EmailLinks
@@ -72,8 +72,10 @@ class SignIn:
         self, username: str, email: str, password: str, address: str, *, language: str | None = None
     ) -> Account:
         """Create a player account (speaking `language`) once the sign-up limits allow another one from `address`
-        (counted before the password is hashed, and kept whatever the outcome). TooMany `too_many_sign_ups`;
+        (counted before the password is hashed, and kept whatever the outcome). Invalid `invalid_email` /
+        `unsupported_email` (app.play.addresses), before anything is counted; TooMany `too_many_sign_ups`;
         Conflict `username_taken` / `email_taken`."""
+        email = addresses.normalised(email)
         try:
             async with self.db.session() as session:
                 await sign_in_limits.reserve(
@@ -156,13 +158,13 @@ class SignIn:
         """Ask for a new address after checking the password (under the sign-in limits, like any guess): a
         stolen browser alone must not redirect the account's reset mails. The address changes only once the
         link mailed to it is followed (`confirm_email`, app.play.email_change). Returns whether a link was sent
-        (False: the address is the account's own already, in any case). NotAllowed `wrong_password`; Conflict
-        `email_taken`."""
+        (False: the address is the account's own already, in any case). Invalid `invalid_email` /
+        `unsupported_email` before the password is tried; NotAllowed `wrong_password`; Conflict `email_taken`."""
+        new = addresses.normalised(email)
         await self._confirm_password(account, current, address)
         async with self.db.session() as session:
             await sign_in_limits.succeeded(session, self.limits, account.username, address, self.clock())
             await session.commit()
-        new = email.lower()
         async with self.db.session() as session:
             if await self.accounts.email_of(session, account.id) == new:
                 return False
@@ -202,7 +204,9 @@ class SignIn:
         return found.new_email
 
     async def ask_for_reset(self, email: str, address: str) -> None:
-        """Mail a reset link to the account with `email`, if any; the same (silent) answer either way."""
+        """Mail a reset link to the account with `email`, if any; the same (silent) answer either way. Invalid
+        `invalid_email` / `unsupported_email` for what cannot be an account's address (nothing is counted)."""
+        email = addresses.normalised(email)
         async with self.db.session() as session:
             await password_reset.request_link(session, email, address, self.clock())
 
@@ -230,10 +234,12 @@ class SignIn:
             await session.commit()
         return account
 
-    async def ensure_admin(self, username: str, password: str, email: str) -> Account:
+    async def ensure_admin(self, username: str, password: str, email: str | None = None) -> Account:
         """Create the admin `username` or make the account an admin with this password (the demo admin of the
         settings, `create-admin`); a changed password signs out every browser and token of the account, as any
-        password change does."""
+        password change does. A new admin without `email` gets an address that reaches nobody
+        (`addresses.placeholder`); Invalid `invalid_email` / `unsupported_email` for a given one."""
+        email = addresses.normalised(email) if email is not None else addresses.placeholder(username)
         async with self.db.session() as session:
             account, changed = await self.accounts.ensure_admin(session, username, password, email)
             if changed:

@@ -66,6 +66,8 @@ class User(Base):
     created_at: Mapped[datetime] = _now()
     # The language of the account's pages and mails ("fr"); NULL: the browser's, and English for mails.
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # Invitations only from players who shared a running or finished game with this account (app.play.invitations).
+    invitations_from_played_with: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
 
     # Names are unique regardless of case, so "Ann" cannot impersonate "ann".
     __table_args__ = (Index("uq_users_username_lower", func.lower(username), unique=True),)

@@ -202,13 +202,14 @@ async def get_player(username: Name, account: CurrentAccount,
 
 
 @router.post("/games", status_code=status.HTTP_201_CREATED, responses=errors(403), tags=["games"])
-async def create_game(body: CreateGameIn, account: CurrentAccount, service: ServiceDep) -> GameOut:
+async def create_game(request: Request, body: CreateGameIn, account: CurrentAccount, service: ServiceDep) -> GameOut:
     """Open a table. Any signed-in player may (403 `players_create_games_off` where the site leaves it to
     admins): the creator takes a seat and `players` are invited (each mailed; they accept by joining or decline),
     and the creator starts the game once enough have joined. `seed` is for admins only (403 `seed_admin_only`).
     An admin's table seats the `players` listed instead, and a full list starts it at once, seated at random.
     `public: false` makes a table by invitation only. `bots` seats are taken by the site's bots (at least one
-    seat stays a person's: 422 `too_many_bots`); bots cannot be invited (422 `bot_not_invited`)."""
+    seat stays a person's: 422 `too_many_bots`); bots cannot be invited (422 `bot_not_invited`). A player's
+    tables and invitations are limited a day (429 `too_many_tables`, `too_many_invitations`, with Retry-After)."""
     summary = await service.create_game(
         account,
         name=body.name,
@@ -219,6 +220,7 @@ async def create_game(body: CreateGameIn, account: CurrentAccount, service: Serv
         move_timeout_hours=body.move_timeout_hours,
         public=body.public,
         bots=body.bots,
+        address=client_address(request),
     )
     return GameOut.of(summary)
 
@@ -266,10 +268,13 @@ async def leave_game(game_id: Id, account: CurrentAccount, service: ServiceDep) 
     responses=errors(403, 404, 409),
     tags=["games"],
 )
-async def invite_player(game_id: Id, body: InviteIn, account: CurrentAccount, service: ServiceDep) -> GameOut:
+async def invite_player(
+    request: Request, game_id: Id, body: InviteIn, account: CurrentAccount, service: ServiceDep
+) -> GameOut:
     """Invite a player to an open table (its creator or an admin; 403 `not_creator` otherwise): the invitation
-    holds a seat and is mailed. 409 `game_full`, `already_joined`, `already_invited`; 422 `unknown_player`."""
-    return GameOut.of(await service.invite(account, game_id, body.username))
+    holds a seat and is mailed. 409 `game_full`, `already_joined`, `already_invited`; 422 `unknown_player`; 429
+    `too_many_invitations` (with Retry-After) beyond a player's invitations of a day."""
+    return GameOut.of(await service.invite(account, game_id, body.username, client_address(request)))
 
 
 @router.post(

@@ -17,7 +17,7 @@ from app.i18n import gettext
 from app.notify import preferences
 from app.notify.messages import DIGEST_LABEL, KIND_LABELS, KINDS, TEMPLATES
 from app.notify.preferences import UnsubscribeLinks
-from app.play import clocks
+from app.play import clocks, invitations
 from app.play.commands import ReplaceSeat
 from app.play.errors import Invalid
 from app.settings import Settings
@@ -32,15 +32,23 @@ _pages = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoe
 i18n.install(_pages)
 
 
+InvitationsFrom = Literal["anyone", "played_with"]
+INVITATIONS_FROM = ("Whose invitations the account takes: anyone's (the default), or only those of players who "
+                    "shared a running or finished game with it (403 `invitations_refused` for the others).")
+
+
 class PreferencesOut(BaseModel):
     preferences: dict[str, Mode] = Field(description=f"Mode per kind of mail; kinds: {', '.join(KINDS)}.")
     labels: dict[str, str]
+    invitations_from: InvitationsFrom = Field(description=INVITATIONS_FROM)
 
 
 class PreferencesIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    preferences: dict[str, Mode] = Field(description="Kinds to change, each to immediately, digest or off.")
+    preferences: dict[str, Mode] = Field(default_factory=dict,
+                                         description="Kinds to change, each to immediately, digest or off.")
+    invitations_from: InvitationsFrom | None = Field(default=None, description=INVITATIONS_FROM)
 
 
 def _iso_string(value: object) -> object:
@@ -95,20 +103,33 @@ def _links(settings: Settings) -> UnsubscribeLinks:
 
 @router.get("/api/v1/me/notifications", tags=["notifications"])
 async def get_preferences(account: CurrentAccount, session: SessionDep) -> PreferencesOut:
-    """How the caller wants each kind of mail: immediately (default), in the daily digest, or not at all."""
-    return PreferencesOut(preferences=await preferences.modes(session, account.id), labels=_labels())  # type: ignore[arg-type]
+    """How the caller wants each kind of mail: immediately (default), in the daily digest, or not at all; and
+    whose invitations they take."""
+    return await _preferences(session, account.id)
 
 
 @router.put("/api/v1/me/notifications", tags=["notifications"])
 async def put_preferences(body: PreferencesIn, account: CurrentAccount, session: SessionDep) -> PreferencesOut:
-    """Change the mode of some kinds of mail; the others stay as they are."""
+    """Change the mode of some kinds of mail (the others stay as they are), and, with `invitations_from`, whose
+    invitations the caller takes."""
     unknown = sorted(set(body.preferences) - set(KINDS))
     if unknown:
         raise Invalid("unknown_kind", "There is no kind of mail called '{kind}'; kinds: {kinds}.",
                       kind=unknown[0], kinds=", ".join(KINDS))
     await preferences.set_modes(session, account.id, body.preferences)
+    if body.invitations_from is not None:
+        await invitations.take_invitations_from_anyone(session, account.id, body.invitations_from == "anyone")
     await session.commit()
-    return PreferencesOut(preferences=await preferences.modes(session, account.id), labels=_labels())  # type: ignore[arg-type]
+    return await _preferences(session, account.id)
+
+
+async def _preferences(session: SessionDep, user_id: int) -> PreferencesOut:
+    anyone = await invitations.takes_invitations_from_anyone(session, user_id)
+    return PreferencesOut(
+        preferences=await preferences.modes(session, user_id),  # type: ignore[arg-type]
+        labels=_labels(),
+        invitations_from="anyone" if anyone else "played_with",
+    )
 
 
 async def _unsubscribe_target(token: str, settings: Settings, session: SessionDep) -> tuple[User, str]:

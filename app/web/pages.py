@@ -203,7 +203,10 @@ async def login(
 
 def refused(request: Request, name: str, account: Account | None, exc: PlayError, status: int,
             **context: Any) -> HTMLResponse:
-    """The form again with the refusal's message; too many failed sign-ins answer 429 with `Retry-After`."""
+    """The form again with the refusal's message; too many failed sign-ins answer 429 with `Retry-After`, input
+    that cannot be accepted (Invalid: an address we cannot mail) 422, as the API does."""
+    if isinstance(exc, Invalid):
+        status = 422
     if isinstance(exc, TooMany):
         response = render(request, name, account, status=429, error=said(exc), **context)
         response.headers["Retry-After"] = str(exc.retry_after)
@@ -367,8 +370,11 @@ async def _table_command(request: Request, account: Account | None, csrf_token: 
         csrf.check(request, csrf_token)
         await command(account, game_id)
     except PlayError as exc:
-        status = 403 if isinstance(exc, NotAllowed) else 409
-        return render(request, "pages/error.html", account, status=status, message=said(exc))
+        status = 429 if isinstance(exc, TooMany) else 403 if isinstance(exc, NotAllowed) else 409
+        response = render(request, "pages/error.html", account, status=status, message=said(exc))
+        if isinstance(exc, TooMany):
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
     return redirect(then or f"/games/{game_id}")
 
 
@@ -421,7 +427,7 @@ async def invite(
     """The host invites a player by name from the table's waiting page."""
 
     async def inviting(account: Account, game_id: int) -> object:
-        return await service.invite(account, game_id, username.strip())
+        return await service.invite(account, game_id, username.strip(), client_address(request))
 
     return await _table_command(request, account, csrf_token, game_id, inviting)
 
@@ -512,9 +518,13 @@ async def new_game(
         summary = await service.create_game(
             account, name=body.name, seat_count=body.seats, variants=body.variants.settings(), players=body.players,
             seed=body.seed, move_timeout_hours=body.move_timeout_hours, public=body.public, bots=body.bots,
+            address=client_address(request),
         )
     except PlayError as exc:
-        return again(said(exc), 403 if isinstance(exc, NotAllowed) else 422)
+        response = again(said(exc), 429 if isinstance(exc, TooMany) else 403 if isinstance(exc, NotAllowed) else 422)
+        if isinstance(exc, TooMany):
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
     return redirect(f"/games/{summary.id}")
 
 

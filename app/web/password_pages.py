@@ -22,7 +22,6 @@ from app.web.security import hold_in_cookie
 router = APIRouter(include_in_schema=False)
 SENT = N_("If an account has this address, a mail with a link to set a new password is on its way. "
           "The link works once, within an hour.")
-MAX_EMAIL = 254
 
 
 @router.get("/password/forgot")
@@ -36,9 +35,6 @@ async def forgot(request: Request, account: OptionalAccount, sign_in: SignInDep,
     """Queue the reset mail; the answer never tells whether the address belongs to an account."""
     try:
         csrf.check(request, csrf_token)
-        if len(email) > MAX_EMAIL:
-            return render(request, "pages/password_forgot.html", account, status=422, email="",
-                          error=gettext("Please give a valid email address."))
         await sign_in.ask_for_reset(email, client_address(request))
     except PlayError as exc:
         return refused(request, "pages/password_forgot.html", account, exc, 403, email=email)

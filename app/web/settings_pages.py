@@ -20,7 +20,7 @@ import app.i18n as i18n
 from app.i18n import N_, gettext
 from app.notify import preferences
 from app.notify.messages import KIND_LABELS, KINDS, MODES
-from app.play import clocks
+from app.play import clocks, invitations
 from app.play.accounts import Account, set_language
 from app.play.errors import PlayError
 from app.play.service import GameService
@@ -43,7 +43,8 @@ async def _context(account: Account, service: GameService, session: AsyncSession
     # Only admins are ever sent the admins' alerts: the others are not asked about them.
     kinds = [kind for kind in KINDS if account.is_admin or kind != "admin_alert"]
     return {"kinds": kinds, "labels": KIND_LABELS, "modes": MODES, "mode_labels": MODE_LABELS, "current": modes,
-            "vacation": vacation, "email": email or ""}
+            "vacation": vacation, "email": email or "",
+            "invitations_from_anyone": await invitations.takes_invitations_from_anyone(session, account.id)}
 
 
 async def _page(request: Request, account: OptionalAccount, service: ServiceDep, session: SessionDep,
@@ -73,6 +74,8 @@ async def save_notifications(request: Request, account: OptionalAccount, service
         return render(request, "pages/error.html", account, status=403, message=said(exc))
     changes = {kind: str(form[kind]) for kind in KINDS if form.get(kind) in MODES}
     await preferences.set_modes(session, account.id, changes)
+    if form.get("invitations_from") in ("anyone", "played_with"):
+        await invitations.take_invitations_from_anyone(session, account.id, form["invitations_from"] == "anyone")
     await session.commit()
     return await _page(request, account, service, session, notice=gettext("Your mail settings are saved."))
 

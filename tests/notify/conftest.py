@@ -30,9 +30,11 @@ BASE_URL = "https://carson.example"
 
 @dataclass
 class Inbox:
-    """What the SMTP server received, each mail parsed, with its envelope recipients."""
+    """What the SMTP server received, each mail parsed, with its envelope recipients (and, in `raw`, the bytes
+    as they came over the wire)."""
 
     mails: list[tuple[list[str], EmailMessage]] = field(default_factory=list)
+    raw: list[bytes] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
@@ -40,6 +42,7 @@ class Inbox:
         assert isinstance(parsed, EmailMessage)
         with self.lock:
             self.mails.append((list(envelope.rcpt_tos), parsed))
+            self.raw.append(bytes(envelope.content))
         return "250 OK"
 
     def to(self, address: str) -> list[EmailMessage]:
@@ -49,6 +52,7 @@ class Inbox:
     def clear(self) -> None:
         with self.lock:
             self.mails.clear()
+            self.raw.clear()
 
 
 class SmtpServer:

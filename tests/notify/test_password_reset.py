@@ -71,6 +71,33 @@ async def test_a_reset_link_is_mailed_sets_the_password_once_and_signs_out_every
     assert again.status_code == 410 and "expired or was already used" in again.text
 
 
+async def test_a_reset_link_is_void_once_the_accounts_address_changed(
+    app: Any, api: Api, client: httpx.AsyncClient, notifier: Notifier, smtp: SmtpServer
+) -> None:
+    # The issue "Corrections", item 8: a link mailed to the old address still worked after the change.
+    web = browser(app)
+    ann = await api.player("ann")
+    await ask(web, "ann@example.com")
+    await drain(notifier)
+    path = link_in(smtp.inbox.to("ann@example.com")[0].get_body(("plain",)).get_content())  # type: ignore[union-attr]
+    assert (await web.get(path)).status_code == 200  # good until the address changes
+
+    r = await client.post("/api/v1/auth/email", headers=ann.headers,
+                          json={"current_password": "correct horse battery", "email": "ann@elsewhere.example"})
+    assert r.status_code == 202, r.text
+    await drain(notifier)
+    confirm = re.search(r"/settings/email/confirm/(\S+)",
+                        smtp.inbox.to("ann@elsewhere.example")[0].get_body(("plain",)).get_content())  # type: ignore[union-attr]
+    assert confirm
+    assert (await client.post("/api/v1/auth/email/confirm", json={"token": confirm.group(1)})).status_code == 204
+
+    assert (await web.get(path)).status_code == 410
+    body = {"token": path.rsplit("/", 1)[1], "new_password": "a password set from the old mailbox"}
+    r = await client.post("/api/v1/auth/password/reset", json=body)
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "invalid_reset_link"
+    assert (await api.token("ann", "correct horse battery"))["Authorization"].startswith("Bearer ")
+
+
 async def test_the_answer_is_the_same_for_an_unknown_address_and_no_mail_is_sent(
     app: Any, api: Api, client: httpx.AsyncClient, notifier: Notifier, smtp: SmtpServer
 ) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import timedelta
 
 import httpx
@@ -54,6 +55,33 @@ async def test_the_unsubscribe_link_works_without_signing_in_and_cannot_be_forge
             assert r.status_code == 422 and r.json()["detail"]["code"] == "invalid_unsubscribe_link"
     prefs = (await client.get("/api/v1/me/notifications", headers=ann.headers)).json()["preferences"]
     assert prefs == {**dict.fromkeys(prefs, "immediately"), "chat": "off"}  # Ann's defaults, untouched
+
+
+async def test_the_unsubscribe_headers_arrive_as_one_url_in_angle_brackets_and_its_post_needs_no_sign_in(
+    api: Api, client: httpx.AsyncClient, service: GameService, notifier: Notifier, smtp: SmtpServer
+) -> None:
+    # RFC 2369: List-Unsubscribe is `<URL>`; RFC 8058: with List-Unsubscribe-Post, a POST of
+    # `List-Unsubscribe=One-Click` to that URL unsubscribes, with no cookie, token or page in between.
+    await started(api, service, ["ann", "bob"], seed=3)
+    await drain(notifier)
+    assert len(smtp.inbox.raw) == 2
+    for raw in smtp.inbox.raw:
+        head = raw.split(b"\r\n\r\n", 1)[0].decode("ascii")
+        lines = head.split("\r\n")
+        (unsubscribe,) = [line for line in lines if line.lower().startswith("list-unsubscribe:")]
+        (one_click,) = [line for line in lines if line.lower().startswith("list-unsubscribe-post:")]
+        assert re.fullmatch(rf"List-Unsubscribe: <{re.escape(BASE_URL)}/unsubscribe/[A-Za-z0-9_.-]+>", unsubscribe)
+        assert one_click == "List-Unsubscribe-Post: List-Unsubscribe=One-Click"
+        assert "=?" not in unsubscribe
+        url = unsubscribe.split(": ", 1)[1][1:-1]
+        done = await client.post(
+            _path(url), content=b"List-Unsubscribe=One-Click",
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
+        assert done.status_code == 200
+    bob = await api.token("bob", "correct horse battery")
+    prefs = (await client.get("/api/v1/me/notifications", headers=bob)).json()["preferences"]
+    assert prefs["game_started"] == "off"
 
 
 async def test_an_unsubscribed_kind_is_not_sent_and_all_kinds_can_be_turned_off(
