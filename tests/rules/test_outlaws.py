@@ -18,11 +18,11 @@ from app.rules.decide import advance
 from app.rules.events import Event
 from app.rules.income import estate_payments
 from app.rules.model import replace
-from app.rules.outlaws import arrival
+from app.rules.outlaws import arrival, current_income
 from app.rules.rng import Rng
 from app.rules.scoring import final_scores
 from app.rules.townhouses import townhouse_targets
-from tests.rules.builders import Game, events_of
+from tests.rules.builders import SEED, Game, events_of
 from tests.rules.scenarios import CARDS, run_step
 
 OUTLAWS = ["outlaws"]
@@ -104,6 +104,29 @@ def test_outlaws_arrive_at_the_start_of_round_two_before_the_personalities(seed:
     assert g.state.round == 2 and g.awaiting == "personality" and g.state.outlaw_strength == arrived["strength"]
     assert not any(p.personality for p in g.state.players)
     assert all(has_outlaw(g, spot["x"], spot["y"]) for spot in arrived["parcels"])  # no building: nobody moved
+
+
+class Dice(Rng):
+    """A generator whose first dice are given: the outlaw tile's black and white dice, then whatever follows."""
+
+    def __init__(self, *dice: int) -> None:
+        super().__init__(SEED, 0)
+        self._dice = list(dice)
+
+    def die(self) -> int:
+        return self._dice.pop(0) if self._dice else super().die()
+
+
+@pytest.mark.parametrize(("white", "count"), [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
+def test_the_white_die_says_how_many_outlaws_arrive(white: int, count: int) -> None:
+    """R-OUT-1 (`001` "Outlaws": "A result of 1 or 2 means that only 1 outlaw arrives, a result of 3 or 4 indicates
+    2 outlaws and a result of 5 or 6 means that 3 outlaws arrive in town"; RULING G4): every face of the white die,
+    on an empty board; the black die 4 gives strength 11."""
+    g = town()
+    g.with_state(round=2)
+    arrived = arrival(g.state, Dice(4, white))
+    assert (arrived["black"], arrived["white"], arrived["strength"]) == (4, white, 11)
+    assert len(arrived["parcels"]) == count
 
 
 def test_arrivals_are_rolled_again_onto_an_outlaw_or_next_to_a_prison() -> None:
@@ -242,6 +265,25 @@ def test_an_outlaw_stays_on_the_best_building_or_where_nothing_around_earns() ->
     g.put(7, 7, owner=2, content="church")
     outlaw(g, 6, 6)
     assert moves_of(move_outlaws(g)) == []
+
+
+@pytest.mark.parametrize(("neighbour", "moves"), [("hotel", False), ("saloon", True)])
+def test_an_outlaw_stays_beside_an_equal_income_and_moves_for_a_higher_one(neighbour: str, moves: bool) -> None:
+    """R-OUT-2 (`001` "Movements of the Outlaws": "If this outlaw is already situated on the building with the
+    highest income, he does not move"), decision D50 ("stays when its own parcel earns at least as much as the best
+    neighbour"): on a hotel of seat 0 ($6) beside seat 1's hotel ($6) it stays; beside seat 1's saloon with an
+    owner-free house ($5) and a second one ($10 > $6, `000` "Saloon") it moves. The boundary is the equal income."""
+    g = town()
+    g.put(3, 3, owner=0, content="hotel")
+    g.put(4, 3, owner=1, content=neighbour)
+    if neighbour == "saloon":
+        g.put(5, 2, content="house")
+        g.put(5, 3, content="house")
+    outlaw(g, 3, 3)
+    assert current_income(g.state, parcel_index(3, 3)) == 6
+    assert current_income(g.state, parcel_index(4, 3)) == (10 if moves else 6)
+    assert moves_of(move_outlaws(g)) == ([((3, 3), (4, 3))] if moves else [])
+    assert has_outlaw(g, 4, 3) is moves and has_outlaw(g, 3, 3) is not moves
 
 
 def test_a_tie_is_drawn_at_random_and_recorded() -> None:
