@@ -3,9 +3,10 @@
 
 A cowboy that loses a duel (to a player, or to an outlaw in a fight) normally goes straight home. With the Doctor
 or the Undertaker in play it waits instead, off the board and out of the reserve (`GameState.defeat`), for its
-owner's decision, asked at once: the holder's own cowboys first, then in turn order. The Doctor's patients may move
-to a place whose turn in the resolution order has not come yet and that no cowboy holds (for $3 to the Doctor, free
-for his own), where they act as if placed there; the Undertaker's customers pay him $2 or lose 1 VP (his own free).
+owner's decision, asked at once: the holder's own cowboys first, then in the placement order (the turn-order track,
+RULING X8). The Doctor's patients may move to a place whose turn in the resolution order has not come yet and that
+no cowboy holds (for $3 to the Doctor, free for his own), where they act as if placed there; the Undertaker's
+customers pay him $2 or lose 1 VP (his own free).
 
 Each rule reads a field of the holder's side (`catalog.Side`), never the card's name.
 """
@@ -80,13 +81,13 @@ def defeated_cowboys(
     s: GameState, losers: list[int], target: Mapping[str, Any], outlaw_fight: bool = False
 ) -> Defeat | None:
     """The defeated cowboys whose owners are to decide, or None when they simply go home: the Doctor's patients,
-    his own first, then in turn order (RULING G11); the Undertaker's, in the same order, but never his own, which
-    cost nothing (`001`)."""
+    his own first, then in the order of the turn-order track as it stands, the placement order (RULINGS G11, X8);
+    the Undertaker's, in the same order, but never his own, which cost nothing (`001`)."""
     held = doctor(s) or undertaker(s)
     if held is None or not losers:
         return None
     holder, side = held
-    order = s.choosing_order
+    order = s.placement_order
     seats = sorted(losers, key=lambda seat: (seat != holder, order.index(seat) if seat in order else seat))
     if side.healing_price is None:
         seats = [seat for seat in seats if seat != holder]

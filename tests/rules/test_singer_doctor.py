@@ -331,6 +331,22 @@ def test_turn_order_decides_among_the_other_players() -> None:
     assert g.state.defeat is not None and g.state.defeat.seats == (first, second)
 
 
+def test_the_queue_follows_the_turn_order_track_not_the_choosing_order() -> None:
+    """R-GG-29 (`001`: "then in the order following the turn order track"; RULING X8: "the turn-order track as it
+    stands at that moment of the round (the placement order)"; decision D76): the Chinese Worker (4) chose before
+    the Banker (2) but places after him, so the Banker's holder decides first."""
+    g = table([{"card": "doctor", "side": "yellow"}, {"card": "chinese_worker"}, {"card": "banker"}])
+    doctor, worker, banker = seat(g, "doctor"), seat(g, "chinese_worker"), seat(g, "banker")
+    assert g.state.choosing_order == (doctor, worker, banker)
+    assert g.state.placement_order == (banker, worker, doctor)
+    for s, power in ((doctor, 20), (worker, 0), (banker, 0)):
+        firepower(g, s, power)
+    on_square(g, "ammunition", COWBOYS[worker, False], COWBOYS[banker, False], COWBOYS[doctor, False])
+    g.resume_at("ammunition")
+    assert g.state.defeat is not None and g.state.defeat.seats == (banker, worker)
+    assert g.to_act == (banker,)
+
+
 def test_without_3_the_cowboy_goes_home_unasked() -> None:
     """R-GG-15 (decision D78, RULING B10): a player without $3 has no choice: the cowboy goes home at once."""
     g = table(DOCTOR_FIRST)
