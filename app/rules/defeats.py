@@ -41,17 +41,25 @@ _CARDS_WITH: Final = {
 }
 
 
-def _holder_with(s: GameState, field: str) -> tuple[int, Side] | None:
-    """The seat holding a card this round whose side has `field` set, with that side: with a Newspaper Boy
-    copying it as well, the first of the two in placement order (decision D95)."""
+def _holders_with(s: GameState, field: str) -> list[tuple[int, Side]]:
+    """The seats holding a card this round whose side has `field` set, with that side: the card's holder first,
+    then a Newspaper Boy copying it (RULING X7)."""
     cards = _CARDS_WITH[field]
+    held: list[tuple[int, Side]] = []
     for seat in s.placement_order or range(len(s.players)):
         p = s.players[seat]
         if p.personality in cards or p.copied in cards:
             side = s.side(seat)
             if side is not None and getattr(side, field):
-                return seat, side
-    return None
+                held.append((seat, side))
+    return sorted(held, key=lambda item: s.players[item[0]].copied is not None)
+
+
+def _holder_with(s: GameState, field: str) -> tuple[int, Side] | None:
+    """The one seat a defeated cowboy's owner deals with: the card's holder, or the Newspaper Boy copying a card
+    nobody holds (RULING X7: a heal or a toll "happens once, to the card's holder")."""
+    held = _holders_with(s, field)
+    return held[0] if held else None
 
 
 def doctor(s: GameState) -> tuple[int, Side] | None:
@@ -152,10 +160,10 @@ def burial_options(s: GameState, seat: int) -> tuple[Burial, ...]:
 # --- the outlaw bounty -----------------------------------------------------------------------------------------
 
 
-def outlaw_bounty(s: GameState, removed: int) -> Bounty | None:
+def outlaw_bounty(s: GameState, removed: int) -> list[Bounty]:
     """The Doctor's $3 (`004`, RULING G11) or the Undertaker's $2 (`001`) from the bank for each outlaw an event
-    took off the board (`outlaws.outlaws_removed`), whoever fought it."""
-    held = _holder_with(s, "outlaw_bounty")
-    if held is None or not removed:
-        return None
-    return {"seat": held[0], "amount": held[1].outlaw_bounty * removed}
+    took off the board (`outlaws.outlaws_removed`), whoever fought it: to the card's holder and to a Newspaper Boy
+    copying it alike (RULING X7), the holder first."""
+    if not removed:
+        return []
+    return [{"seat": seat, "amount": side.outlaw_bounty * removed} for seat, side in _holders_with(s, "outlaw_bounty")]

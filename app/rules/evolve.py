@@ -1071,8 +1071,9 @@ def _outlaws_settled(s: GameState, e: OutlawsSettled) -> GameState:
 def _outlaw_fought(s: GameState, e: OutlawFought) -> GameState:
     """The losers go home; a beaten outlaw goes back to the supply, its winner's cowboy waits for the reward."""
     s = _duel_outcome(s, e, e["duelists"], e["winner"], e.get("winner_vp", 0), outlaw_fight=True)
-    if "bounty" in e:
-        s = _gain(s, e["bounty"]["seat"], money=e["bounty"]["amount"])
+    for paid in (e.get("bounty"), e.get("copier_bounty")):
+        if paid is not None:
+            s = _gain(s, paid["seat"], money=paid["amount"])
     if e["winner"] is None:
         return _clear_parcel(s, _idx(e))
     return replace(_set_parcel(s, _idx(e), outlaw=False), outlaw_beaten=_idx(e))

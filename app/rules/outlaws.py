@@ -185,8 +185,11 @@ def fight_outlaw(s: GameState, target: DuelTarget, seats: list[int], rng: Rng) -
                             "strength": s.outlaw_strength, "duelists": sides, "winner": winner}
     if winner is not None and (vp := duel_won_vp(s, winner)):  # the yellow Gunsmith counts outlaws too (R-GG-7)
         fought["winner_vp"] = vp
-    if bounty := outlaw_bounty(s, outlaws_removed(fought)):  # the Doctor's or the Undertaker's (RULING G11)
-        fought["bounty"] = bounty
+    bounties = outlaw_bounty(s, outlaws_removed(fought))  # the Doctor's or the Undertaker's (RULINGS G11, X7)
+    if bounties:
+        fought["bounty"] = bounties[0]
+    if len(bounties) > 1:
+        fought["copier_bounty"] = bounties[1]
     return fought
 
 
