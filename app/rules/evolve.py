@@ -763,6 +763,9 @@ def _attack_won(s: GameState, e: AttackWon) -> GameState:
 
 @handles("estate_income_paid")
 def _estate_income_paid(s: GameState, e: EstateIncomePaid) -> GameState:
+    """Every income is paid; an outlaw's winner who stayed on a building now leaves it (RULING G13)."""
+    for index in s.attacks:
+        s = _clear_parcel(s, index)
     for pay in e["payments"]:
         s = _gain(s, pay["owner"], money=pay["owner_gets"])
         if pay["attacker"] is not None:
@@ -1081,12 +1084,12 @@ def _outlaw_fought(s: GameState, e: OutlawFought) -> GameState:
 
 @handles("outlaw_reward_taken")
 def _outlaw_reward_taken(s: GameState, e: OutlawRewardTaken) -> GameState:
-    """The tile's VP, or half the building's income at this round's estate income (taken as an attacker's)."""
+    """The tile's VP (the cowboy leaves), or half the building's income at this round's estate income, taken as an
+    attacker's: the cowboy then stays on the building until the income is paid (RULING G13)."""
     index = _idx(e)
     if e["reward"] == "income":
-        s = replace(s, attacks={**s.attacks, index: e["seat"]})
-    else:
-        s = _outlaw_vp(s, e["seat"], e["vp"])
+        return replace(s, attacks={**s.attacks, index: e["seat"]}, outlaw_beaten=None)
+    s = _outlaw_vp(s, e["seat"], e["vp"])
     return replace(_clear_parcel(s, index), outlaw_beaten=None)
 
 

@@ -417,6 +417,44 @@ def test_outlaw_fights_losers_are_asked_and_the_doctor_is_paid_for_each_outlaw_b
     assert state_after(g, since, "outlaw_fought").players[doctor].money == money + 3
 
 
+def test_an_outlaws_winner_who_stays_holds_the_building_against_a_healed_cowboy() -> None:
+    """R-OUT-7 (RULING G13: "keeps that cowboy standing there until the estate income is paid: the building is
+    then contested, so no healed cowboy may be moved onto it (G11), and nobody else takes its half"; `001` "the
+    cowboy can remain in the building he has liberated ... and take half of its income"; decisions D54, D77): the
+    winner on the Doctor's hotel stays; the loser of the next fight is not offered the hotel, the winner's
+    cowboy stands there until the income is paid, then leaves, and the winner takes the half."""
+    g = table(DOCTOR_FIRST, outlaws=True)
+    doctor = seat(g, "doctor")
+    winner, loser = others(g, "doctor")
+    g.put(3, 3, owner=doctor, content="hotel")
+    outlaw(g, 3, 3, strength=8)
+    outlaw(g, 5, 6, strength=8)
+    firepower(g, winner, 20)
+    firepower(g, loser, 0)
+    on_parcel(g, 3, 3, winner)
+    on_parcel(g, 5, 6, loser)
+    g.resume_at("estate_income")
+    assert g.awaiting == "outlaw_reward" and g.to_act == (winner,)
+    g.act({"type": "outlaw_reward", "reward": "income"})
+    hotel = parcel_index(3, 3)
+    assert g.state.parcel_cowboys[hotel] == (COWBOYS[winner, False],)
+    assert g.awaiting == "doctor" and g.to_act == (loser,)
+    heal = [m for m in g.moves() if m["type"] == "heal_cowboy"]
+    assert heal and {"type": "heal_cowboy", "x": 3, "y": 3} not in heal
+    before, first = g.state, len(g.events)
+    g.run(lambda game, s, moves: moves[-1] if moves[-1]["type"] in ("decline", "keep_building") else moves[0],
+          until=lambda game: bool(events_of(game.events[first:], "estate_income_paid")))
+    assert not events_of(g.events[first:], "attack_won") and not events_of(g.events[first:], "building_defended")
+    paid = {(p["x"], p["y"]): p for p in events_of(g.events[first:], "estate_income_paid")[0]["payments"]}
+    assert paid[3, 3]["attacker"] == winner and paid[3, 3]["attacker_gets"] == 3
+    state = before
+    for event in g.events[first:]:
+        state = evolve(state, event)
+        if event["type"] == "estate_income_paid":
+            break
+    assert hotel not in state.parcel_cowboys and not state.attacks
+
+
 # --- R-GG-16: the Undertaker ----------------------------------------------------------------------------------
 
 
