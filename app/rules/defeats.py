@@ -23,13 +23,14 @@ from app.rules.events import Bounty
 from app.rules.model import Defeat, GameState
 
 # The order in which the places of a round are resolved: the action track (RULING B14), the estate income taken
-# apart as it is played — the outlaw fights, then the City Hall's duel, then the attacks (decisions D38, D51),
-# then the incomes.
+# apart as it is played — the City Hall's duel, then the attacks and the outlaw fights, one pool in the order the
+# earliest passer picks (RULING G15, decisions D38, D51), then the incomes.
 _ESTATE_INCOME: Final = "estate_income"
+_ATTACKS: Final = "attacks"
 RESOLUTION_STAGES: Final = tuple(
     stage
     for step in TRACK_STEPS
-    for stage in (("outlaw_fights", "city_hall", "attacks", _ESTATE_INCOME) if step == _ESTATE_INCOME else (step,))
+    for stage in (("city_hall", _ATTACKS, _ESTATE_INCOME) if step == _ESTATE_INCOME else (step,))
 )
 _STAGE_INDEX: Final = {stage: i for i, stage in enumerate(RESOLUTION_STAGES)}
 
@@ -52,22 +53,23 @@ def _holders_with(s: GameState, field: str) -> list[tuple[int, Side]]:
             side = s.side(seat)
             if side is not None and getattr(side, field):
                 held.append((seat, side))
-    return sorted(held, key=lambda item: s.players[item[0]].copied is not None)
+    if held[1:]:
+        held.sort(key=lambda item: s.players[item[0]].copied is not None)
+    return held
 
 
-def _holder_with(s: GameState, field: str) -> tuple[int, Side] | None:
-    """The one seat a defeated cowboy's owner deals with: the card's holder, or the Newspaper Boy copying a card
-    nobody holds (RULING X7: a heal or a toll "happens once, to the card's holder")."""
-    held = _holders_with(s, field)
-    return held[0] if held else None
+# The one seat a defeated cowboy's owner deals with is the first of `_holders_with`: the card's holder, or the
+# Newspaper Boy copying a card nobody holds (RULING X7: a heal or a toll "happens once, to the card's holder").
 
 
 def doctor(s: GameState) -> tuple[int, Side] | None:
-    return _holder_with(s, "healing_price")
+    held = _holders_with(s, "healing_price")
+    return held[0] if held else None
 
 
 def undertaker(s: GameState) -> tuple[int, Side] | None:
-    return _holder_with(s, "burial_price")
+    held = _holders_with(s, "burial_price")
+    return held[0] if held else None
 
 
 # --- the defeated cowboys' queue (R-GG-15, R-GG-16) ------------------------------------------------------------
@@ -75,14 +77,14 @@ def undertaker(s: GameState) -> tuple[int, Side] | None:
 
 def duel_stage(s: GameState, target: Mapping[str, Any], outlaw_fight: bool = False) -> str:
     """Where in the resolution order a duel on `target` is fought: its square's step, the parcel purchase, or
-    at the estate income the outlaw fights, the City Hall's duel or the attacks."""
+    at the estate income the City Hall's duel or the attacks, the outlaw fights among them (RULING G15)."""
     if outlaw_fight:
-        return "outlaw_fights"
+        return _ATTACKS
     if "square" in target:
         return str(target["square"])
     if s.step != _ESTATE_INCOME:
         return s.step
-    return "city_hall" if parcel_index(target["x"], target["y"]) == s.city_hall else "attacks"
+    return "city_hall" if parcel_index(target["x"], target["y"]) == s.city_hall else _ATTACKS
 
 
 def defeated_cowboys(
@@ -116,16 +118,16 @@ def healing_price(s: GameState, seat: int) -> int:
 
 def spot_stage(s: GameState, spot: Mapping[str, Any]) -> str:
     """Where in the resolution order a place is resolved: a square at its own step, owner-free land at the parcel
-    purchase, an outlaw's parcel in the fights, the City Hall in its duel, a building in the attacks."""
+    purchase, the City Hall in its duel, a building or an outlaw's parcel (the City Hall too, G14) in the attacks."""
     if "square" in spot:
         return str(spot["square"])
     index = parcel_index(spot["x"], spot["y"])
     parcel = s.parcels[index]
     if parcel.outlaw:
-        return "outlaw_fights"
+        return _ATTACKS
     if index == s.city_hall:
         return "city_hall"
-    return "parcel_purchase" if parcel.owner is None else "attacks"
+    return "parcel_purchase" if parcel.owner is None else _ATTACKS
 
 
 def is_unperformed(s: GameState, spot: Mapping[str, Any]) -> bool:

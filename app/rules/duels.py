@@ -57,8 +57,9 @@ def attack_spots(s: GameState) -> dict[int, list[int]]:
 
 
 def city_hall_contenders(s: GameState) -> list[int]:
-    """Everyone with a cowboy on the City Hall, its occupant first: more than one makes a duel (RULING G2)."""
-    if s.city_hall is None:
+    """Everyone with a cowboy on the City Hall, its occupant first: more than one makes a duel (RULING G2). Nobody
+    while an outlaw stands on it: they fight the outlaw instead (RULING G14, `outlaws.fight_spots`)."""
+    if s.city_hall is None or s.parcels[s.city_hall].outlaw:
         return []
     return duelling_seats(s.parcel_cowboys.get(s.city_hall, ()))
 

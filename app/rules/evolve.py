@@ -765,7 +765,8 @@ def _attack_won(s: GameState, e: AttackWon) -> GameState:
 def _estate_income_paid(s: GameState, e: EstateIncomePaid) -> GameState:
     """Every income is paid; an outlaw's winner who stayed on a building now leaves it (RULING G13)."""
     for index in s.attacks:
-        s = _clear_parcel(s, index)
+        if index in s.parcel_cowboys:
+            s = _clear_parcel(s, index)
     for pay in e["payments"]:
         s = _gain(s, pay["owner"], money=pay["owner_gets"])
         if pay["attacker"] is not None:
@@ -1090,6 +1091,8 @@ def _outlaw_reward_taken(s: GameState, e: OutlawRewardTaken) -> GameState:
     if e["reward"] == "income":
         return replace(s, attacks={**s.attacks, index: e["seat"]}, outlaw_beaten=None)
     s = _outlaw_vp(s, e["seat"], e["vp"])
+    if index == s.city_hall:  # the fight was for the City Hall too: its winner occupies it (decision D52)
+        return replace(s, outlaw_beaten=None)
     return replace(_clear_parcel(s, index), outlaw_beaten=None)
 
 

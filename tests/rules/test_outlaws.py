@@ -521,21 +521,89 @@ def test_a_cowboy_on_an_outlaws_parcel_does_not_buy_it() -> None:
     assert events_of(g.events, "outlaw_fought")
 
 
-def test_outlaw_fights_come_before_the_attacks_and_the_incomes() -> None:
-    """R-OUT-4 (`001`: "resolved before the income phase of the buildings"), decision D51: in parcel order."""
+def test_outlaw_fights_are_ordered_with_the_duels_by_the_earliest_passer() -> None:
+    """R-OUT-8 (RULING G15: "Fights against outlaws are duels (`001` "performed like a duel in the basic game"):
+    when several duels and fights wait, the earliest passer among the players involved chooses the order, as B9
+    says"; `001`: "resolved before the income phase of the buildings"; decision D51): the lone attack on (7, 7)
+    comes first; then seat 2, who passed first, picks among both fights and the contested hotel, and again among
+    what is left; everything is fought before the incomes."""
     g = town()
     g.put(6, 6, owner=1, content="hotel")
+    g.put(7, 7, owner=1, content="hotel")
     outlaw(g, 5, 5, strength=13)
     outlaw(g, 2, 2, strength=13)
     fighter(g, 0, 0)
     fighter(g, 2, 0)
     g.place_cowboys(xy=(5, 5), seats=[0])
     g.place_cowboys(xy=(2, 2), seats=[2])
-    g.place_cowboys(xy=(6, 6), seats=[0])
-    events, _ = run_step(g, "estate_income")
-    kinds = [e["type"] for e in events if e["type"] in ("outlaw_fought", "attack_won", "estate_income_paid")]
-    assert kinds == ["outlaw_fought", "outlaw_fought", "attack_won", "estate_income_paid"]
-    assert [(e["x"], e["y"]) for e in events_of(events, "outlaw_fought")] == [(2, 2), (5, 5)]
+    g.place_cowboys(xy=(6, 6), seats=[1, 2])
+    g.place_cowboys(xy=(7, 7), seats=[0])
+    first = len(g.events)
+    g.resume_at("estate_income", passing_order=(2, 0, 1))
+    assert g.awaiting == "choose_duel" and g.to_act == (2,)
+    assert g.moves() == [{"type": "resolve_duel", "x": 2, "y": 2}, {"type": "resolve_duel", "x": 5, "y": 5},
+                         {"type": "resolve_duel", "x": 6, "y": 6}]
+    g.act({"type": "resolve_duel", "x": 6, "y": 6})
+    assert g.awaiting == "choose_duel" and g.to_act == (2,)
+    g.act({"type": "resolve_duel", "x": 5, "y": 5})
+    events = g.events[first:]
+    duels = [e for e in events if e["type"] in ("outlaw_fought", "duel_fought")]
+    assert [(e["type"], e.get("target", e)["x"], e.get("target", e)["y"]) for e in duels] == [
+        ("duel_fought", 6, 6), ("outlaw_fought", 5, 5), ("outlaw_fought", 2, 2)]
+    lone = events.index({"type": "attack_won", "x": 7, "y": 7, "seat": 0})
+    paid = events.index(events_of(events, "estate_income_paid")[0])
+    assert lone < events.index(duels[0]) and events.index(duels[-1]) < paid
+
+
+def city_hall_with_outlaw(occupant: int | None) -> Game:
+    """Gold & Guns and the Outlaws: the City Hall on (5, 5) with an outlaw of 8 on it, occupied by `occupant`'s
+    cowboy kept from an earlier round (RULING G2)."""
+    g = town(expansions=["gold_and_guns", "outlaws"])
+    g.put(5, 5, content="city_hall")
+    g.with_state(city_hall=parcel_index(5, 5))
+    outlaw(g, 5, 5, strength=8)
+    if occupant is not None:
+        g.place_cowboys(xy=(5, 5), seats=[occupant])
+    return g
+
+
+def test_an_outlaw_on_the_city_hall_is_fought_and_its_winner_occupies_it() -> None:
+    """R-OUT-8 (RULING G14: "`001` "put a cowboy on a parcel of land or a building which has an outlaw on it in
+    order to fight the outlaw": an outlaw on the City Hall can be fought like any other"; decisions D52, D53):
+    the City Hall is offered once to a player; the challenger and the occupant fight the outlaw, and no City
+    Hall duel is fought; the winner takes the tile's VP at once (the City Hall is nobody's building, D54) and
+    occupies the City Hall (RULING G2: "the winner stays as occupant"); the beaten occupant goes home."""
+    g = city_hall_with_outlaw(occupant=1)
+    g.with_state(turn=0)
+    g.set_player(0, cowboys=1)
+    assert g.moves(0).count({"type": "place_cowboy", "x": 5, "y": 5}) == 1
+    fighter(g, 0, 20)
+    fighter(g, 1, 0)
+    g.place_cowboys(xy=(5, 5), seats=[0])
+    vp, home = g.state.players[0].vp, g.state.players[1].cowboys
+    events, state = run_step(g, "estate_income")
+    (fought,) = events_of(events, "outlaw_fought")
+    assert (fought["x"], fought["y"], fought["winner"]) == (5, 5, 0)
+    assert sorted(d["seat"] for d in fought["duelists"]) == [0, 1] and not events_of(events, "duel_fought")
+    (reward,) = events_of(events, "outlaw_reward_taken")
+    assert reward["reward"] == "vp" and state.players[0].vp == vp + 4
+    assert not state.parcels[parcel_index(5, 5)].outlaw and state.players[1].cowboys == home + 1
+    assert player_view(state, None)["city_hall"] == {"x": 5, "y": 5, "occupant": 0}
+
+
+def test_an_outlaw_beating_the_city_halls_occupant_leaves_it_empty() -> None:
+    """R-OUT-8 (RULING G14), R-OUT-4 (`001`: "Any defeated cowboys are returned to the personal reserves"): alone
+    on the City Hall with an outlaw, the occupant fights it; beaten, its cowboy goes home and the outlaw stays."""
+    g = city_hall_with_outlaw(occupant=1)
+    fighter(g, 1, 0)
+    g.with_state(outlaw_strength=13)
+    home = g.state.players[1].cowboys
+    events, state = run_step(g, "estate_income")
+    (fought,) = events_of(events, "outlaw_fought")
+    assert (fought["x"], fought["y"], fought["winner"]) == (5, 5, None)
+    assert state.parcels[parcel_index(5, 5)].outlaw and state.players[1].cowboys == home + 1
+    assert parcel_index(5, 5) not in state.parcel_cowboys
+    assert player_view(state, None)["city_hall"]["occupant"] is None
 
 
 # --- R-OUT-5 reward -----------------------------------------------------------------------------------------------

@@ -434,6 +434,8 @@ def test_an_outlaws_winner_who_stays_holds_the_building_against_a_healed_cowboy(
     on_parcel(g, 3, 3, winner)
     on_parcel(g, 5, 6, loser)
     g.resume_at("estate_income")
+    assert g.awaiting == "choose_duel"  # the two fights are one pool (RULING G15): the hotel's first
+    g.act({"type": "resolve_duel", "x": 3, "y": 3})
     assert g.awaiting == "outlaw_reward" and g.to_act == (winner,)
     g.act({"type": "outlaw_reward", "reward": "income"})
     hotel = parcel_index(3, 3)
