@@ -1,4 +1,4 @@
-"""The Outlaws (`001` "Outlaws"; RULING G4; decisions D47-D56): R-OUT-1 .. R-OUT-6.
+"""The Outlaws (`001` "Outlaws"; RULINGS G4, G14, G15; decisions D47-D56): R-OUT-1 .. R-OUT-6, R-OUT-8.
 
 Boards are emptied and shaped by hand; the incomes used are the plain ones of `000` "Buildings": a hotel earns $6,
 a saloon $5 per house value around it (owner-free houses count for everyone, RULING B13). Moves and steps go

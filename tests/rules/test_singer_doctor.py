@@ -1,5 +1,6 @@
 """The yellow Singer's "no duel" chips and the Doctor / Undertaker (`001` "The Singer (11)", "The Doctor / The
-Undertaker (14)"; `004` "El Doctor / El Enterrador"; RULINGS G9, G11; decisions D73-D81): R-GG-9, R-GG-15, R-GG-16.
+Undertaker (14)"; `004` "El Doctor / El Enterrador"; RULINGS G9, G11, G13, X8; decisions D73-D81): R-GG-9, R-GG-15,
+R-GG-16, R-GG-29, and R-OUT-7 (an outlaw's winner who stays, against a healed cowboy).
 
 Games are built with the real setup and driven through the real moves; a board or a square is shaped only where a
 scenario needs it (an empty board around the centre (4, 4)). Duels are settled by firepower far apart (20 against
