@@ -387,8 +387,8 @@ def test_a_parcel_duels_loser_may_not_go_to_another_parcel_but_may_attack() -> N
 def test_outlaw_fights_losers_are_asked_and_the_doctor_is_paid_for_each_outlaw_beaten() -> None:
     """R-GG-15 (`001`: "outduelled by another player or an outlaw"; `004`: "el Doctor recibe del Banco Central $3
     por cada Forajido retirado del juego"; RULING G11; decision D80): everyone who lost to an outlaw is asked, the
-    Doctor first; another outlaw's fight has had its turn (the fights come first); beating an outlaw pays the
-    Doctor $3 from the bank, whoever beat it."""
+    Doctor first; another outlaw's fight has had its turn (the fights and the attacks are one stage, decision D77);
+    beating an outlaw pays the Doctor $3 from the bank, whoever beat it."""
     g = table(DOCTOR_FIRST, outlaws=True)
     doctor = seat(g, "doctor")
     first, second = others(g, "doctor")
