@@ -55,7 +55,7 @@ from app.rules.explain import explain_illegal
 from app.rules.flow import Awaiting, awaiting, finish_step, next_step
 from app.rules.legal import is_legal, legal_moves_view
 from app.rules.model import GameState
-from app.rules.outlaws import move_outlaw, outlaw_vp
+from app.rules.outlaws import fight_outlaw, move_outlaw, outlaw_vp
 from app.rules.prices import building_price, parcel_price
 from app.rules.rng import Rng
 from app.rules.supply import refill_event, roads_in_supply
@@ -347,7 +347,8 @@ def _resolve_duel(s: GameState, seat: int, move: ResolveDuel, rng: Rng, kind: De
     chosen: Event = {"type": "duel_order_chosen", "seat": seat, "x": move["x"], "y": move["y"]}
     if s.config.might_is_right or rerolling_seat(s, seats) is not None:
         return [chosen]  # the duellists choose their tiles first, or the red Gunsmith decides after the dice
-    return [chosen, fight(s, {"x": move["x"], "y": move["y"]}, seats, rng)]
+    fought = fight_outlaw if s.parcels[index].outlaw else fight  # an outlaw's fight is one of the duels (G15)
+    return [chosen, fought(s, {"x": move["x"], "y": move["y"]}, seats, rng)]
 
 
 @move_handler("move_outlaw")

@@ -3,9 +3,10 @@
 
 A cowboy that loses a duel (to a player, or to an outlaw in a fight) normally goes straight home. With the Doctor
 or the Undertaker in play it waits instead, off the board and out of the reserve (`GameState.defeat`), for its
-owner's decision, asked at once: the holder's own cowboys first, then in turn order. The Doctor's patients may move
-to a place whose turn in the resolution order has not come yet and that no cowboy holds (for $3 to the Doctor, free
-for his own), where they act as if placed there; the Undertaker's customers pay him $2 or lose 1 VP (his own free).
+owner's decision, asked at once: the holder's own cowboys first, then in the placement order (the turn-order track,
+RULING X8). The Doctor's patients may move to a place whose turn in the resolution order has not come yet and that
+no cowboy holds (for $3 to the Doctor, free for his own), where they act as if placed there; the Undertaker's
+customers pay him $2 or lose 1 VP (his own free).
 
 Each rule reads a field of the holder's side (`catalog.Side`), never the card's name.
 """
@@ -22,13 +23,14 @@ from app.rules.events import Bounty
 from app.rules.model import Defeat, GameState
 
 # The order in which the places of a round are resolved: the action track (RULING B14), the estate income taken
-# apart as it is played — the outlaw fights, then the City Hall's duel, then the attacks (decisions D38, D51),
-# then the incomes.
+# apart as it is played — the City Hall's duel, then the attacks and the outlaw fights, one pool in the order the
+# earliest passer picks (RULING G15, decisions D38, D51), then the incomes.
 _ESTATE_INCOME: Final = "estate_income"
+_ATTACKS: Final = "attacks"
 RESOLUTION_STAGES: Final = tuple(
     stage
     for step in TRACK_STEPS
-    for stage in (("outlaw_fights", "city_hall", "attacks", _ESTATE_INCOME) if step == _ESTATE_INCOME else (step,))
+    for stage in (("city_hall", _ATTACKS, _ESTATE_INCOME) if step == _ESTATE_INCOME else (step,))
 )
 _STAGE_INDEX: Final = {stage: i for i, stage in enumerate(RESOLUTION_STAGES)}
 
@@ -40,25 +42,34 @@ _CARDS_WITH: Final = {
 }
 
 
-def _holder_with(s: GameState, field: str) -> tuple[int, Side] | None:
-    """The seat holding a card this round whose side has `field` set, with that side: with a Newspaper Boy
-    copying it as well, the first of the two in placement order (decision D95)."""
+def _holders_with(s: GameState, field: str) -> list[tuple[int, Side]]:
+    """The seats holding a card this round whose side has `field` set, with that side: the card's holder first,
+    then a Newspaper Boy copying it (RULING X7)."""
     cards = _CARDS_WITH[field]
+    held: list[tuple[int, Side]] = []
     for seat in s.placement_order or range(len(s.players)):
         p = s.players[seat]
         if p.personality in cards or p.copied in cards:
             side = s.side(seat)
             if side is not None and getattr(side, field):
-                return seat, side
-    return None
+                held.append((seat, side))
+    if held[1:]:
+        held.sort(key=lambda item: s.players[item[0]].copied is not None)
+    return held
+
+
+# The one seat a defeated cowboy's owner deals with is the first of `_holders_with`: the card's holder, or the
+# Newspaper Boy copying a card nobody holds (RULING X7: a heal or a toll "happens once, to the card's holder").
 
 
 def doctor(s: GameState) -> tuple[int, Side] | None:
-    return _holder_with(s, "healing_price")
+    held = _holders_with(s, "healing_price")
+    return held[0] if held else None
 
 
 def undertaker(s: GameState) -> tuple[int, Side] | None:
-    return _holder_with(s, "burial_price")
+    held = _holders_with(s, "burial_price")
+    return held[0] if held else None
 
 
 # --- the defeated cowboys' queue (R-GG-15, R-GG-16) ------------------------------------------------------------
@@ -66,27 +77,27 @@ def undertaker(s: GameState) -> tuple[int, Side] | None:
 
 def duel_stage(s: GameState, target: Mapping[str, Any], outlaw_fight: bool = False) -> str:
     """Where in the resolution order a duel on `target` is fought: its square's step, the parcel purchase, or
-    at the estate income the outlaw fights, the City Hall's duel or the attacks."""
+    at the estate income the City Hall's duel or the attacks, the outlaw fights among them (RULING G15)."""
     if outlaw_fight:
-        return "outlaw_fights"
+        return _ATTACKS
     if "square" in target:
         return str(target["square"])
     if s.step != _ESTATE_INCOME:
         return s.step
-    return "city_hall" if parcel_index(target["x"], target["y"]) == s.city_hall else "attacks"
+    return "city_hall" if parcel_index(target["x"], target["y"]) == s.city_hall else _ATTACKS
 
 
 def defeated_cowboys(
     s: GameState, losers: list[int], target: Mapping[str, Any], outlaw_fight: bool = False
 ) -> Defeat | None:
     """The defeated cowboys whose owners are to decide, or None when they simply go home: the Doctor's patients,
-    his own first, then in turn order (RULING G11); the Undertaker's, in the same order, but never his own, which
-    cost nothing (`001`)."""
+    his own first, then in the order of the turn-order track as it stands, the placement order (RULINGS G11, X8);
+    the Undertaker's, in the same order, but never his own, which cost nothing (`001`)."""
     held = doctor(s) or undertaker(s)
     if held is None or not losers:
         return None
     holder, side = held
-    order = s.choosing_order
+    order = s.placement_order
     seats = sorted(losers, key=lambda seat: (seat != holder, order.index(seat) if seat in order else seat))
     if side.healing_price is None:
         seats = [seat for seat in seats if seat != holder]
@@ -107,16 +118,16 @@ def healing_price(s: GameState, seat: int) -> int:
 
 def spot_stage(s: GameState, spot: Mapping[str, Any]) -> str:
     """Where in the resolution order a place is resolved: a square at its own step, owner-free land at the parcel
-    purchase, an outlaw's parcel in the fights, the City Hall in its duel, a building in the attacks."""
+    purchase, the City Hall in its duel, a building or an outlaw's parcel (the City Hall too, G14) in the attacks."""
     if "square" in spot:
         return str(spot["square"])
     index = parcel_index(spot["x"], spot["y"])
     parcel = s.parcels[index]
     if parcel.outlaw:
-        return "outlaw_fights"
+        return _ATTACKS
     if index == s.city_hall:
         return "city_hall"
-    return "parcel_purchase" if parcel.owner is None else "attacks"
+    return "parcel_purchase" if parcel.owner is None else _ATTACKS
 
 
 def is_unperformed(s: GameState, spot: Mapping[str, Any]) -> bool:
@@ -151,10 +162,10 @@ def burial_options(s: GameState, seat: int) -> tuple[Burial, ...]:
 # --- the outlaw bounty -----------------------------------------------------------------------------------------
 
 
-def outlaw_bounty(s: GameState, removed: int) -> Bounty | None:
+def outlaw_bounty(s: GameState, removed: int) -> list[Bounty]:
     """The Doctor's $3 (`004`, RULING G11) or the Undertaker's $2 (`001`) from the bank for each outlaw an event
-    took off the board (`outlaws.outlaws_removed`), whoever fought it."""
-    held = _holder_with(s, "outlaw_bounty")
-    if held is None or not removed:
-        return None
-    return {"seat": held[0], "amount": held[1].outlaw_bounty * removed}
+    took off the board (`outlaws.outlaws_removed`), whoever fought it: to the card's holder and to a Newspaper Boy
+    copying it alike (RULING X7), the holder first."""
+    if not removed:
+        return []
+    return [{"seat": seat, "amount": side.outlaw_bounty * removed} for seat, side in _holders_with(s, "outlaw_bounty")]

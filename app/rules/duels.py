@@ -47,17 +47,19 @@ def purchase_spots(s: GameState) -> dict[int, list[int]]:
 def attack_spots(s: GameState) -> dict[int, list[int]]:
     """Who stands on each building: its owner to defend it, the others to attack it (the City Hall is nobody's:
     its cowboys contend for it, `city_hall_contenders`; the cowboys on an outlaw's parcel fight the outlaw,
-    `outlaws.fight_spots`)."""
+    `outlaws.fight_spots`; an outlaw's winner who stayed has taken the building's half already, RULING G13)."""
     return {
         index: duelling_seats(cowboys)
         for index, cowboys in sorted(s.parcel_cowboys.items())
         if cowboys and s.parcels[index].content in BUILDINGS and index != s.city_hall and not s.parcels[index].outlaw
+        and index not in s.attacks
     }
 
 
 def city_hall_contenders(s: GameState) -> list[int]:
-    """Everyone with a cowboy on the City Hall, its occupant first: more than one makes a duel (RULING G2)."""
-    if s.city_hall is None:
+    """Everyone with a cowboy on the City Hall, its occupant first: more than one makes a duel (RULING G2). Nobody
+    while an outlaw stands on it: they fight the outlaw instead (RULING G14, `outlaws.fight_spots`)."""
+    if s.city_hall is None or s.parcels[s.city_hall].outlaw:
         return []
     return duelling_seats(s.parcel_cowboys.get(s.city_hall, ()))
 

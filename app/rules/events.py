@@ -878,6 +878,7 @@ class OutlawFought(TypedDict):
     winner: int | None
     winner_vp: NotRequired[int]  # Gold & Guns: the yellow Gunsmith's VP for a fight won (R-GG-7)
     bounty: NotRequired[Bounty]  # Gold & Guns: the Doctor's or the Undertaker's money for a beaten outlaw
+    copier_bounty: NotRequired[Bounty]  # Big Box: the same to a Newspaper Boy copying that card (RULING X7)
 
 
 class OutlawRewardTaken(TypedDict):

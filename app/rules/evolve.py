@@ -763,6 +763,10 @@ def _attack_won(s: GameState, e: AttackWon) -> GameState:
 
 @handles("estate_income_paid")
 def _estate_income_paid(s: GameState, e: EstateIncomePaid) -> GameState:
+    """Every income is paid; an outlaw's winner who stayed on a building now leaves it (RULING G13)."""
+    for index in s.attacks:
+        if index in s.parcel_cowboys:
+            s = _clear_parcel(s, index)
     for pay in e["payments"]:
         s = _gain(s, pay["owner"], money=pay["owner_gets"])
         if pay["attacker"] is not None:
@@ -1071,8 +1075,9 @@ def _outlaws_settled(s: GameState, e: OutlawsSettled) -> GameState:
 def _outlaw_fought(s: GameState, e: OutlawFought) -> GameState:
     """The losers go home; a beaten outlaw goes back to the supply, its winner's cowboy waits for the reward."""
     s = _duel_outcome(s, e, e["duelists"], e["winner"], e.get("winner_vp", 0), outlaw_fight=True)
-    if "bounty" in e:
-        s = _gain(s, e["bounty"]["seat"], money=e["bounty"]["amount"])
+    for paid in (e.get("bounty"), e.get("copier_bounty")):
+        if paid is not None:
+            s = _gain(s, paid["seat"], money=paid["amount"])
     if e["winner"] is None:
         return _clear_parcel(s, _idx(e))
     return replace(_set_parcel(s, _idx(e), outlaw=False), outlaw_beaten=_idx(e))
@@ -1080,12 +1085,14 @@ def _outlaw_fought(s: GameState, e: OutlawFought) -> GameState:
 
 @handles("outlaw_reward_taken")
 def _outlaw_reward_taken(s: GameState, e: OutlawRewardTaken) -> GameState:
-    """The tile's VP, or half the building's income at this round's estate income (taken as an attacker's)."""
+    """The tile's VP (the cowboy leaves), or half the building's income at this round's estate income, taken as an
+    attacker's: the cowboy then stays on the building until the income is paid (RULING G13)."""
     index = _idx(e)
     if e["reward"] == "income":
-        s = replace(s, attacks={**s.attacks, index: e["seat"]})
-    else:
-        s = _outlaw_vp(s, e["seat"], e["vp"])
+        return replace(s, attacks={**s.attacks, index: e["seat"]}, outlaw_beaten=None)
+    s = _outlaw_vp(s, e["seat"], e["vp"])
+    if index == s.city_hall:  # the fight was for the City Hall too: its winner occupies it (decision D52)
+        return replace(s, outlaw_beaten=None)
     return replace(_clear_parcel(s, index), outlaw_beaten=None)
 
 

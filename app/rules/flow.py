@@ -72,8 +72,8 @@ from app.rules.model import GameState
 from app.rules.outlaws import (
     arrival,
     arrival_due,
+    estate_duels,
     fight_outlaw,
-    fight_spots,
     jailed,
     move_outlaw,
     movers,
@@ -377,24 +377,29 @@ def _buy_vp(s: GameState, square: str, seat: int) -> Step:
     return Awaiting(Decision.BUY_VP, (seat,))
 
 
-def _contested_or_single(s: GameState, spots: dict[int, list[int]], single: Callable[[int, list[int]], Step]) -> Step:
-    """Parcels and buildings: lone cowboys first, then the duels, in the order the earliest passer among the
-    players involved picks (RULING B9)."""
+def _next_duel(s: GameState, duels: dict[int, list[int]]) -> Step:
+    """One contested parcel or building, or one outlaw's fight, at a time, in the order the earliest passer among
+    the players involved picks (RULINGS B9, G15)."""
+    if s.duel_target is not None:
+        index = parcel_index(s.duel_target["x"], s.duel_target["y"])
+    elif len(duels) == 1:
+        (index,) = duels
+    else:
+        involved = {seat for seats in duels.values() for seat in seats}
+        return Awaiting(Decision.CHOOSE_DUEL, (earliest_passer(s, involved),))
+    x, y = parcel_xy(index)
+    return duel_step(s, {"x": x, "y": y}, duels[index], fight_outlaw if s.parcels[index].outlaw else fight)
+
+
+def _contested_or_single(s: GameState, spots: dict[int, list[int]], single: Callable[[int, list[int]], Step],
+                         duels: Callable[[GameState], dict[int, list[int]]] | None = None) -> Step:
+    """Parcels and buildings: lone cowboys first, then the duels (those `duels` names, by default the contested
+    `spots`)."""
     for index, seats in spots.items():
         if len(seats) == 1:
             return single(index, seats)
-    contested = [index for index, seats in spots.items() if len(seats) > 1]
-    if not contested:
-        return None
-    if s.duel_target is not None:
-        x, y = s.duel_target["x"], s.duel_target["y"]
-        return duel_step(s, {"x": x, "y": y}, spots[parcel_index(x, y)])
-    if len(contested) == 1:
-        index = contested[0]
-        x, y = parcel_xy(index)
-        return duel_step(s, {"x": x, "y": y}, spots[index])
-    involved = {seat for index in contested for seat in spots[index]}
-    return Awaiting(Decision.CHOOSE_DUEL, (earliest_passer(s, involved),))
+    waiting = {index: seats for index, seats in spots.items() if len(seats) > 1} if duels is None else duels(s)
+    return _next_duel(s, waiting) if waiting else None
 
 
 def _parcel_purchase(s: GameState) -> Step:
@@ -419,16 +424,12 @@ def _build_from_reserve(s: GameState) -> Step:
 
 
 def _estate_income(s: GameState) -> Step:
-    """The outlaw fights first, each followed by its winner's reward, in parcel order (`001` "How to Fight an
-    Outlaw?", decision D51); then the City Hall's duel (RULING G2, decision D38), then the attacks (B9), then the
-    incomes (B13)."""
+    """The City Hall's duel first (RULING G2, decision D38), then the attacks nobody contests, then the outlaw
+    fights (`001` "How to Fight an Outlaw?": before the incomes) and the contested buildings, one pool in the order
+    the earliest passer among those involved picks (RULINGS B9, G15, decision D51), each fight followed by its
+    winner's reward; then the incomes (B13)."""
     if s.outlaw_beaten is not None:
         return Awaiting(Decision.OUTLAW_REWARD, (reward_winner(s),))
-    fights = fight_spots(s)
-    if fights:
-        index, seats = next(iter(fights.items()))
-        x, y = parcel_xy(index)
-        return duel_step(s, {"x": x, "y": y}, seats, fight_outlaw)
     contenders = city_hall_contenders(s)
     if len(contenders) > 1:
         assert s.city_hall is not None
@@ -446,7 +447,8 @@ def _estate_income(s: GameState) -> Step:
             return _events({"type": "building_defended", **_target(index), "seat": seats[0]})
         return _events({"type": "attack_won", **_target(index), "seat": seats[0]})
 
-    step = _contested_or_single(s, spots, single)
+    # Without the Outlaws the duels are the contested buildings, `_contested_or_single`'s own.
+    step = _contested_or_single(s, spots, single, estate_duels if s.config.outlaws else None)
     if step is not None:
         return step
     deciding = dynamite_deciders(s)  # dynamite on a mine, once the attacks are known (decision D60)

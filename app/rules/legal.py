@@ -46,14 +46,14 @@ from app.rules.construction import (
 )
 from app.rules.decisions import Decision
 from app.rules.defeats import burial_options, healing_price, is_unperformed
-from app.rules.duels import attack_spots, purchase_singles, purchase_spots
+from app.rules.duels import purchase_singles, purchase_spots
 from app.rules.dynamite import dynamite_moves, plays_two_tiles, tile_pairs, with_dynamite
 from app.rules.events import XY
 from app.rules.flow import awaiting
 from app.rules.heroes import shielded
 from app.rules.income import attackable_buildings, is_attackable
 from app.rules.model import Cowboy, GameState, about_parcels
-from app.rules.outlaws import fightable, movers, rewards
+from app.rules.outlaws import estate_duels, fightable, movers, rewards
 from app.rules.prices import building_price, parcel_price
 from app.rules.shop import basket_balance
 from app.rules.supply import roads_in_supply
@@ -256,8 +256,10 @@ def cowboy_spots(s: GameState, seat: int, squares: tuple[str, ...] | None = None
         for i in about_parcels(s, owner_free_land)
         if i not in spots or _may_join(spots[i], seat, False, red_sheriff)
     ]
-    # The City Hall: to occupy it, or to challenge its occupant (RULING G2); the white cowboy never (below).
-    if s.city_hall is not None and _may_join(spots.get(s.city_hall, ()), seat, False, red_sheriff):
+    # The City Hall: to occupy it, or to challenge its occupant (RULING G2); the white cowboy never (below). With an
+    # outlaw on it, to fight the outlaw, as on any outlaw's parcel below (RULING G14).
+    if s.city_hall is not None and not s.parcels[s.city_hall].outlaw \
+            and _may_join(spots.get(s.city_hall, ()), seat, False, red_sheriff):
         moves.append(_PLACE_ON_PARCEL[s.city_hall])
     # Buildings: to attack or defend; parcels with an outlaw: to fight it, which is a duel (`001` "How to
     # Fight an Outlaw?", decision D52: the red Sheriff only on his own building).
@@ -326,8 +328,10 @@ def _place_city_hall(s: GameState, seat: int) -> list[Move]:
 
 
 def _choose_duel(s: GameState, seat: int) -> list[Move]:
-    spots = purchase_spots(s) if s.step == "parcel_purchase" else attack_spots(s)
-    return [{"type": "resolve_duel", **_xy(index)} for index, seats in spots.items() if len(seats) > 1]
+    """The contested parcels, or at the estate income the outlaw fights and the contested buildings (G15)."""
+    if s.step == "parcel_purchase":
+        return [{"type": "resolve_duel", **_xy(index)} for index, seats in purchase_spots(s).items() if len(seats) > 1]
+    return [{"type": "resolve_duel", **_xy(index)} for index in estate_duels(s)]
 
 
 def _outlaw_order(s: GameState, seat: int) -> list[Move]:

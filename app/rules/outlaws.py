@@ -19,7 +19,6 @@ from typing import Any, Literal
 from app.rules.board import INNER, NEIGHBOURS, parcel_xy, roll_parcel
 from app.rules.catalog import (
     BUILDINGS,
-    CITY_HALL,
     OUTLAW_COUNT,
     OUTLAW_MEEPLES,
     OUTLAW_ROUNDS,
@@ -27,7 +26,7 @@ from app.rules.catalog import (
     OUTLAW_VP,
 )
 from app.rules.defeats import outlaw_bounty
-from app.rules.duels import duel_won_vp, duelists, duelling_seats, strongest
+from app.rules.duels import attack_spots, duel_won_vp, duelists, duelling_seats, strongest
 from app.rules.events import XY, DuelTarget, OutlawFought, OutlawJailed, OutlawMoved, OutlawsArrived
 from app.rules.heroes import shielded
 from app.rules.income import building_income
@@ -158,20 +157,29 @@ def move_outlaw(s: GameState, index: int, rng: Rng, chosen_by: int | None = None
 
 def fightable(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
     """The parcels where a cowboy may go to fight an outlaw (`001` "How to Fight an Outlaw?"): any land parcel or
-    building with an outlaw, except the City Hall, whose cowboys contend for the City Hall (decision D52)."""
-    return tuple(
-        i for i, parcel in enumerate(parcels) if parcel.outlaw and not parcel.river and parcel.content != CITY_HALL
-    )
+    building with an outlaw, the City Hall too (RULING G14, decision D52)."""
+    return tuple(i for i, parcel in enumerate(parcels) if parcel.outlaw and not parcel.river)
 
 
 def fight_spots(s: GameState) -> dict[int, list[int]]:
-    """Who stands on each outlaw's parcel, in parcel order: they fight the outlaw instead of buying the parcel
-    or attacking the building (decision D53)."""
+    """Who stands on each outlaw's parcel, in parcel order: they fight the outlaw instead of buying the parcel,
+    attacking the building or contending for the City Hall, whose occupant fights too (decisions D52, D53)."""
     return {
         index: duelling_seats(cowboys)
         for index, cowboys in sorted(s.parcel_cowboys.items())
-        if cowboys and s.parcels[index].outlaw and index != s.city_hall
+        if cowboys and s.parcels[index].outlaw
     }
+
+
+def estate_duels(s: GameState) -> dict[int, list[int]]:
+    """The duels that wait at the estate income once the City Hall's is fought and the lone attackers and
+    defenders have been resolved, in parcel order: every outlaw's fight and every contested building. They are one
+    pool, fought in the order the earliest passer among the players involved picks (RULINGS B9, G15)."""
+    duels = {index: seats for index, seats in attack_spots(s).items() if len(seats) > 1}
+    if s.config.outlaws:
+        duels.update(fight_spots(s))
+        duels = dict(sorted(duels.items()))
+    return duels
 
 
 def fight_outlaw(s: GameState, target: DuelTarget, seats: list[int], rng: Rng) -> OutlawFought:
@@ -185,8 +193,11 @@ def fight_outlaw(s: GameState, target: DuelTarget, seats: list[int], rng: Rng) -
                             "strength": s.outlaw_strength, "duelists": sides, "winner": winner}
     if winner is not None and (vp := duel_won_vp(s, winner)):  # the yellow Gunsmith counts outlaws too (R-GG-7)
         fought["winner_vp"] = vp
-    if bounty := outlaw_bounty(s, outlaws_removed(fought)):  # the Doctor's or the Undertaker's (RULING G11)
-        fought["bounty"] = bounty
+    bounties = outlaw_bounty(s, outlaws_removed(fought))  # the Doctor's or the Undertaker's (RULINGS G11, X7)
+    if bounties:
+        fought["bounty"] = bounties[0]
+    if len(bounties) > 1:
+        fought["copier_bounty"] = bounties[1]
     return fought
 
 

@@ -358,9 +358,10 @@ def _outlaw_fought(d: Describer, e: Event) -> str:
         text = _("Fight with the outlaw on {parcel} (strength {strength}): {strengths} — the outlaw wins.", **fields)
     else:
         text = _("Fight with the outlaw on {parcel} (strength {strength}): {strengths} — {winner} wins.", **fields)
-    if e.get("bounty"):
-        text += " " + _("{player} receives ${amount} from the bank for it.", player=d.who(e["bounty"]["seat"]),
-                        amount=e["bounty"]["amount"])
+    for paid in (e.get("bounty"), e.get("copier_bounty")):  # a Newspaper Boy copying the card is paid too (X7)
+        if paid:
+            text += " " + _("{player} receives ${amount} from the bank for it.", player=d.who(paid["seat"]),
+                            amount=paid["amount"])
     return text
 
 

@@ -1,7 +1,7 @@
 """Big Box (`004`; RULINGS X1-X6): six players, the cards of a game, the Newspaper Boy, the Teacher, the Heroes,
 the Cowboy, horses bought at Wages, Kit Carson's VP at the end.
 
-R-BB-1 .. R-BB-7 of the checklist. Decisions D87-D89, D90-D96.
+R-BB-1 .. R-BB-8 of the checklist. Decisions D87-D89, D90-D96.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from app.rules.board import SIDES, parcel_index
 from app.rules.catalog import CARD_BY_NUMBER, DUEL_TILE_VALUES, MIGHT_MONEY_BEFORE_TILES, PERSONALITIES
 from app.rules.defaults import default_move
 from app.rules.errors import ConfigError
+from app.rules.evolve import evolve
 from app.rules.income import estate_payments
 from app.rules.legal import cowboy_spots
-from app.rules.model import replace
+from app.rules.model import COWBOYS, replace
 from app.rules.outlaws import current_income
 from app.rules.scoring import final_scores
 from app.rules.view import player_view
@@ -449,6 +450,57 @@ def test_the_doctor_copied_shows_one_side() -> None:
     assert [m for m in g.moves() if m["card"] == "doctor"] == [
         {"type": "choose_personality", "card": "doctor", "side": "red"}]
     assert g.state.side(0) == PERSONALITIES["doctor"].red
+
+
+def _two_doctors(side: str) -> Game:
+    """Seat 0's Newspaper Boy copies the Doctor / Undertaker on `side`, seat 1 holds the card, seat 2 the Banker;
+    round 1's placement with the Outlaws on an empty board."""
+    g, boy = _boy_table([0, 1, 2, 3, 4, 5, 6, 14], expansions=["big_box", "gold_and_guns", "outlaws"])
+    g.act({"type": "copy_card", "card": "doctor", "side": side})
+    g.act({"type": "choose_personality", "card": "doctor", "side": side})
+    g.act({"type": "choose_personality", "card": "banker"})
+    assert g.awaiting == "placement" and g.state.placement_order == (boy, 2, 1)
+    g.clear_board()
+    return g
+
+
+@pytest.mark.parametrize(("side", "amount"), [("yellow", 3), ("red", 2)])
+def test_a_copied_doctor_or_undertaker_and_the_cards_holder_both_take_the_outlaw_bounty(side: str, amount: int) -> None:
+    """R-BB-8 (RULING X7: "what the bank pays for an event (the Doctor's $3 and the Undertaker's $2 per outlaw
+    removed ...) is paid to each of them"; `004`: the copier uses the card's abilities "como de costumbre";
+    decision D95): the Banker's holder beats an outlaw; the card's holder and the Newspaper Boy each take the
+    bounty from the bank, written into the fight."""
+    g = _two_doctors(side)
+    parcels = list(g.state.parcels)
+    parcels[parcel_index(3, 3)] = replace(parcels[parcel_index(3, 3)], outlaw=True)
+    g.with_state(parcels=tuple(parcels), outlaw_strength=8)
+    g.set_player(2, cowboys=0, revolvers=20)
+    g.place_cowboys(xy=(3, 3), seats=[2])
+    money = [p.money for p in g.state.players]
+    events, state = run_step(g, "estate_income")
+    (fought,) = events_of(events, "outlaw_fought")
+    assert fought["winner"] == 2
+    assert fought["bounty"] == {"seat": 1, "amount": amount}
+    assert fought["copier_bounty"] == {"seat": 0, "amount": amount}
+    income = {p["owner"]: p["owner_gets"] for p in events_of(events, "estate_income_paid")[0]["payments"]}
+    assert [state.players[s].money - money[s] - income.get(s, 0) for s in (0, 1)] == [amount, amount]
+
+
+def test_a_copied_doctors_patient_pays_the_cards_holder_once() -> None:
+    """R-BB-8 (RULING X7: "What a defeated cowboy's owner pays or chooses (a heal, the Undertaker's toll) happens
+    once, to the card's holder"; decision D95): the Banker's holder, beaten on Ammunition, is the patient of the
+    card's holder (seat 1), not of the Newspaper Boy who places first, and pays him $3."""
+    g = _two_doctors("yellow")
+    g.set_player(0, cowboys=0, revolvers=20)
+    g.set_player(2, cowboys=0, revolvers=0)
+    g.with_state(squares={"ammunition": (COWBOYS[0, False], COWBOYS[2, False])})
+    g.resume_at("ammunition")
+    assert g.awaiting == "doctor" and g.to_act == (2,)
+    before = g.state
+    (healed,) = g.act({"type": "heal_cowboy", "square": "cowboy_income"})[:1]
+    assert healed == {"type": "cowboy_healed", "seat": 2, "doctor": 1, "price": 3, "square": "cowboy_income"}
+    after = evolve(before, healed)
+    assert [after.players[s].money - before.players[s].money for s in range(3)] == [0, 3, -3]
 
 
 def test_a_timed_out_newspaper_boy_copies_the_first_card_listed() -> None:

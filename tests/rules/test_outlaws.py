@@ -1,4 +1,4 @@
-"""The Outlaws (`001` "Outlaws"; RULING G4; decisions D47-D56): R-OUT-1 .. R-OUT-6.
+"""The Outlaws (`001` "Outlaws"; RULINGS G4, G14, G15; decisions D47-D56): R-OUT-1 .. R-OUT-6, R-OUT-8.
 
 Boards are emptied and shaped by hand; the incomes used are the plain ones of `000` "Buildings": a hotel earns $6,
 a saloon $5 per house value around it (owner-free houses count for everyone, RULING B13). Moves and steps go
@@ -18,11 +18,11 @@ from app.rules.decide import advance
 from app.rules.events import Event
 from app.rules.income import estate_payments
 from app.rules.model import replace
-from app.rules.outlaws import arrival
+from app.rules.outlaws import arrival, current_income
 from app.rules.rng import Rng
 from app.rules.scoring import final_scores
 from app.rules.townhouses import townhouse_targets
-from tests.rules.builders import Game, events_of
+from tests.rules.builders import SEED, Game, events_of
 from tests.rules.scenarios import CARDS, run_step
 
 OUTLAWS = ["outlaws"]
@@ -104,6 +104,29 @@ def test_outlaws_arrive_at_the_start_of_round_two_before_the_personalities(seed:
     assert g.state.round == 2 and g.awaiting == "personality" and g.state.outlaw_strength == arrived["strength"]
     assert not any(p.personality for p in g.state.players)
     assert all(has_outlaw(g, spot["x"], spot["y"]) for spot in arrived["parcels"])  # no building: nobody moved
+
+
+class Dice(Rng):
+    """A generator whose first dice are given: the outlaw tile's black and white dice, then whatever follows."""
+
+    def __init__(self, *dice: int) -> None:
+        super().__init__(SEED, 0)
+        self._dice = list(dice)
+
+    def die(self) -> int:
+        return self._dice.pop(0) if self._dice else super().die()
+
+
+@pytest.mark.parametrize(("white", "count"), [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
+def test_the_white_die_says_how_many_outlaws_arrive(white: int, count: int) -> None:
+    """R-OUT-1 (`001` "Outlaws": "A result of 1 or 2 means that only 1 outlaw arrives, a result of 3 or 4 indicates
+    2 outlaws and a result of 5 or 6 means that 3 outlaws arrive in town"; RULING G4): every face of the white die,
+    on an empty board; the black die 4 gives strength 11."""
+    g = town()
+    g.with_state(round=2)
+    arrived = arrival(g.state, Dice(4, white))
+    assert (arrived["black"], arrived["white"], arrived["strength"]) == (4, white, 11)
+    assert len(arrived["parcels"]) == count
 
 
 def test_arrivals_are_rolled_again_onto_an_outlaw_or_next_to_a_prison() -> None:
@@ -242,6 +265,25 @@ def test_an_outlaw_stays_on_the_best_building_or_where_nothing_around_earns() ->
     g.put(7, 7, owner=2, content="church")
     outlaw(g, 6, 6)
     assert moves_of(move_outlaws(g)) == []
+
+
+@pytest.mark.parametrize(("neighbour", "moves"), [("hotel", False), ("saloon", True)])
+def test_an_outlaw_stays_beside_an_equal_income_and_moves_for_a_higher_one(neighbour: str, moves: bool) -> None:
+    """R-OUT-2 (`001` "Movements of the Outlaws": "If this outlaw is already situated on the building with the
+    highest income, he does not move"), decision D50 ("stays when its own parcel earns at least as much as the best
+    neighbour"): on a hotel of seat 0 ($6) beside seat 1's hotel ($6) it stays; beside seat 1's saloon with an
+    owner-free house ($5) and a second one ($10 > $6, `000` "Saloon") it moves. The boundary is the equal income."""
+    g = town()
+    g.put(3, 3, owner=0, content="hotel")
+    g.put(4, 3, owner=1, content=neighbour)
+    if neighbour == "saloon":
+        g.put(5, 2, content="house")
+        g.put(5, 3, content="house")
+    outlaw(g, 3, 3)
+    assert current_income(g.state, parcel_index(3, 3)) == 6
+    assert current_income(g.state, parcel_index(4, 3)) == (10 if moves else 6)
+    assert moves_of(move_outlaws(g)) == ([((3, 3), (4, 3))] if moves else [])
+    assert has_outlaw(g, 4, 3) is moves and has_outlaw(g, 3, 3) is not moves
 
 
 def test_a_tie_is_drawn_at_random_and_recorded() -> None:
@@ -479,21 +521,89 @@ def test_a_cowboy_on_an_outlaws_parcel_does_not_buy_it() -> None:
     assert events_of(g.events, "outlaw_fought")
 
 
-def test_outlaw_fights_come_before_the_attacks_and_the_incomes() -> None:
-    """R-OUT-4 (`001`: "resolved before the income phase of the buildings"), decision D51: in parcel order."""
+def test_outlaw_fights_are_ordered_with_the_duels_by_the_earliest_passer() -> None:
+    """R-OUT-8 (RULING G15: "Fights against outlaws are duels (`001` "performed like a duel in the basic game"):
+    when several duels and fights wait, the earliest passer among the players involved chooses the order, as B9
+    says"; `001`: "resolved before the income phase of the buildings"; decision D51): the lone attack on (7, 7)
+    comes first; then seat 2, who passed first, picks among both fights and the contested hotel, and again among
+    what is left; everything is fought before the incomes."""
     g = town()
     g.put(6, 6, owner=1, content="hotel")
+    g.put(7, 7, owner=1, content="hotel")
     outlaw(g, 5, 5, strength=13)
     outlaw(g, 2, 2, strength=13)
     fighter(g, 0, 0)
     fighter(g, 2, 0)
     g.place_cowboys(xy=(5, 5), seats=[0])
     g.place_cowboys(xy=(2, 2), seats=[2])
-    g.place_cowboys(xy=(6, 6), seats=[0])
-    events, _ = run_step(g, "estate_income")
-    kinds = [e["type"] for e in events if e["type"] in ("outlaw_fought", "attack_won", "estate_income_paid")]
-    assert kinds == ["outlaw_fought", "outlaw_fought", "attack_won", "estate_income_paid"]
-    assert [(e["x"], e["y"]) for e in events_of(events, "outlaw_fought")] == [(2, 2), (5, 5)]
+    g.place_cowboys(xy=(6, 6), seats=[1, 2])
+    g.place_cowboys(xy=(7, 7), seats=[0])
+    first = len(g.events)
+    g.resume_at("estate_income", passing_order=(2, 0, 1))
+    assert g.awaiting == "choose_duel" and g.to_act == (2,)
+    assert g.moves() == [{"type": "resolve_duel", "x": 2, "y": 2}, {"type": "resolve_duel", "x": 5, "y": 5},
+                         {"type": "resolve_duel", "x": 6, "y": 6}]
+    g.act({"type": "resolve_duel", "x": 6, "y": 6})
+    assert g.awaiting == "choose_duel" and g.to_act == (2,)
+    g.act({"type": "resolve_duel", "x": 5, "y": 5})
+    events = g.events[first:]
+    duels = [e for e in events if e["type"] in ("outlaw_fought", "duel_fought")]
+    assert [(e["type"], e.get("target", e)["x"], e.get("target", e)["y"]) for e in duels] == [
+        ("duel_fought", 6, 6), ("outlaw_fought", 5, 5), ("outlaw_fought", 2, 2)]
+    lone = events.index({"type": "attack_won", "x": 7, "y": 7, "seat": 0})
+    paid = events.index(events_of(events, "estate_income_paid")[0])
+    assert lone < events.index(duels[0]) and events.index(duels[-1]) < paid
+
+
+def city_hall_with_outlaw(occupant: int | None) -> Game:
+    """Gold & Guns and the Outlaws: the City Hall on (5, 5) with an outlaw of 8 on it, occupied by `occupant`'s
+    cowboy kept from an earlier round (RULING G2)."""
+    g = town(expansions=["gold_and_guns", "outlaws"])
+    g.put(5, 5, content="city_hall")
+    g.with_state(city_hall=parcel_index(5, 5))
+    outlaw(g, 5, 5, strength=8)
+    if occupant is not None:
+        g.place_cowboys(xy=(5, 5), seats=[occupant])
+    return g
+
+
+def test_an_outlaw_on_the_city_hall_is_fought_and_its_winner_occupies_it() -> None:
+    """R-OUT-8 (RULING G14: "`001` "put a cowboy on a parcel of land or a building which has an outlaw on it in
+    order to fight the outlaw": an outlaw on the City Hall can be fought like any other"; decisions D52, D53):
+    the City Hall is offered once to a player; the challenger and the occupant fight the outlaw, and no City
+    Hall duel is fought; the winner takes the tile's VP at once (the City Hall is nobody's building, D54) and
+    occupies the City Hall (RULING G2: "the winner stays as occupant"); the beaten occupant goes home."""
+    g = city_hall_with_outlaw(occupant=1)
+    g.with_state(turn=0)
+    g.set_player(0, cowboys=1)
+    assert g.moves(0).count({"type": "place_cowboy", "x": 5, "y": 5}) == 1
+    fighter(g, 0, 20)
+    fighter(g, 1, 0)
+    g.place_cowboys(xy=(5, 5), seats=[0])
+    vp, home = g.state.players[0].vp, g.state.players[1].cowboys
+    events, state = run_step(g, "estate_income")
+    (fought,) = events_of(events, "outlaw_fought")
+    assert (fought["x"], fought["y"], fought["winner"]) == (5, 5, 0)
+    assert sorted(d["seat"] for d in fought["duelists"]) == [0, 1] and not events_of(events, "duel_fought")
+    (reward,) = events_of(events, "outlaw_reward_taken")
+    assert reward["reward"] == "vp" and state.players[0].vp == vp + 4
+    assert not state.parcels[parcel_index(5, 5)].outlaw and state.players[1].cowboys == home + 1
+    assert player_view(state, None)["city_hall"] == {"x": 5, "y": 5, "occupant": 0}
+
+
+def test_an_outlaw_beating_the_city_halls_occupant_leaves_it_empty() -> None:
+    """R-OUT-8 (RULING G14), R-OUT-4 (`001`: "Any defeated cowboys are returned to the personal reserves"): alone
+    on the City Hall with an outlaw, the occupant fights it; beaten, its cowboy goes home and the outlaw stays."""
+    g = city_hall_with_outlaw(occupant=1)
+    fighter(g, 1, 0)
+    g.with_state(outlaw_strength=13)
+    home = g.state.players[1].cowboys
+    events, state = run_step(g, "estate_income")
+    (fought,) = events_of(events, "outlaw_fought")
+    assert (fought["x"], fought["y"], fought["winner"]) == (5, 5, None)
+    assert state.parcels[parcel_index(5, 5)].outlaw and state.players[1].cowboys == home + 1
+    assert parcel_index(5, 5) not in state.parcel_cowboys
+    assert player_view(state, None)["city_hall"]["occupant"] is None
 
 
 # --- R-OUT-5 reward -----------------------------------------------------------------------------------------------

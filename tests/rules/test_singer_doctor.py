@@ -1,5 +1,6 @@
 """The yellow Singer's "no duel" chips and the Doctor / Undertaker (`001` "The Singer (11)", "The Doctor / The
-Undertaker (14)"; `004` "El Doctor / El Enterrador"; RULINGS G9, G11; decisions D73-D81): R-GG-9, R-GG-15, R-GG-16.
+Undertaker (14)"; `004` "El Doctor / El Enterrador"; RULINGS G9, G11, G13, X8; decisions D73-D81): R-GG-9, R-GG-15,
+R-GG-16, R-GG-29, and R-OUT-7 (an outlaw's winner who stays, against a healed cowboy).
 
 Games are built with the real setup and driven through the real moves; a board or a square is shaped only where a
 scenario needs it (an empty board around the centre (4, 4)). Duels are settled by firepower far apart (20 against
@@ -331,6 +332,22 @@ def test_turn_order_decides_among_the_other_players() -> None:
     assert g.state.defeat is not None and g.state.defeat.seats == (first, second)
 
 
+def test_the_queue_follows_the_turn_order_track_not_the_choosing_order() -> None:
+    """R-GG-29 (`001`: "then in the order following the turn order track"; RULING X8: "the turn-order track as it
+    stands at that moment of the round (the placement order)"; decision D76): the Chinese Worker (4) chose before
+    the Banker (2) but places after him, so the Banker's holder decides first."""
+    g = table([{"card": "doctor", "side": "yellow"}, {"card": "chinese_worker"}, {"card": "banker"}])
+    doctor, worker, banker = seat(g, "doctor"), seat(g, "chinese_worker"), seat(g, "banker")
+    assert g.state.choosing_order == (doctor, worker, banker)
+    assert g.state.placement_order == (banker, worker, doctor)
+    for s, power in ((doctor, 20), (worker, 0), (banker, 0)):
+        firepower(g, s, power)
+    on_square(g, "ammunition", COWBOYS[worker, False], COWBOYS[banker, False], COWBOYS[doctor, False])
+    g.resume_at("ammunition")
+    assert g.state.defeat is not None and g.state.defeat.seats == (banker, worker)
+    assert g.to_act == (banker,)
+
+
 def test_without_3_the_cowboy_goes_home_unasked() -> None:
     """R-GG-15 (decision D78, RULING B10): a player without $3 has no choice: the cowboy goes home at once."""
     g = table(DOCTOR_FIRST)
@@ -370,8 +387,8 @@ def test_a_parcel_duels_loser_may_not_go_to_another_parcel_but_may_attack() -> N
 def test_outlaw_fights_losers_are_asked_and_the_doctor_is_paid_for_each_outlaw_beaten() -> None:
     """R-GG-15 (`001`: "outduelled by another player or an outlaw"; `004`: "el Doctor recibe del Banco Central $3
     por cada Forajido retirado del juego"; RULING G11; decision D80): everyone who lost to an outlaw is asked, the
-    Doctor first; another outlaw's fight has had its turn (the fights come first); beating an outlaw pays the
-    Doctor $3 from the bank, whoever beat it."""
+    Doctor first; another outlaw's fight has had its turn (the fights and the attacks are one stage, decision D77);
+    beating an outlaw pays the Doctor $3 from the bank, whoever beat it."""
     g = table(DOCTOR_FIRST, outlaws=True)
     doctor = seat(g, "doctor")
     first, second = others(g, "doctor")
@@ -399,6 +416,46 @@ def test_outlaw_fights_losers_are_asked_and_the_doctor_is_paid_for_each_outlaw_b
     (fought,) = events_of(g.events, "outlaw_fought")
     assert fought["winner"] == winner and fought["bounty"] == {"seat": doctor, "amount": 3}
     assert state_after(g, since, "outlaw_fought").players[doctor].money == money + 3
+
+
+def test_an_outlaws_winner_who_stays_holds_the_building_against_a_healed_cowboy() -> None:
+    """R-OUT-7 (RULING G13: "keeps that cowboy standing there until the estate income is paid: the building is
+    then contested, so no healed cowboy may be moved onto it (G11), and nobody else takes its half"; `001` "the
+    cowboy can remain in the building he has liberated ... and take half of its income"; decisions D54, D77): the
+    winner on the Doctor's hotel stays; the loser of the next fight is not offered the hotel, the winner's
+    cowboy stands there until the income is paid, then leaves, and the winner takes the half."""
+    g = table(DOCTOR_FIRST, outlaws=True)
+    doctor = seat(g, "doctor")
+    winner, loser = others(g, "doctor")
+    g.put(3, 3, owner=doctor, content="hotel")
+    outlaw(g, 3, 3, strength=8)
+    outlaw(g, 5, 6, strength=8)
+    firepower(g, winner, 20)
+    firepower(g, loser, 0)
+    on_parcel(g, 3, 3, winner)
+    on_parcel(g, 5, 6, loser)
+    g.resume_at("estate_income")
+    assert g.awaiting == "choose_duel"  # the two fights are one pool (RULING G15): the hotel's first
+    g.act({"type": "resolve_duel", "x": 3, "y": 3})
+    assert g.awaiting == "outlaw_reward" and g.to_act == (winner,)
+    g.act({"type": "outlaw_reward", "reward": "income"})
+    hotel = parcel_index(3, 3)
+    assert g.state.parcel_cowboys[hotel] == (COWBOYS[winner, False],)
+    assert g.awaiting == "doctor" and g.to_act == (loser,)
+    heal = [m for m in g.moves() if m["type"] == "heal_cowboy"]
+    assert heal and {"type": "heal_cowboy", "x": 3, "y": 3} not in heal
+    before, first = g.state, len(g.events)
+    g.run(lambda game, s, moves: moves[-1] if moves[-1]["type"] in ("decline", "keep_building") else moves[0],
+          until=lambda game: bool(events_of(game.events[first:], "estate_income_paid")))
+    assert not events_of(g.events[first:], "attack_won") and not events_of(g.events[first:], "building_defended")
+    paid = {(p["x"], p["y"]): p for p in events_of(g.events[first:], "estate_income_paid")[0]["payments"]}
+    assert paid[3, 3]["attacker"] == winner and paid[3, 3]["attacker_gets"] == 3
+    state = before
+    for event in g.events[first:]:
+        state = evolve(state, event)
+        if event["type"] == "estate_income_paid":
+            break
+    assert hotel not in state.parcel_cowboys and not state.attacks
 
 
 # --- R-GG-16: the Undertaker ----------------------------------------------------------------------------------

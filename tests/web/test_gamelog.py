@@ -101,3 +101,14 @@ def test_a_horse_bought_at_wages_is_told_with_its_net_payment() -> None:
     paid = {"type": "wages_paid", "payments": [{"seat": 0, "cowboys": 1, "amount": -4, "horse": True},
                                                {"seat": 1, "cowboys": 1, "amount": 4}]}
     assert d.describe(paid) == "Wages: ann a horse, paying $4, bob $4."
+
+
+def test_an_outlaws_bounty_names_each_holder_paid() -> None:
+    """R-BB-8 (RULING X7): the card's holder and a Newspaper Boy copying it are both paid, and the log says so."""
+    d = gamelog.Describer(["ann", "bob", "cid"])
+    fought = {"type": "outlaw_fought", "x": 3, "y": 3, "strength": 8, "winner": 2,
+              "duelists": [{"seat": 2, "roll": 4, "firepower": 20, "strength": 24}],
+              "bounty": {"seat": 1, "amount": 3}, "copier_bounty": {"seat": 0, "amount": 3}}
+    assert d.describe(fought) == (
+        "Fight with the outlaw on (3, 3) (strength 8): cid 24 — cid wins. bob receives $3 from the bank for it. "
+        "ann receives $3 from the bank for it.")
