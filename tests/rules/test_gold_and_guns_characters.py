@@ -411,6 +411,30 @@ def test_singer_cowboy_never_duels_and_wins_the_product_of_two_dice() -> None:
         assert after.players[singer].money == money[singer] + sung["amount"]
 
 
+# --- R-GG-25: the yellow Grocer with Gold & Guns -----------------------------------------------------------------
+
+
+def test_grocer_may_double_general_stores_and_blacksmiths() -> None:
+    """R-GG-25 (RULING G16; `000` "Grocer": "one particular building type"; `001` gives the general store and the
+    blacksmith an income): the yellow Grocer may choose either, and the chosen type's buildings pay twice what they
+    earn at the estate income; the church, the prison, the school, the station and the City Hall are no choice."""
+    g = table(BASE)
+    grocer = first_chooser_takes(g, "grocer")
+    assert g.awaiting == "grocer"
+    doubles = {m["building"] for m in g.moves() if m.get("option") == "double"}
+    assert doubles == {"ranch", "mine", "drugstore", "bank", "saloon", "hotel", "general_store", "blacksmith"}
+    g.act({"type": "grocer_choice", "option": "double", "building": "general_store"})
+    assert g.state.players[grocer].card_option == "double:general_store"
+    g.choose(["banker", "settler"])
+    empty_town(g)
+    g.put(5, 5, owner=grocer, content="general_store")
+    g.put(5, 4, owner=grocer, content="house")  # one own house value: $6, doubled to $12
+    g.put(3, 3, owner=grocer, content="blacksmith")  # not the chosen type: its $5 of round 1 only
+    paid = {(p["x"], p["y"]): p for p in events_of(g.resume_at("estate_income"), "estate_income_paid")[0]["payments"]}
+    assert (paid[(5, 5)]["income"], paid[(5, 5)]["doubled"], paid[(5, 5)]["owner_gets"]) == (9, True, 18)
+    assert (paid[(3, 3)]["doubled"], paid[(3, 3)]["owner_gets"]) == (False, paid[(3, 3)]["income"])
+
+
 # --- R-GG-4: the yellow Prospector ------------------------------------------------------------------------------
 
 
