@@ -169,10 +169,11 @@ def _chinese_worker_red(s: GameState, seat: int) -> list[Move]:
 
 def _prospector(s: GameState, seat: int) -> list[Move]:
     """The yellow Prospector: pay $10 for a mine (a construction square's, else the bag's) and build it on an
-    owner-free parcel, or decline (decision D44); without $10 or a property tile, only decline."""
-    moves: list[Move] = [{"type": "decline"}]
+    owner-free parcel, which the holder may not decline (RULING G17, decision D44); without $10, a property tile
+    or a parcel for it, nothing happens: the only move, declining, is played at once (D1)."""
+    moves: list[Move] = []
     if s.players[seat].money < PROSPECTOR_PRICE or not has_property_tile(s, seat):
-        return moves
+        return [{"type": "decline"}]
     for square in mine_sources(s):
         for index in prospect_sites(s):
             x, y = parcel_xy(index)
@@ -180,7 +181,7 @@ def _prospector(s: GameState, seat: int) -> list[Move]:
             if square is not None:
                 move["square"] = square
             moves.append(move)
-    return moves
+    return moves or [{"type": "decline"}]
 
 
 def _governor_red(s: GameState, seat: int) -> list[Move]:
