@@ -47,6 +47,8 @@ from app.rules.events import (
     DuelTileChosen,
     Event,
     MineProspected,
+    PermissionAnswered,
+    PermissionAsked,
     PersonalityChosen,
     RoadPlaced,
 )
@@ -400,14 +402,21 @@ def _place_road(s: GameState, seat: int, move: PlaceRoad, rng: Rng, kind: Decisi
 @move_handler("ask_permission")
 def _ask_permission(s: GameState, seat: int, move: AskPermission, rng: Rng, kind: Decision) -> list[Event]:
     asked = move["seat"]
-    parcels = [[i % 8 + 1, i // 8 + 1] for i in permission_parcels(s, asked)]
-    return [{"type": "permission_asked", "seat": seat, "asked": asked, "parcels": parcels}]
+    listed = permission_parcels(s, asked)
+    event: PermissionAsked = {"type": "permission_asked", "seat": seat, "asked": asked,
+                              "parcels": [[i % 8 + 1, i // 8 + 1] for i in listed]}
+    if houses := [[i % 8 + 1, i // 8 + 1] for i in listed if s.parcels[i].content == "house"]:
+        event["townhouses"] = houses  # to be turned into townhouses (RULING G19)
+    return [event]
 
 
 @move_handler("answer_permission")
 def _answer_permission(s: GameState, seat: int, move: AnswerPermission, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "permission_answered", "seat": seat, "x": move["x"], "y": move["y"],
-             "granted": move["grant"]}]
+    event: PermissionAnswered = {"type": "permission_answered", "seat": seat, "x": move["x"], "y": move["y"],
+                                 "granted": move["grant"]}
+    if s.parcels[parcel_index(move["x"], move["y"])].content == "house":
+        event["townhouse"] = True  # a townhouse in place of that house (RULING G19)
+    return [event]
 
 
 @move_handler("deny_remaining")

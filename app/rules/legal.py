@@ -396,7 +396,7 @@ def _construct(s: GameState, seat: int) -> list[Move]:
     if work.parcel is not None:
         targets = house_targets(s, seat, work.granted)
         moves += [{"type": "place_house", **_xy(i)} for i in targets]
-        moves += [{"type": "place_townhouse", **_xy(i)} for i in townhouse_targets(s, seat)]
+        moves += [{"type": "place_townhouse", **_xy(i)} for i in townhouse_targets(s, seat, work.granted)]
         return moves
     candidates = [work.building] if work.building is not None else sorted(set(s.players[seat].buildings))
     for building in candidates:
