@@ -89,13 +89,6 @@ def bag_contents(expansions: tuple[str, ...]) -> dict[str, int]:
     return {b.type: b.count for b in BUILDINGS.values() if b.expansion is None or b.expansion in expansions}
 
 
-def grocer_types(expansions: tuple[str, ...]) -> tuple[str, ...]:
-    """List the types the yellow Grocer may double in a game with these expansions: only buildings its bag holds
-    can earn there (RULING G16)."""
-    bag = bag_contents(expansions)
-    return tuple(b for b in INCOME_BUILDINGS if b in bag)
-
-
 # Pieces that are houses, and how many house values each is (RULINGS B13, G6: a townhouse counts as two).
 HOUSE_PIECES: Final = {"house": 1, "townhouse": 2}
 TOWNHOUSES_SUPPLY: Final = 20  # `001` "Components"
@@ -127,7 +120,7 @@ OUTLAW_INCOME_DIVISOR: Final = 2  # a building with an outlaw keeps half its inc
 
 
 # Buildings whose income can be doubled by the Grocer: those that earn something (`000` "Grocer"), with Gold & Guns
-# the general store and the blacksmith too (RULING G16); a game offers those of its bag (`grocer_types`).
+# the general store and the blacksmith too (RULING G16); a game offers those of its expansions (`legal._grocer`).
 INCOME_BUILDINGS: Final = ("ranch", "mine", "drugstore", "bank", "saloon", "hotel", "general_store", "blacksmith")
 
 

@@ -127,6 +127,8 @@ def permission_parcels(s: GameState, owner: int) -> list[int]:
     Guns also their houses that could become a townhouse (RULING G19), in parcel order."""
     reached = about_roads(s, reached_parcels)
     free = [i for i in about_parcels(s, _free_land).get(owner, ()) if i in reached]
+    if "gold_and_guns" not in s.config.expansions or s.townhouses < 1:
+        return free
     return sorted(free + townhouse_permission_parcels(s, owner))
 
 

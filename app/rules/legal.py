@@ -23,6 +23,7 @@ from app.rules.catalog import (
     CHINESE_WORKER_RED_PRICE,
     CONSTRUCTION_SQUARES,
     COWBOYS_PER_PLAYER,
+    INCOME_BUILDINGS,
     NO_DUEL_CHIP_SQUARES,
     PERSONALITIES,
     PROPERTY_TILES,
@@ -30,7 +31,6 @@ from app.rules.catalog import (
     SHOP,
     SHOP_EXCLUSIVE,
     SQUARES,
-    grocer_types,
     sided_cards,
 )
 from app.rules.characters import may_place_singer_cowboy, mine_sources, prospect_sites
@@ -131,8 +131,10 @@ def _settler(s: GameState, seat: int) -> list[Move]:
 
 
 def _grocer(s: GameState, seat: int) -> list[Move]:
+    """The yellow Grocer: double one type that earns money, of those the game's bag holds (RULING G16), or $8."""
     moves: list[Move] = [
-        {"type": "grocer_choice", "option": "double", "building": b} for b in grocer_types(s.config.expansions)
+        {"type": "grocer_choice", "option": "double", "building": b} for b in INCOME_BUILDINGS
+        if BUILDINGS[b].expansion is None or BUILDINGS[b].expansion in s.config.expansions
     ]
     moves += [{"type": "grocer_choice", "option": "money_now"}, {"type": "grocer_choice", "option": "money_at_income"}]
     return moves

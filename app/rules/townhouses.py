@@ -23,20 +23,16 @@ def _houses_hemmed_in(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
     return tuple(i for i, p in enumerate(parcels) if p.content == "house" and not p.outlaw and is_hemmed_in(parcels, i))
 
 
-def _flippable(s: GameState) -> tuple[int, ...]:
-    """Houses anyone could turn into a townhouse now: hemmed in, while a townhouse is left in the supply."""
-    if not s.config.gold_and_guns or s.townhouses < 1:
-        return ()
-    return about_parcels(s, _houses_hemmed_in)
-
-
 def townhouse_targets(s: GameState, seat: int, granted: frozenset[int] = frozenset()) -> list[int]:
     """The houses `seat` may turn into a townhouse now: on their own or an owner-free parcel, or on a parcel its
     owner granted, as a new house could be (RULINGS B11, B12, G19, decision D35), hemmed in, while a townhouse is
     left in the supply."""
-    return [i for i in _flippable(s) if s.parcels[i].owner in (None, seat) or i in granted]
+    if not s.config.gold_and_guns or s.townhouses < 1:
+        return []
+    return [i for i in about_parcels(s, _houses_hemmed_in) if s.parcels[i].owner in (None, seat) or i in granted]
 
 
 def townhouse_permission_parcels(s: GameState, owner: int) -> list[int]:
-    """The houses of `owner` another builder could turn into a townhouse with their permission (RULING G19)."""
-    return [i for i in _flippable(s) if s.parcels[i].owner == owner]
+    """The houses of `owner` another builder could turn into a townhouse with their permission (RULING G19); the
+    caller asks only in a Gold & Guns game, while a townhouse is left in the supply."""
+    return [i for i in about_parcels(s, _houses_hemmed_in) if s.parcels[i].owner == owner]
