@@ -119,8 +119,9 @@ OUTLAW_VP: Final = {strength: strength // 2 for strength in range(8, 14)}
 OUTLAW_INCOME_DIVISOR: Final = 2  # a building with an outlaw keeps half its income, rounded down
 
 
-# Buildings whose income can be doubled by the Grocer: those that earn something (`000` "Grocer").
-INCOME_BUILDINGS: Final = ("ranch", "mine", "drugstore", "bank", "saloon", "hotel")
+# Buildings whose income can be doubled by the Grocer: those that earn something (`000` "Grocer"), with Gold & Guns
+# the general store and the blacksmith too (RULING G16); a game offers those of its expansions (`legal._grocer`).
+INCOME_BUILDINGS: Final = ("ranch", "mine", "drugstore", "bank", "saloon", "hotel", "general_store", "blacksmith")
 
 
 @dataclass(frozen=True, slots=True)

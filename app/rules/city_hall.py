@@ -32,12 +32,12 @@ def cowboys_away(s: GameState, seat: int) -> int:
 
 def first_player(s: GameState) -> int:
     """Who places the City Hall when it is drawn: the first player in turn order (RULING G2, decision D36) — the
-    drawn turn order at setup, the coming round's order (set by passing) at the end of a round, the round's own
-    order while the red Chinese Worker's draw refills a square."""
+    drawn turn order at setup, the coming round's order at the end of a round (the yellow Teacher's holder, else
+    the earliest passer, RULING G18), the round's own order while the red Chinese Worker's draw refills a square."""
     if s.round == 0:
         return s.initial_order[0]
     if s.step in END_OF_ROUND_STEPS:
-        return s.passing_order[0]
+        return s.coming_choosing_order()[0]
     return s.choosing_order[0]
 
 

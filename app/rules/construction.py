@@ -9,7 +9,7 @@ from app.rules.board import Edge, extensions, parcel_index, reached_parcels, wat
 from app.rules.catalog import BRIDGE_ROADS, BUILDINGS, CITY_HALL, PROPERTY_TILES, RIVER_PARCELS
 from app.rules.model import Construction, GameState, Parcel, about_parcels, about_roads
 from app.rules.sites import may_stand
-from app.rules.townhouses import townhouse_targets
+from app.rules.townhouses import townhouse_permission_parcels, townhouse_targets
 
 
 def _owners(parcels: tuple[Parcel, ...]) -> tuple[int | None, ...]:
@@ -82,7 +82,7 @@ def build_sites(s: GameState, seat: int, building: str, granted: frozenset[int])
     if not houses:
         return sites
     targets = set(house_targets(s, seat, granted))
-    flips = min(len(townhouse_targets(s, seat)), s.townhouses)
+    flips = min(len(townhouse_targets(s, seat, granted)), s.townhouses)
     return [i for i in sites if len(targets - {i}) + flips >= houses]
 
 
@@ -123,9 +123,13 @@ def road_edges(s: GameState, seat: int) -> list[Edge]:
 
 
 def permission_parcels(s: GameState, owner: int) -> list[int]:
-    """The parcels of `owner` that could take a house now: free, road-reached, non-river (RULING B12)."""
+    """The parcels of `owner` that could take a house now: free, road-reached, non-river (RULING B12); with Gold &
+    Guns also their houses that could become a townhouse (RULING G19), in parcel order."""
     reached = about_roads(s, reached_parcels)
-    return [i for i in about_parcels(s, _free_land).get(owner, ()) if i in reached]
+    free = [i for i in about_parcels(s, _free_land).get(owner, ()) if i in reached]
+    if "gold_and_guns" not in s.config.expansions or s.townhouses < 1:
+        return free
+    return sorted(free + townhouse_permission_parcels(s, owner))
 
 
 def wants_house(s: GameState, work: Construction) -> bool:

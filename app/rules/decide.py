@@ -47,6 +47,8 @@ from app.rules.events import (
     DuelTileChosen,
     Event,
     MineProspected,
+    PermissionAnswered,
+    PermissionAsked,
     PersonalityChosen,
     RoadPlaced,
 )
@@ -401,14 +403,26 @@ def _place_road(s: GameState, seat: int, move: PlaceRoad, rng: Rng, kind: Decisi
 @move_handler("ask_permission")
 def _ask_permission(s: GameState, seat: int, move: AskPermission, rng: Rng, kind: Decision) -> list[Event]:
     asked = move["seat"]
-    parcels = [[i % 8 + 1, i // 8 + 1] for i in permission_parcels(s, asked)]
-    return [{"type": "permission_asked", "seat": seat, "asked": asked, "parcels": parcels}]
+    parcels: list[list[int]] = []
+    houses: list[list[int]] = []  # with Gold & Guns, those whose house would become a townhouse (RULING G19)
+    for i in permission_parcels(s, asked):
+        parcels.append([i % 8 + 1, i // 8 + 1])
+        if s.parcels[i].content == "house":
+            houses.append(parcels[-1])
+    event: PermissionAsked = {"type": "permission_asked", "seat": seat, "asked": asked, "parcels": parcels}
+    if houses:
+        event["townhouses"] = houses
+    return [event]
 
 
 @move_handler("answer_permission")
 def _answer_permission(s: GameState, seat: int, move: AnswerPermission, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "permission_answered", "seat": seat, "x": move["x"], "y": move["y"],
-             "granted": move["grant"]}]
+    event: PermissionAnswered = {"type": "permission_answered", "seat": seat, "x": move["x"], "y": move["y"],
+                                 "granted": move["grant"]}
+    # With Gold & Guns, a townhouse in place of that parcel's house (RULING G19).
+    if "gold_and_guns" in s.config.expansions and s.parcels[parcel_index(move["x"], move["y"])].content == "house":
+        event["townhouse"] = True
+    return [event]
 
 
 @move_handler("deny_remaining")

@@ -47,9 +47,10 @@ _PREFERRED: tuple[Move, ...] = (
 
 
 def _gives_away(s: GameState, seat: int, move: Mapping[str, Any]) -> bool:
-    """Whether the move hands something to another player: a house on a parcel another player granted belongs to
-    that parcel's owner (RULING B12), so the builder's own or an owner-free parcel comes first."""
-    if move["type"] != "place_house":
+    """Whether the move hands something to another player: a house (or townhouse) on a parcel another player
+    granted belongs to that parcel's owner (RULINGS B12, G19), so the builder's own or an owner-free parcel comes
+    first."""
+    if move["type"] not in ("place_house", "place_townhouse"):
         return False
     owner = s.parcels[parcel_index(move["x"], move["y"])].owner
     return owner is not None and owner != seat

@@ -555,6 +555,7 @@ class PermissionAsked(TypedDict):
     seat: int
     asked: int
     parcels: list[list[int]]
+    townhouses: NotRequired[list[list[int]]]  # Gold & Guns: those of `parcels` whose house would become a townhouse
 
 
 class PermissionAnswered(TypedDict):
@@ -565,6 +566,7 @@ class PermissionAnswered(TypedDict):
     x: int
     y: int
     granted: bool
+    townhouse: NotRequired[bool]  # Gold & Guns: the parcel's house would become a townhouse (RULING G19)
 
 
 class PermissionDeniedRest(TypedDict):

@@ -799,13 +799,6 @@ def _cowboys_received(s: GameState, e: CowboysReceived) -> GameState:
     return s
 
 
-def _choosing_order(s: GameState) -> tuple[int, ...]:
-    """Next round's choosing order: the passing order (RULING B5), but the Teacher's holder first, whatever the
-    passing order (RULING X3); a Newspaper Boy copying the Teacher too, the two in passing order (decision D93)."""
-    first = tuple(seat for seat in s.passing_order if (side := s.side(seat)) is not None and side.chooses_first)
-    return first + tuple(seat for seat in s.passing_order if seat not in first)
-
-
 @handles("round_ended")
 def _round_ended(s: GameState, e: RoundEnded) -> GameState:
     players = tuple(
@@ -828,7 +821,7 @@ def _round_ended(s: GameState, e: RoundEnded) -> GameState:
         players=players if not last else s.players,
         round=s.round if last else s.round + 1,
         step=FINAL_STEPS[0] if last else ROUND_STEPS[0],
-        choosing_order=_choosing_order(s),
+        choosing_order=s.coming_choosing_order(),
         passing_order=s.passing_order if last else (),
         placement_order=s.placement_order if last else (),
         turn=None,

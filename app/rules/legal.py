@@ -131,7 +131,11 @@ def _settler(s: GameState, seat: int) -> list[Move]:
 
 
 def _grocer(s: GameState, seat: int) -> list[Move]:
-    moves: list[Move] = [{"type": "grocer_choice", "option": "double", "building": b} for b in INCOME_BUILDINGS]
+    """The yellow Grocer: double one type that earns money, of those the game's bag holds (RULING G16), or $8."""
+    moves: list[Move] = [
+        {"type": "grocer_choice", "option": "double", "building": b} for b in INCOME_BUILDINGS
+        if BUILDINGS[b].expansion is None or BUILDINGS[b].expansion in s.config.expansions
+    ]
     moves += [{"type": "grocer_choice", "option": "money_now"}, {"type": "grocer_choice", "option": "money_at_income"}]
     return moves
 
@@ -167,10 +171,11 @@ def _chinese_worker_red(s: GameState, seat: int) -> list[Move]:
 
 def _prospector(s: GameState, seat: int) -> list[Move]:
     """The yellow Prospector: pay $10 for a mine (a construction square's, else the bag's) and build it on an
-    owner-free parcel, or decline (decision D44); without $10 or a property tile, only decline."""
-    moves: list[Move] = [{"type": "decline"}]
+    owner-free parcel, which the holder may not decline (RULING G17, decision D44); without $10, a property tile
+    or a parcel for it, nothing happens: the only move, declining, is played at once (D1)."""
+    moves: list[Move] = []
     if s.players[seat].money < PROSPECTOR_PRICE or not has_property_tile(s, seat):
-        return moves
+        return [{"type": "decline"}]
     for square in mine_sources(s):
         for index in prospect_sites(s):
             x, y = parcel_xy(index)
@@ -178,7 +183,7 @@ def _prospector(s: GameState, seat: int) -> list[Move]:
             if square is not None:
                 move["square"] = square
             moves.append(move)
-    return moves
+    return moves or [{"type": "decline"}]
 
 
 def _governor_red(s: GameState, seat: int) -> list[Move]:
@@ -397,7 +402,7 @@ def _construct(s: GameState, seat: int) -> list[Move]:
     if work.parcel is not None:
         targets = house_targets(s, seat, work.granted)
         moves += [{"type": "place_house", **_xy(i)} for i in targets]
-        moves += [{"type": "place_townhouse", **_xy(i)} for i in townhouse_targets(s, seat)]
+        moves += [{"type": "place_townhouse", **_xy(i)} for i in townhouse_targets(s, seat, work.granted)]
         return moves
     candidates = [work.building] if work.building is not None else sorted(set(s.players[seat].buildings))
     for building in candidates:

@@ -214,6 +214,15 @@ class GameState:
             return None
         return PERSONALITIES[card].side(self.sides.get(card, "yellow"))
 
+    def coming_choosing_order(self) -> tuple[int, ...]:
+        """Give the coming round's choosing order, as it stands once everyone has passed: the passing order
+        (RULING B5), but the Teacher's holder first, whatever the passing order (RULING X3); a Newspaper Boy
+        copying the Teacher too, the two in passing order (decision D93). The round's end sets it, and whoever
+        acts for "the first player" before that (the City Hall drawn at the refill, RULING G18) reads it here."""
+        first = tuple(seat for seat in self.passing_order if (side := self.side(seat)) is not None
+                      and side.chooses_first)
+        return first + tuple(seat for seat in self.passing_order if seat not in first)
+
     def holds(self, seat: int, card: str, colour: str | None = None) -> bool:
         """Whether `seat` holds `card` this round, or copies it with the Newspaper Boy (on the given side, if one
         is named)."""

@@ -29,7 +29,7 @@ DECISION_PHRASES: Final[Mapping[Decision, str]] = {
     Decision.CAPTAIN: "hire cowboys with the Captain",
     Decision.CAPTAIN_RED: "buy revolvers with the Captain",
     Decision.CHINESE_WORKER_RED: "take a building with the Chinese Worker or decline",
-    Decision.PROSPECTOR: "pay $10 for a mine with the Prospector and choose its parcel, or decline",
+    Decision.PROSPECTOR: "pay $10 for a mine with the Prospector and choose its parcel",
     Decision.GOVERNOR_RED: "choose the Governor's tax: on revolvers or on money",
     Decision.AUCTION_PARCELS: "choose an owner-free parcel for the Auctioneer's auction",
     Decision.NEWSPAPER_BOY: "choose the card the Newspaper Boy copies (any other card of the game but the Sheriff)",

@@ -276,6 +276,31 @@ def _road_placed(d: Describer, e: Event) -> str:
     return _("{player} places a road {where}.", **fields)
 
 
+# A permission's answer, by whether the parcel's house would become a townhouse (RULING G19) and the answer.
+PERMISSION_ANSWERED = {
+    (False, True): N_("{player} allows a house on {parcel}."),
+    (False, False): N_("{player} refuses a house on {parcel}."),
+    (True, True): N_("{player} allows a townhouse in place of their house on {parcel}."),
+    (True, False): N_("{player} refuses a townhouse in place of their house on {parcel}."),
+}
+
+
+def _permission_asked(d: Describer, e: Event) -> str:
+    """A request names the free parcels for a house and, with Gold & Guns, the houses that would become
+    townhouses (RULING G19), each kind only when there is one."""
+    houses = list(e.get("townhouses", []))
+    free = [xy for xy in e["parcels"] if xy not in houses]
+    fields = {"player": d.who(e["seat"]), "asked": d.who(e["asked"]),
+              "parcels": ", ".join(f"({x}, {y})" for x, y in free),
+              "houses": ", ".join(f"({x}, {y})" for x, y in houses)}
+    if not houses:
+        return _("{player} asks {asked} for permission to build a house on {parcels}.", **fields)
+    if not free:
+        return _("{player} asks {asked} for permission to turn their house on {houses} into a townhouse.", **fields)
+    return _("{player} asks {asked} for permission to build a house on {parcels} or to turn their house on "
+             "{houses} into a townhouse.", **fields)
+
+
 def _city_hall(d: Describer, e: Event) -> str:
     if not e["roads"]:
         return _("{player} places the City Hall on {parcel}.", player=d.who(e["seat"]), parcel=at(e))
@@ -452,12 +477,9 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
                                                  player=d.who(e["seat"]), square=square_name(e.get("square"))),
     "construction_started": lambda d, e: _("{player} builds from their reserve.", player=d.who(e["seat"])),
     "road_placed": _road_placed,
-    "permission_asked": lambda d, e: _("{player} asks {asked} for permission to build a house on {parcels}.",
-                                       player=d.who(e["seat"]), asked=d.who(e["asked"]),
-                                       parcels=", ".join(f"({x}, {y})" for x, y in e["parcels"])),
-    "permission_answered": lambda d, e: _(N_("{player} allows a house on {parcel}.") if e["granted"]
-                                          else N_("{player} refuses a house on {parcel}."), player=d.who(e["seat"]),
-                                          parcel=at(e)),
+    "permission_asked": _permission_asked,
+    "permission_answered": lambda d, e: _(PERMISSION_ANSWERED[bool(e.get("townhouse")), e["granted"]],
+                                          player=d.who(e["seat"]), parcel=at(e)),
     "permission_denied_rest": lambda d, e: _("{player} refuses the remaining parcels.", player=d.who(e["seat"])),
     "building_placed": _building_placed,
     "house_placed": lambda d, e: _("{player} places a house on {parcel}.", player=d.who(e["seat"]), parcel=at(e)),

@@ -55,6 +55,12 @@ COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef9a00", "#7b1fa2", "#212121")
 CELL = 64
 MARGIN = 28
 BOARD_PX = 2 * MARGIN + 8 * CELL
+# A permission's answer, by whether the parcel holds a house (a townhouse there, RULING G19) and the answer.
+PERMISSION_ANSWERS: Final = {
+    (False, True): N_("Allow a house on {parcel}"), (False, False): N_("Refuse a house on {parcel}"),
+    (True, True): N_("Allow a townhouse in place of your house on {parcel}"),
+    (True, False): N_("Refuse a townhouse in place of your house on {parcel}"),
+}
 # Moves that say no (their buttons look so), and the move that asks for permission (its parcels are marked "?").
 REFUSING: tuple[MoveType, ...] = ("decline", "decline_parcel", "deny_remaining", "pass", "bid_pass")
 ASKING: MoveType = "ask_permission"
@@ -166,6 +172,11 @@ class Labeller:
 
     def who(self, seat: int | None) -> str:
         return self.names[seat] if seat is not None and 0 <= seat < len(self.names) else gettext("nobody")
+
+    def _holds_house(self, move: Move) -> bool:
+        """Whether the move's parcel holds a house, which a permission would let the builder turn into a townhouse
+        (RULING G19)."""
+        return bool(self.parcels.get((move["x"], move["y"]), {}).get("content") == "house")
 
     def parcel(self, move: Move) -> str:
         return gettext("parcel ({x}, {y})").format(x=move["x"], y=move["y"])
@@ -340,8 +351,7 @@ class Labeller:
         if kind == "keep_building":
             return gettext("Keep the building in reserve")
         if kind == "answer_permission":
-            answer = N_("Allow a house on {parcel}") if move["grant"] else N_("Refuse a house on {parcel}")
-            return gettext(answer).format(parcel=self.parcel(move))
+            return gettext(PERMISSION_ANSWERS[self._holds_house(move), move["grant"]]).format(parcel=self.parcel(move))
         if kind == "deny_remaining":
             return gettext("Refuse all remaining parcels")
         if kind == "buy_vp":

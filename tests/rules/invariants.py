@@ -109,7 +109,8 @@ def check_auction(s: GameState) -> None:
     a = s.auction
     if a is None:
         return
-    assert s.step == "personalities" and s.holds(a.seat, "auctioneer")  # a Newspaper Boy copying it too (D95)
+    # The Auctioneer's holder, or a Newspaper Boy copying him, whose copy opens an auction too (decision D95).
+    assert s.step == "personalities" and s.holds(a.seat, "auctioneer")
     assert len(set(a.parcels)) == len(a.parcels) <= a.size
     assert all(i in owner_free_land(s.parcels) for i in a.parcels), "an auctioned parcel cannot be bought"
     amounts = [amount for _, amount in a.bids]

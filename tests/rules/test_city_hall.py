@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from app.rules import GameConfig, new_game, player_view
-from app.rules.board import parcel_index
+from app.rules.board import SIDES, parcel_index
 from app.rules.catalog import CITY_HALL_LEVEL, COWBOYS_PER_PLAYER
 from app.rules.construction import owner_free_land
 from app.rules.income import building_income, firepower
@@ -60,6 +60,28 @@ def test_drawn_at_a_refill_the_first_player_places_it_then_the_squares_are_refil
     assert refilled["type"] == "construction_refilled" and "city_hall" not in refilled["construction"]
     assert sorted(b for b in g.state.construction if b) == ["saloon", "saloon"] and not any(g.state.bag.values())
     assert [p.money for p in g.state.players] == money  # without paying
+
+
+def test_drawn_at_a_refill_it_is_placed_by_the_yellow_teachers_holder_who_chooses_first_next_round() -> None:
+    """R-GG-27 (RULING G18; `001` "City Hall": "The first player (in turn order) immediately places it"; RULING
+    X3): with Gold & Guns and Big Box, the yellow Teacher's holder passed last, yet is the coming round's first
+    player, so it is they who place the City Hall drawn at the end of the round, not the earliest passer."""
+    g = Game(3, expansions=["gold_and_guns", "big_box"], characters=[1, 2, 3, 4, 5, 6, 17])
+    g.claim_starts([(x, 1) for x in range(1, 9)])
+    g.with_state(choosing_order=(0, 1, 2))
+    g.choose(["teacher", "banker", "sheriff"])
+    assert g.state.holder("teacher") == 0
+    g.clear_board()
+    g.with_state(roads=frozenset(SIDES[parcel_index(4, 4)]), centre=parcel_index(4, 4))
+    g.put(4, 4, content="house")
+    for seat in range(3):
+        g.set_player(seat, money=0)
+    drawn_at_refill(g, passing_order=(2, 1, 0))
+    assert g.awaiting == "place_city_hall" and g.to_act == (0,)
+    (placed, *_) = g.act({"type": "place_city_hall", "x": 5, "y": 5})
+    assert placed["seat"] == 0
+    g.run(lambda g, seat, moves: moves[0], until=lambda g: g.state.round == 2)
+    assert g.state.choosing_order[0] == 0  # the same first player chooses first in round 2
 
 
 def test_drawn_at_setup_the_first_player_of_the_drawn_turn_order_places_it() -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+import re
+from pathlib import Path
 
 from app.rules import replay
 from app.rules.board import parcel_index
@@ -309,3 +311,17 @@ def test_d33_a_parcel_pick_may_take_a_mountain_or_the_centre() -> None:
     moves = g.moves()
     for index in (centre, mountain):
         assert {"type": "claim_parcel", "x": index % 8 + 1, "y": index // 8 + 1} in moves
+
+
+def test_every_decision_number_is_in_the_table_or_said_to_be_withdrawn_or_unused() -> None:
+    """docs/rules-decisions.md: ids are never reused, so every number up to the highest is either a decision of
+    the table or listed under "Numbers not in the table" as withdrawn or never used, and never both."""
+    text = (Path(__file__).parents[2] / "docs" / "rules-decisions.md").read_text(encoding="utf-8")
+    table, _, skipped = text.partition("## Numbers not in the table")
+    used = {int(n) for n in re.findall(r"^\| D(\d+) \|", table, re.MULTILINE)}
+    accounted: set[int] = set()
+    for ids in re.findall(r"^- (D[-D\d, ]+): (?:withdrawn|never used)\.", skipped, re.MULTILINE):
+        for first, last in re.findall(r"D(\d+)(?:-D(\d+))?", ids):
+            accounted |= set(range(int(first), int(last or first) + 1))
+    assert not used & accounted
+    assert used | accounted == set(range(1, max(used) + 1))

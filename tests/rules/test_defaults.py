@@ -9,6 +9,7 @@ import random
 import pytest
 
 from app.rules import GameConfig, GameState, default_move, legal_moves, new_game, play, replay, to_act
+from app.rules.board import SIDES, parcel_index
 from app.rules.moves import Move
 from app.rules.rng import Rng
 from app.rules.shop import shopping_revealed
@@ -167,3 +168,27 @@ def test_a_timed_out_builder_flips_a_townhouse_rather_than_spend_a_road() -> Non
     types = {m["type"] for m in g.moves()}
     assert "place_road" in types and "place_house" not in types
     assert default_move(g.state, 0) == {"type": "place_townhouse", "x": 4, "y": 4}
+
+
+def test_a_timed_out_builder_flips_his_own_house_before_a_granted_one() -> None:
+    """R-GG-28 (RULINGS G19, B12: a townhouse on a player's parcel is that player's): the default move turns the
+    builder's own house into the townhouse rather than the house another player granted, even where the granted
+    one is listed first."""
+    from tests.rules.test_gold_and_guns_buildings import bought as gg_bought
+    from tests.rules.test_gold_and_guns_buildings import gg_town
+
+    g = gg_town()
+    for x in range(1, 9):
+        for y in range(1, 9):
+            g.put(x, y, owner=1)  # every parcel owned, so every house is hemmed in and none is free for seat 0
+    g.put(4, 4, owner=2, content="house")
+    g.put(7, 7, owner=0, content="house")
+    g.put(6, 6, owner=0)
+    g.with_state(roads=g.state.roads | frozenset(SIDES[parcel_index(6, 6)]))
+    gg_bought(g, "saloon")
+    g.act({"type": "place_building", "building": "saloon", "x": 6, "y": 6})
+    g.act({"type": "ask_permission", "seat": 2})
+    g.move(2, {"type": "answer_permission", "x": 4, "y": 4, "grant": True})
+    flips = [(m["x"], m["y"]) for m in g.moves() if m["type"] == "place_townhouse"]
+    assert flips == [(4, 4), (7, 7)] and not [m for m in g.moves() if m["type"] == "place_house"]
+    assert default_move(g.state, 0) == {"type": "place_townhouse", "x": 7, "y": 7}

@@ -130,7 +130,8 @@ def test_no_townhouse_beside_a_free_owner_free_parcel(gap: tuple[int, int]) -> N
 
 def test_no_townhouse_on_the_edge_of_the_board_nor_on_another_players_house() -> None:
     """R-GG-2: a house on the board's edge has fewer than 8 neighbours, so never becomes a townhouse (RULING G6);
-    another player's house is theirs, as their parcels are for a new house (RULING B11, decision D35)."""
+    another player's house is theirs, as their parcels are for a new house: not without their permission (RULINGS
+    B11, G19, decision D35)."""
     g = gg_town()
     hemmed_in(g, house_owner=2)
     g.put(1, 1, owner=0, content="house")
@@ -140,6 +141,39 @@ def test_no_townhouse_on_the_edge_of_the_board_nor_on_another_players_house() ->
     bought(g, "saloon")
     g.act({"type": "place_building", "building": "saloon", "x": 6, "y": 6})
     assert of_type(g.moves(), "place_townhouse") == set()
+
+
+def test_another_players_house_becomes_a_townhouse_with_their_permission() -> None:
+    """R-GG-28 (RULING G19; `001` "Townhouses": they "act exactly like a normal house tile"; RULING B12): the
+    builder asks the house's owner as for a new house there; granted, the house may become the builder's
+    townhouse step, and the townhouse stays the parcel owner's (decision D35)."""
+    g = gg_town()
+    hemmed_in(g, house_owner=2)
+    bought(g, "saloon")
+    g.act({"type": "place_building", "building": "saloon", "x": 6, "y": 6})
+    assert {"type": "ask_permission", "seat": 2} in g.moves()
+    (asked,) = g.act({"type": "ask_permission", "seat": 2})
+    assert asked == {"type": "permission_asked", "seat": 0, "asked": 2, "parcels": [[4, 4]], "townhouses": [[4, 4]]}
+    assert g.to_act == (2,) and {"type": "answer_permission", "x": 4, "y": 4, "grant": True} in g.moves()
+    (granted,) = g.act({"type": "answer_permission", "x": 4, "y": 4, "grant": True})
+    assert granted == {"type": "permission_answered", "seat": 2, "x": 4, "y": 4, "granted": True, "townhouse": True}
+    assert g.to_act == (0,) and of_type(g.moves(), "place_townhouse") == {(4, 4)}
+    (placed, *_) = g.act({"type": "place_townhouse", "x": 4, "y": 4})
+    assert placed == {"type": "townhouse_placed", "seat": 0, "x": 4, "y": 4}
+    assert at(g.state, 4, 4) == (2, "townhouse") and g.state.work is None
+
+
+def test_a_refused_townhouse_is_not_built_on_another_players_house() -> None:
+    """R-GG-28 (RULINGS G19, B12): refused, the house stays a house and the builder places theirs elsewhere."""
+    g = gg_town()
+    hemmed_in(g, house_owner=2)
+    bought(g, "saloon")
+    g.act({"type": "place_building", "building": "saloon", "x": 6, "y": 6})
+    g.act({"type": "ask_permission", "seat": 2})
+    (refused,) = g.act({"type": "answer_permission", "x": 4, "y": 4, "grant": False})
+    assert refused["townhouse"] is True and not refused["granted"]
+    assert g.to_act == (0,) and of_type(g.moves(), "place_townhouse") == set()
+    assert {"type": "ask_permission", "seat": 2} not in g.moves()  # once per construction (decision D6)
 
 
 def test_townhouse_counts_as_two_houses_and_scores_as_one_house() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules import ConfigError, GameConfig, new_game, player_view, replay
+from app.rules import ConfigError, GameConfig, IllegalMove, new_game, player_view, replay
 from app.rules.board import SIDES, parcel_index
 from app.rules.catalog import (
     BASE_CARDS,
@@ -411,6 +411,30 @@ def test_singer_cowboy_never_duels_and_wins_the_product_of_two_dice() -> None:
         assert after.players[singer].money == money[singer] + sung["amount"]
 
 
+# --- R-GG-25: the yellow Grocer with Gold & Guns -----------------------------------------------------------------
+
+
+def test_grocer_may_double_general_stores_and_blacksmiths() -> None:
+    """R-GG-25 (RULING G16; `000` "Grocer": "one particular building type"; `001` gives the general store and the
+    blacksmith an income): the yellow Grocer may choose either, and the chosen type's buildings pay twice what they
+    earn at the estate income; the church, the prison, the school, the station and the City Hall are no choice."""
+    g = table(BASE)
+    grocer = first_chooser_takes(g, "grocer")
+    assert g.awaiting == "grocer"
+    doubles = {m["building"] for m in g.moves() if m.get("option") == "double"}
+    assert doubles == {"ranch", "mine", "drugstore", "bank", "saloon", "hotel", "general_store", "blacksmith"}
+    g.act({"type": "grocer_choice", "option": "double", "building": "general_store"})
+    assert g.state.players[grocer].card_option == "double:general_store"
+    g.choose(["banker", "settler"])
+    empty_town(g)
+    g.put(5, 5, owner=grocer, content="general_store")
+    g.put(5, 4, owner=grocer, content="house")  # one own house value: $6, doubled to $12
+    g.put(3, 3, owner=grocer, content="blacksmith")  # not the chosen type: its $5 of round 1 only
+    paid = {(p["x"], p["y"]): p for p in events_of(g.resume_at("estate_income"), "estate_income_paid")[0]["payments"]}
+    assert (paid[(5, 5)]["income"], paid[(5, 5)]["doubled"], paid[(5, 5)]["owner_gets"]) == (9, True, 18)
+    assert (paid[(3, 3)]["doubled"], paid[(3, 3)]["owner_gets"]) == (False, paid[(3, 3)]["income"])
+
+
 # --- R-GG-4: the yellow Prospector ------------------------------------------------------------------------------
 
 
@@ -431,7 +455,6 @@ def test_prospector_pays_ten_and_builds_a_mine_of_the_squares_on_an_owner_free_p
     seat = first_chooser_takes(g, "prospector")
     assert g.awaiting == "prospector"
     moves = g.moves()
-    assert {"type": "decline"} in moves
     assert {m.get("square") for m in moves if m["type"] == "prospect_mine"} == {"build_4", "build_12"}
     assert {(m["x"], m["y"]) for m in moves if m["type"] == "prospect_mine"} == {
         (x, y) for x in range(1, 9) for y in range(1, 9) if (x, y) != (4, 4)}
@@ -447,6 +470,32 @@ def test_prospector_pays_ten_and_builds_a_mine_of_the_squares_on_an_owner_free_p
     assert len(refill["drawn"]) == 1 and g.awaiting == "personality"
 
 
+def test_prospector_who_can_pay_and_build_may_not_decline() -> None:
+    """R-GG-26 (RULING G17; `001` "The Prospector (9)": "immediately pays $10"): a holder with $10, while a mine is
+    left and an owner-free parcel can take it, must pay and build; only the parcel (and the square) is a choice,
+    declining is refused."""
+    g = prospector_table()
+    seat = first_chooser_takes(g, "prospector")
+    moves = g.moves()
+    assert moves and {m["type"] for m in moves} == {"prospect_mine"}
+    with pytest.raises(IllegalMove):
+        g.move(seat, {"type": "decline"})
+    assert g.awaiting == "prospector" and g.state.players[seat].money == 20
+
+
+def test_prospector_with_no_parcel_for_the_mine_does_nothing() -> None:
+    """R-GG-26 (RULING G17: "without a mine or a parcel, nothing happens"): with no owner-free empty land parcel,
+    the holder keeps the $10 and the game goes on at once (D1)."""
+    g = prospector_table()
+    for x in range(1, 9):
+        for y in range(1, 9):
+            if (x, y) != (4, 4):
+                g.put(x, y, owner=None, content="mountain")
+    seat = first_chooser_takes(g, "prospector")
+    assert events_of(g.events, "card_decision_declined")[-1]["seat"] == seat and g.awaiting == "personality"
+    assert g.state.players[seat].money == 20 and not events_of(g.events, "mine_prospected")
+
+
 def test_prospector_takes_the_mine_from_the_bag_when_no_square_holds_one() -> None:
     """R-GG-4: with no mine on the construction squares, the mine comes from the bag."""
     g = prospector_table()
@@ -459,8 +508,8 @@ def test_prospector_takes_the_mine_from_the_bag_when_no_square_holds_one() -> No
 
 
 def test_prospector_without_ten_dollars_or_a_mine() -> None:
-    """R-GG-4 (decision D44): without $10 the only move is to decline, played at once (D1); with no mine left
-    anywhere the card turns to its red side for the rest of the game (`001`)."""
+    """R-GG-4, R-GG-26 (RULING G17): without $10 nothing happens, the only move, declining, is played at once (D1);
+    with no mine left anywhere the card turns to its red side for the rest of the game (`001`)."""
     g = prospector_table()
     g.set_player(g.to_act[0], money=9)
     seat = first_chooser_takes(g, "prospector")
@@ -478,11 +527,12 @@ def test_prospector_without_ten_dollars_or_a_mine() -> None:
 
 
 def test_clock_defaults_for_the_new_decisions() -> None:
-    """The timed-out default spends nothing: the Prospector declines; the red Governor collects a tax (neither
-    option costs anything); the red Singer passes rather than place."""
+    """The timed-out default spends nothing it may keep: the Prospector, who may not decline (RULING G17), builds
+    on the first parcel listed; the red Governor collects a tax (neither option costs anything); the red Singer
+    passes rather than place."""
     g = prospector_table()
     seat = first_chooser_takes(g, "prospector")
-    assert default_move(g.state, seat) == {"type": "decline"}
+    assert default_move(g.state, seat) == g.moves()[0] and g.moves()[0]["type"] == "prospect_mine"
     g = table(with_card(13), sides="red")
     governor = first_chooser_takes(g, "governor")
     assert default_move(g.state, governor) in ({"type": "collect_tax", "tax": t} for t in ("revolvers", "money"))

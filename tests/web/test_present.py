@@ -172,3 +172,31 @@ def test_a_one_sided_big_box_card_is_shown_without_a_colour() -> None:
     assert f"{name_two} (yellow)" in html or f"{name_two} (red)" in html
     chosen = [Describer(names).describe(e) for e in events if e["type"] == "personality_chosen" and e["card"] == one]
     assert chosen and "(yellow)" not in chosen[0] and f"the {name_one}" in chosen[0]
+
+
+def test_a_townhouse_permission_is_asked_answered_and_told_as_such() -> None:
+    """R-GG-28 (RULINGS G19, B12): the owner's buttons and the log say the house would become a townhouse, where
+    a free parcel's say a house; a request that lists both names each."""
+    from tests.rules.test_gold_and_guns_buildings import bought, gg_town, hemmed_in
+
+    g = gg_town()
+    hemmed_in(g, house_owner=2)
+    bought(g, "saloon")
+    g.act({"type": "place_building", "building": "saloon", "x": 6, "y": 6})
+    (asked,) = g.act({"type": "ask_permission", "seat": 2})
+    names = ["p0", "p1", "p2"]
+    d = Describer(names)
+    assert d.describe(asked) == "p0 asks p2 for permission to turn their house on (4, 4) into a townhouse."
+    both = {**asked, "parcels": [[2, 2], [4, 4]]}
+    assert d.describe(both) == ("p0 asks p2 for permission to build a house on (2, 2) or to turn their house on "
+                                "(4, 4) into a townhouse.")
+    doc = player_view(g.state, 2, game_id=1, usernames=names)
+    groups, _targets = present.choices(doc, legal_moves(g.state, 2))
+    labels = {c.label for group in groups for c in group.choices}
+    assert {"Allow a townhouse in place of your house on parcel (4, 4)",
+            "Refuse a townhouse in place of your house on parcel (4, 4)"} <= labels
+    (granted,) = g.act({"type": "answer_permission", "x": 4, "y": 4, "grant": True})
+    assert d.describe(granted) == "p2 allows a townhouse in place of their house on (4, 4)."
+    assert d.describe({**granted, "granted": False}) == "p2 refuses a townhouse in place of their house on (4, 4)."
+    plain = {"type": "permission_answered", "seat": 2, "x": 2, "y": 2, "granted": True}  # a log written before
+    assert d.describe(plain) == "p2 allows a house on (2, 2)."
