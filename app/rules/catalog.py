@@ -452,10 +452,12 @@ BANKER_VP_PRICES: Final = {0: 0, 3: 3, 5: 12, 7: 25}
 BANKER_VP_BOUGHT: Final = "vp_bought"  # the red Banker's card option once its holder has decided
 GROCER_MONEY: Final = 8
 SETTLER_RED_MONEY: Final = 8
+RED_CARD_VP_PER_ITEM: Final = 1  # red Settler: per mountain owned, red Grocer: per house owned, at the round's end
 CHINESE_WORKER_RED_PRICE: Final = 5
 SHERIFF_RED_VP_PER_LOST_DUEL: Final = 3
 PROSPECTOR_PRICE: Final = 10  # `001` "The Prospector (9)"
 GOVERNOR_TAX_MONEY_STEP: Final = 10  # $1 per full or started $10 (RULING G12)
+GOVERNOR_TAX_PER_ITEM: Final = 1  # $ per revolver chip, or per full or started $10 (RULING G12)
 # Dynamite (`001` "Components", "The Prospector (9)", RULING G7): 7 chips in the box; one triples a mine's estate
 # income, or gives a cowboy's duel two dice added together (two duel tiles with Might Is Right).
 DYNAMITE_CHIPS: Final = 7

@@ -13,6 +13,7 @@ from app.rules.catalog import (
     BUILDINGS,
     CONSTRUCTION_SQUARES,
     GOVERNOR_TAX_MONEY_STEP,
+    GOVERNOR_TAX_PER_ITEM,
     PERSONALITIES,
     PROPERTY_TILES,
     Side,
@@ -131,7 +132,7 @@ def tax_payments(s: GameState, seat: int, tax: str) -> list[TaxPayment]:
     for p in s.players:
         if p.seat == seat:
             continue
-        due = p.revolvers if tax == "revolvers" else -(-p.money // GOVERNOR_TAX_MONEY_STEP)
+        due = GOVERNOR_TAX_PER_ITEM * (p.revolvers if tax == "revolvers" else -(-p.money // GOVERNOR_TAX_MONEY_STEP))
         payments.append({"seat": p.seat, "amount": min(due, p.money)})
     return payments
 

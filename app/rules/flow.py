@@ -27,6 +27,7 @@ from app.rules.catalog import (
     MIGHT_REDRAW,
     NEW_COWBOYS,
     PERSONALITIES,
+    RED_CARD_VP_PER_ITEM,
     ROUND_STEPS,
     SETUP_STEPS,
     THREE_ROADS,
@@ -483,7 +484,8 @@ def _end_of_round_vp(s: GameState) -> Step:
         for seat in s.holders(card, "red"):  # a Newspaper Boy copying the card too (decision D95)
             if s.players[seat].card_option == "vp":
                 count = sum(1 for p in s.parcels if p.owner == seat and p.content == content)
-                events.append({"type": "vp_gained", "seat": seat, "amount": count, "reason": f"{card}_red"})
+                events.append({"type": "vp_gained", "seat": seat, "amount": RED_CARD_VP_PER_ITEM * count,
+                               "reason": f"{card}_red"})
     return _completed(s, *events) if events else None
 
 

@@ -7,10 +7,10 @@ Every sentence is a whole message of the catalogs, in the language spoken now (`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Final
 
 from app.i18n import N_, gettext, ngettext
-from app.rules.catalog import BUILDINGS, CONSTRUCTION_PRICE, PERSONALITIES, SHOP, SQUARES
+from app.rules.catalog import BUILDINGS, CONSTRUCTION_PRICE, HORSE_PRICE, MIGHT_REDRAW, PERSONALITIES, SHOP, SQUARES
 from app.rules.events import EventType
 
 Event = dict[str, Any]  # an event as `redact_event` left it for the viewer
@@ -22,7 +22,7 @@ def _(message: str, **fields: Any) -> str:
 
 
 def _horse_wages(amount: int) -> str:
-    """A horse buyer's net wages: the other cowboys' $4s less the horse's $4 (RULING X6)."""
+    """A horse buyer's net wages: the other cowboys' wages less the horse's price (RULING X6)."""
     return _("a horse and ${amount}", amount=amount) if amount >= 0 else _("a horse, paying ${amount}", amount=-amount)
 
 
@@ -100,8 +100,9 @@ def road_name(x1: int, y1: int, x2: int, y2: int) -> str:
 
 
 class Describer:
-    """Sentences for events, with the players' names; `describe` never raises (unknown events get a plain
-    fallback) so that a new event type never breaks the page."""
+    """Sentences for events, with the players' names, by each event type's entry in `EVENT_SENTENCES`: every type
+    of the vocabulary has one (a test checks it), so an event without one is an error, not a line of its type's
+    name."""
 
     def __init__(self, names: Sequence[str]) -> None:
         self.names = list(names)
@@ -112,14 +113,9 @@ class Describer:
         return gettext("nobody") if seat is None else _("seat {seat}", seat=seat)
 
     def describe(self, e: Event) -> str | None:
-        """The sentence for `e`, or None for bookkeeping events that say nothing to a player."""
-        handler = _HANDLERS.get(cast(EventType, str(e.get("type"))))  # an unknown name finds no handler
-        if handler is None:
-            return str(e.get("type", "event")).replace("_", " ").capitalize() + "."
-        try:
-            return handler(self, e)
-        except (KeyError, TypeError, IndexError, ValueError):
-            return str(e.get("type", "event")).replace("_", " ").capitalize() + "."
+        """The sentence for `e`, or None for bookkeeping events that say nothing to a player (KeyError for a type
+        outside the vocabulary)."""
+        return EVENT_SENTENCES[e["type"]](self, e)
 
     def target(self, target: Event) -> str:
         if "square" in target:
@@ -410,12 +406,12 @@ def _tiles_drawn(d: Describer, e: Event) -> str:
     if "tiles" in e:
         return _("{player} draws {tiles} from the used pile.", player=d.who(e["seat"]),
                  tiles=", ".join(map(str, e["tiles"])))
-    n = e.get("count", 3)
+    n = e.get("count", MIGHT_REDRAW)
     return ngettext("{player} draws {n} tile from the used pile.", "{player} draws {n} tiles from the used pile.",
                     n).format(player=d.who(e["seat"]), n=n)
 
 
-_HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
+EVENT_SENTENCES: Final[Mapping[EventType, Callable[[Describer, Event], str | None]]] = {
     "game_started": lambda d, e: _("The game starts with {n} players.", n=e["players"]),
     "tiles_dealt": lambda d, e: gettext("The duel tiles are dealt."),
     "turn_order_drawn": lambda d, e: _("Turn order: {players}.", players=", ".join(d.who(s) for s in e["order"])),
@@ -451,8 +447,8 @@ _HANDLERS: dict[EventType, Callable[[Describer, Event], str | None]] = {
         f"{d.who(p['seat'])} " + (_horse_wages(p["amount"]) if p.get("horse") else f"${p['amount']}")
         for p in e["payments"]) or gettext("nobody")),
     # Big Box's horses (RULING X6).
-    "wages_chosen": lambda d, e: _(N_("{player} pays $4 for a horse at Wages.") if e["horse"]
-                                   else N_("{player} takes the wages."), player=d.who(e["seat"])),
+    "wages_chosen": lambda d, e: _(N_("{player} pays ${price} for a horse at Wages.") if e["horse"]
+                                   else N_("{player} takes the wages."), player=d.who(e["seat"]), price=HORSE_PRICE),
     "roads_handed_out": lambda d, e: _("Road square: {gains}.", gains=_gains(d, e["gains"], "roads", _roads)),
     "duel_fought": _duel,
     "chip_taken": lambda d, e: _("{player} takes the 3-revolvers chip.", player=d.who(e["seat"])),

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from app.rules.events import EVENT_TYPES
 from app.web import gamelog
 from app.web.pages import game_log
-
-
-def test_the_game_log_has_words_for_every_event() -> None:
-    assert set(gamelog._HANDLERS) == EVENT_TYPES
 
 
 def test_a_seat_replacement_says_who_took_over_whose_seat_and_its_colour() -> None:

@@ -15,7 +15,7 @@ from app.rules import GameConfig, decide, evolve, legal_moves, new_game, player_
 from app.rules.decisions import Decision
 from app.rules.phrases import DECISION_PHRASES
 from app.web import present
-from app.web.gamelog import _HANDLERS, Describer
+from app.web.gamelog import EVENT_SENTENCES, Describer, card_name
 from app.web.pages import table_context, templates
 
 VARIANTS = [
@@ -89,7 +89,7 @@ def test_every_legal_move_is_offered_once_and_every_page_renders(players: int, v
     assert state.status == "finished"
     describer = Describer(names)
     for event in events:
-        assert event["type"] in _HANDLERS, f"no sentence for {event['type']}"
+        assert event["type"] in EVENT_SENTENCES, f"no sentence for {event['type']}"
         describer.describe(event)
     doc = player_view(state, None, game_id=1, usernames=names)
     html = board_html(game, doc, [], _known_log(events, None))
@@ -166,7 +166,7 @@ def test_a_one_sided_big_box_card_is_shown_without_a_colour() -> None:
     held = {p.personality for p in state.players}
     one = next(card for card in ONE_SIDED if card in held)
     two = next(card for card in held if card not in (*ONE_SIDED, "teacher"))
-    name_one, name_two = present.card_name(one), present.card_name(two)
+    name_one, name_two = card_name(one), card_name(two)
     assert f"{name_one} (yellow)" not in html and f"{name_one} <span" not in html
     assert f"{name_one}</dd>" in html or f"{name_one}, " in html
     assert f"{name_two} (yellow)" in html or f"{name_two} (red)" in html

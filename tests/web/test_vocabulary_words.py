@@ -1,0 +1,87 @@
+"""Every move type of the vocabulary has its words on the table, and every event type its sentence in the log,
+each from one table keyed by type: a type without an entry raises instead of showing its name. The words take
+their prices and VP from the catalog, never typed again in the web layer."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
+
+from app.rules import GameConfig, new_game, player_view, replay
+from app.rules.decisions import Decision
+from app.rules.events import EVENT_TYPES
+from app.rules.moves import MOVE_TYPES
+from app.web import gamelog, labels
+
+ROOT = Path(__file__).resolve().parents[2]
+# The chips named by what is printed on them ("the 3-guns chip"): a name, not an amount.
+CHIP_NAMES = re.compile(r"3-guns chip|3-revolvers chip")
+
+
+def _doc(**more: Any) -> dict[str, Any]:
+    """A real state document of a new three-player game, as seat 0 sees it."""
+    state = replay(new_game(GameConfig.from_variants(players=3, variants={}, preview=True), 7))
+    return {**player_view(state, 0, game_id=1, usernames=["ann", "bob", "cy"]), **more}
+
+
+def test_every_move_type_has_its_words() -> None:
+    assert set(labels.MOVE_LABELS) == MOVE_TYPES
+
+
+def test_every_event_type_has_its_sentence() -> None:
+    assert set(gamelog.EVENT_SENTENCES) == EVENT_TYPES
+
+
+def test_a_move_type_outside_the_vocabulary_has_no_words() -> None:
+    with pytest.raises(KeyError):
+        labels.Labeller(_doc()).label({"type": "jump_the_river"})
+
+
+def test_an_event_type_outside_the_vocabulary_has_no_sentence() -> None:
+    with pytest.raises(KeyError):
+        gamelog.Describer(["ann", "bob"]).describe({"type": "train_robbed", "seat": 0})
+
+
+def _marked_texts(module: Path) -> list[str]:
+    """The texts `module` marks for translation (what the catalogs extract), plural forms included."""
+    keywords = {**DEFAULT_KEYWORDS, "N_": None}
+    found: list[str] = []
+    for _line, message, _comments, _context in extract_from_file("python", module, keywords=keywords):
+        found.extend(message if isinstance(message, tuple) else [message])
+    return found
+
+
+@pytest.mark.parametrize("module", ["app/web/labels.py", "app/web/gamelog.py"])
+def test_the_words_take_their_numbers_from_the_catalog(module: str) -> None:
+    """A price or a VP amount in a move's words or a log sentence is a `{field}` filled from the catalog or the
+    event: no "$4" typed again beside `HORSE_PRICE`."""
+    typed = [text for text in _marked_texts(ROOT / module) if re.search(r"\d", CHIP_NAMES.sub("", text))]
+    assert typed == []
+
+
+def test_the_words_filled_from_the_catalog_read_as_before() -> None:
+    """R-PER-7, R-PER-11, R-GG-4, R-GG-14 (RULING G12), R-GG-16 (RULING G11), R-VAR-5, R-VAR-3, R-BB-6 (RULING X6):
+    the prices and VP the catalog holds, shown as the table always showed them (000 "Personalities": "either $8
+    immediately or 1 victory point per house"; 001 "The Prospector": "immediately pays $10")."""
+    lab = labels.Labeller(_doc(awaiting=Decision.GROCER_RED.value))
+    assert lab.label({"type": "card_option", "option": "money"}) == "Receive $8 now"
+    assert lab.label({"type": "card_option", "option": "vp"}) == "1 VP per house you own at the end of the round"
+    assert labels.Labeller(_doc(awaiting=Decision.SETTLER_RED.value)).label({"type": "card_option", "option": "vp"}) \
+        == "1 VP per mountain you own at the end of the round"
+    assert lab.label({"type": "grocer_choice", "option": "money_at_income"}) == "Receive $8 at the estate income"
+    assert lab.label({"type": "pay_undertaker", "pay": "money"}) == "Pay the Undertaker $2"
+    assert lab.label({"type": "pay_undertaker", "pay": "vp"}) == "Lose 1 VP to the Undertaker"
+    assert lab.label({"type": "collect_tax", "tax": "money"}) == "Tax money ($1 per started $10)"
+    assert lab.label({"type": "collect_tax", "tax": "revolvers"}) == "Tax revolver chips ($1 each)"
+    assert lab.label({"type": "prospect_mine", "x": 2, "y": 3}) == (
+        "Pay $10 for a mine from the bag and build it on parcel (2, 3)")
+    river = labels.Labeller(_doc(board={**_doc()["board"], "water_edges": [[2, 5, 3, 5]]}))
+    assert river.label({"type": "place_road", "x1": 2, "y1": 5, "x2": 3, "y2": 5}) == (
+        "Bridge between (3, 5) and (3, 6) (takes 2 roads)")
+    d = gamelog.Describer(["ann"])
+    assert d.describe({"type": "wages_chosen", "seat": 0, "horse": True}) == "ann pays $4 for a horse at Wages."
+    assert d.describe({"type": "tiles_drawn", "seat": 0}) == "ann draws 3 tiles from the used pile."
