@@ -6,12 +6,15 @@ Every sentence is a whole message of the catalogs, in the language spoken now (`
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from app.i18n import N_, gettext, ngettext
 from app.rules.catalog import BUILDINGS, CONSTRUCTION_PRICE, HORSE_PRICE, MIGHT_REDRAW, PERSONALITIES, SHOP, SQUARES
 from app.rules.events import EventType
+
+log = logging.getLogger(__name__)
 
 Event = dict[str, Any]  # an event as `redact_event` left it for the viewer
 
@@ -114,8 +117,15 @@ class Describer:
 
     def describe(self, e: Event) -> str | None:
         """The sentence for `e`, or None for bookkeeping events that say nothing to a player (KeyError for a type
-        outside the vocabulary)."""
-        return EVENT_SENTENCES[e["type"]](self, e)
+        outside the vocabulary). An event of a known type that its sentence cannot read (a bug, or a log older
+        than a field) is told by its type alone and logged as an error: one bad line must not take the whole
+        table page down with it."""
+        sentence = EVENT_SENTENCES[e["type"]]
+        try:
+            return sentence(self, e)
+        except (KeyError, TypeError, IndexError, ValueError):
+            log.exception("cannot tell event %s of type %s", e.get("seq"), e["type"])
+            return str(e["type"]).replace("_", " ").capitalize() + "."
 
     def target(self, target: Event) -> str:
         if "square" in target:

@@ -46,6 +46,15 @@ def test_an_event_type_outside_the_vocabulary_has_no_sentence() -> None:
         gamelog.Describer(["ann", "bob"]).describe({"type": "train_robbed", "seat": 0})
 
 
+def test_an_event_its_sentence_cannot_read_is_told_by_its_type_and_logged(caplog: pytest.LogCaptureFixture) -> None:
+    """A known type with its fields missing (a bug, or a log older than a field) must not take the table page
+    down: the log line names the type, and the error is logged for us, not hidden."""
+    with caplog.at_level("ERROR", logger="app.web.gamelog"):
+        sentence = gamelog.Describer(["ann", "bob"]).describe({"type": "parcel_bought", "seq": 41})
+    assert sentence == "Parcel bought."
+    assert any("event 41 of type parcel_bought" in r.getMessage() for r in caplog.records)
+
+
 def _marked_texts(module: Path) -> list[str]:
     """The texts `module` marks for translation (what the catalogs extract), plural forms included."""
     keywords = {**DEFAULT_KEYWORDS, "N_": None}
