@@ -20,12 +20,15 @@ from tests.web.conftest import app_on, stop
 
 
 class WireCounter:
-    """A Unix-socket proxy in front of PostgreSQL that counts the round trips of the connections through it."""
+    """A Unix-socket proxy in front of PostgreSQL that counts the round trips of the connections through it, and
+    the statements the server is asked to run: each simple query ('Q') and each execution of an extended-protocol
+    statement ('E'), read from the frontend messages themselves."""
 
     def __init__(self, target: str, directory: Path) -> None:
         self.target = target
         self.path = directory / ".s.PGSQL.5432"
         self.round_trips = 0
+        self.statements = 0
         self._server: asyncio.AbstractServer | None = None
         self._writers: list[asyncio.StreamWriter] = []
 
@@ -44,12 +47,15 @@ class WireCounter:
         server_reader, server_writer = await asyncio.open_unix_connection(self.target)
         self._writers += [client_writer, server_writer]
         last = ["server"]  # who spoke last on this connection
+        messages = _FrontendMessages(self)
 
         async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, side: str) -> None:
             with contextlib.suppress(ConnectionError):
                 while data := await reader.read(65536):
-                    if side == "client" and last[0] != "client":
-                        self.round_trips += 1
+                    if side == "client":
+                        messages.feed(data)
+                        if last[0] != "client":
+                            self.round_trips += 1
                     last[0] = side
                     writer.write(data)
                     await writer.drain()
@@ -58,6 +64,35 @@ class WireCounter:
         await asyncio.gather(
             pump(client_reader, server_writer, "client"), pump(server_reader, client_writer, "server")
         )
+
+
+class _FrontendMessages:
+    """The frontend half of one connection, split into messages: the start-up packets (a length and a code, no
+    type byte: SSL and GSS requests, then the start-up message), then typed messages (a type byte and a length)."""
+
+    def __init__(self, counter: WireCounter) -> None:
+        self.counter = counter
+        self.buffer = b""
+        self.started = False
+
+    def feed(self, data: bytes) -> None:
+        self.buffer += data
+        while True:
+            header = 8 if not self.started else 5
+            if len(self.buffer) < header:
+                return
+            if self.started:
+                kind, length = self.buffer[:1], int.from_bytes(self.buffer[1:5], "big") + 1
+            else:
+                kind, length = b"", int.from_bytes(self.buffer[:4], "big")
+            if len(self.buffer) < length:
+                return
+            if not self.started:
+                code = int.from_bytes(self.buffer[4:8], "big")
+                self.started = code not in (80877103, 80877104)  # SSLRequest, GSSENCRequest
+            elif kind in (b"Q", b"E"):
+                self.counter.statements += 1
+            self.buffer = self.buffer[length:]
 
 
 def _socket_of(url: str) -> str:
@@ -118,3 +153,35 @@ async def test_a_restart_of_postgresql_while_the_server_is_idle_costs_no_request
         for _ in range(5):
             r = await client.get("/api/v1/games", headers=ann.headers)
             assert r.status_code == 200, r.text
+
+
+# The statements one read of a running table costs on a warm cache (the server showed that table just before), as
+# PostgreSQL is asked for them: the table page and its board partial (the live refresh), the state, the moves.
+READ_LIMITS = {"table page": 3, "board partial": 3, "state": 2, "moves": 1}
+
+
+async def test_a_tables_reads_cost_few_statements(counted: tuple[Any, WireCounter]) -> None:
+    """Each read of a running table asks PostgreSQL for a handful of statements, counted on the wire: the table
+    page and its board partial read the game once (`Positions.table`), not the summary three times over."""
+    application, counter = counted
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=application), base_url="http://test") as client:
+        api = Api(client, application)
+        admin = await api.admin()
+        ann, bob = await api.player("ann"), await api.player("bob")
+        game = await api.started_game(admin, [ann, bob], seed=5)
+        who = api.seated(game, [ann, bob])[game["to_act"][0]]
+        reads = {
+            "table page": (f"/games/{game['id']}", {}),
+            "board partial": (f"/games/{game['id']}", {"HX-Request": "true"}),
+            "state": (f"/api/v1/games/{game['id']}/state", {}),
+            "moves": (f"/api/v1/games/{game['id']}/moves", {}),
+        }
+        costs: dict[str, list[int]] = {name: [] for name in reads}
+        for _ in range(8):  # the first ones also prepare the statements on the connection and warm the cache
+            for name, (url, extra) in reads.items():
+                before = counter.statements
+                r = await client.get(url, headers={**who.headers, **extra})
+                assert r.status_code == 200, r.text
+                costs[name].append(counter.statements - before)
+    warm = {name: max(spent[-3:]) for name, spent in costs.items()}
+    assert all(warm[name] <= limit for name, limit in READ_LIMITS.items()), costs
