@@ -10,7 +10,7 @@ from fastapi import Request
 from app.play.accounts import Account
 from app.play.chat import Chat
 from app.play.notes import NoteBook
-from app.play.service import GameSummary
+from app.play.positions import GameSummary
 
 CHAT_SHOWN = 100  # the newest messages a table shows; the API reads further back
 
