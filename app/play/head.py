@@ -7,11 +7,12 @@ A move reads it to decide (`app.play.service`), a look at one's moves to list th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.errors import Conflict, NotFound
-from app.play.record import MOVE_WINDOW
+from app.play.record import MOVE_WINDOW, SignInCheck
 from app.rules import GameState, visible_seq
 from app.rules.fairness import seed_number
 from app.store.db import DriverConnection, driver_sql, fetch_all
@@ -34,7 +35,8 @@ class Head:
 # The head, the user's seat and the seat's moves within the window, in one statement. A move's events share their
 # statement's `created_at`, so each distinct time is one move. Plain SQL for the driver (`fetch_all`): every move
 # (and every look at one's moves) reads it, and building the same query with SQLAlchemy's expression language cost
-# more than running it.
+# more than running it. With a sign-in to check (`read_head_signed`) it answers nothing unless that sign-in still
+# stands, as the recording statement checks one (`app.play.record`).
 HEAD = driver_sql(
     """
     SELECT g.status, g.seq, g.seed, s.seat, recent.moves, recent.wait, g.undo_seat, g.undo_events
@@ -48,15 +50,41 @@ HEAD = driver_sql(
           AND e.created_at > now() - CAST(%(window)s AS interval)
     ) AS recent
     WHERE g.id = %(game_id)s
+      AND (CAST(%(sign_in_key)s AS varchar) IS NULL OR EXISTS (
+            SELECT FROM sessions AS l
+            WHERE l.id = %(sign_in_key)s AND l.kind = %(sign_in_kind)s AND l.user_id = %(user_id)s
+              AND l.expires_at > CAST(%(now)s AS timestamptz) AND l.revoked_at IS NULL))
     """
 )
 
 
 async def read_head(on: AsyncSession | DriverConnection, game_id: int, user_id: int) -> Head:
     """The head of `game_id` as `user_id` needs it to move or to list their moves. NotFound if there is no game."""
-    rows = await fetch_all(on, HEAD, {"game_id": game_id, "user_id": user_id, "window": MOVE_WINDOW})
-    if not rows:
+    head = await _fetch(on, game_id, user_id, None, None)
+    if head is None:
         raise NotFound("game_not_found", "There is no game {game}.", game=game_id)
+    return head
+
+
+async def read_head_signed(
+    on: AsyncSession | DriverConnection, game_id: int, sign_in: SignInCheck, now: datetime
+) -> Head | None:
+    """The head of `game_id` for the owner of `sign_in`, in the same statement that checks the sign-in still
+    stands at `now` (a request not looked up first): None when it does not or there is no game — the caller then
+    looks the sign-in up and reads again, which words the refusal."""
+    return await _fetch(on, game_id, sign_in.user_id, sign_in, now)
+
+
+async def _fetch(
+    on: AsyncSession | DriverConnection, game_id: int, user_id: int, sign_in: SignInCheck | None,
+    now: datetime | None,
+) -> Head | None:
+    rows = await fetch_all(on, HEAD, {
+        "game_id": game_id, "user_id": user_id, "window": MOVE_WINDOW, "now": now,
+        "sign_in_key": sign_in.key if sign_in else None, "sign_in_kind": sign_in.kind if sign_in else None,
+    })
+    if not rows:
+        return None
     status, seq, seed, seat, moves, wait, undo_seat, undo_events = rows[0]
     return Head(status, seq, seed_number(seed), seat, moves, max(1, int(wait or 1)), undo_seat, undo_events)
 

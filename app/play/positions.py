@@ -18,12 +18,12 @@ from sqlalchemy import func, literal_column, select
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.play import invitations
+from app.play import clocks, invitations
 from app.play.accounts import Account
 from app.play.bus import Change
 from app.play.errors import NotFound
-from app.play.head import Head, counted, not_started, read_head
-from app.play.record import status_of
+from app.play.head import Head, counted, not_started, read_head, read_head_signed
+from app.play.record import SignInCheck, status_of
 from app.rules import GameState, legal_moves, player_view, redact_event, to_act
 from app.rules.history import SeenEvent, round_starts, seen_log, state_at
 from app.store import event_store
@@ -169,10 +169,17 @@ class Positions:
     """The reads of games against one database, on the state cache the write path fills."""
 
     def __init__(
-        self, db: Database, cache: StateCache, *, learn: Learn | None = None, landing: Landing | None = None
+        self,
+        db: Database,
+        cache: StateCache,
+        clock: clocks.Clock = clocks.utc_now,
+        *,
+        learn: Learn | None = None,
+        landing: Landing | None = None,
     ) -> None:
         self.db = db
         self.cache = cache
+        self.clock = clock
         self._learn: Learn = learn or (lambda game_id, user_id, head: None)
         self._landing: Landing = landing or (lambda game_id, seq: None)
 
@@ -227,10 +234,23 @@ class Positions:
         """Every move the caller may submit now."""
         async with self.db.driver() as connection:
             head = await read_head(connection, game_id, account.id)
+        return await self._options(game_id, account.id, head)
+
+    async def moves_in_one_trip(self, game_id: int, sign_in: SignInCheck) -> MoveOptions | None:
+        """Every move the owner of `sign_in` may submit now, in ONE statement for a request whose sign-in was not
+        looked up yet (its owner learnt by this process from an earlier lookup): the head read checks the sign-in
+        itself. None when it does not stand or there is no game: the caller then looks the sign-in up and asks
+        `moves`, which words any refusal."""
+        async with self.db.driver() as connection:
+            head = await read_head_signed(connection, game_id, sign_in, self.clock())
+        return None if head is None else await self._options(game_id, sign_in.user_id, head)
+
+    async def _options(self, game_id: int, user_id: int, head: Head) -> MoveOptions:
+        """The moves of `user_id`'s seat at `head` (learnt by the write path, for its one-trip move)."""
         if head.status == "open":
             raise not_started()
         state = await self._state(game_id, head.seq)
-        self._learn(game_id, account.id, head)
+        self._learn(game_id, user_id, head)
         seat = head.seat
         if seat is None or seat not in to_act(state):
             return MoveOptions(counted(state, seat), seat, [])

@@ -105,7 +105,7 @@ class GameService:
         # (game, head after it) -> the state, once a statement of this process under way has recorded it (_record)
         self._recording: dict[tuple[int, int], asyncio.Future[GameState | None]] = {}
         # the reads, on the same cache: they teach the one-trip move who sits where, and wait for a statement here
-        self.positions = Positions(db, self.cache, learn=self._learn, landing=self._landing)
+        self.positions = Positions(db, self.cache, clock, learn=self._learn, landing=self._landing)
         self._deciders: dict[type[Any], Callable[[AsyncSession, Any], Awaitable[Outcome | None]]] = {
             PlayerMove: self._decide_move,
             TimeOut: self._decide_timeout,
