@@ -81,7 +81,8 @@ class Applied:
 
 
 class GameService:
-    """Game commands and queries against one database; owns the state cache of this process."""
+    """Game commands against one database (the write path); owns the state cache of this process, which its
+    reads (`positions`) share."""
 
     def __init__(
         self,
