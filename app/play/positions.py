@@ -191,8 +191,9 @@ class Positions:
         by_id = {g.id: g for g in found}
         return [PendingInvitation(by_id[g], by) for g, by in pending if g in by_id]
 
-
     async def summary(self, game_id: int) -> GameSummary:
+        """What anyone may know of the game, in one statement (an open table's invitations in a second one);
+        NotFound when there is no such game."""
         async with self.db.reading() as session:
             summaries = await _summaries(session, select(Game).where(Game.id == game_id))
         if not summaries:
