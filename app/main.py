@@ -160,6 +160,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
             bus.hear(service.hear, service.forget_seats)  # seats changing hands on any instance
             services = Services(
                 service=service,
+                positions=service.positions,
                 sign_in=sign_in,
                 bus=bus,
                 chat=Chat(db),

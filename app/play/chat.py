@@ -92,20 +92,32 @@ class Chat:
         return ChatLine(row.id, account.username, message, row.created_at)
 
     async def read(self, game_id: int, *, after: int = 0, limit: int = 100) -> list[ChatLine]:
-        """The game's messages after message `after`, oldest first; with `after` 0 the newest `limit` of them."""
+        """The game's messages after message `after`, oldest first; with `after` 0 the newest `limit` of them.
+        NotFound when there is no such game."""
         async with self.db.reading() as session:
             if await session.get(Game, game_id) is None:
                 raise NotFound("game_not_found", "There is no game {game}.", game=game_id)
-            query = (
-                select(ChatMessage.id, User.username, ChatMessage.text, ChatMessage.created_at)
-                .join(User, User.id == ChatMessage.user_id)
-                .where(ChatMessage.game_id == game_id, ChatMessage.id > after)
-            )
-            if after:
-                rows = (await session.execute(query.order_by(ChatMessage.id).limit(limit))).all()
-            else:
-                rows = list(reversed((await session.execute(query.order_by(ChatMessage.id.desc()).limit(limit))).all()))
-        return [ChatLine(*row) for row in rows]
+            return await _messages(session, game_id, after, limit)
+
+    async def newest(self, game_id: int, limit: int) -> list[ChatLine]:
+        """The game's newest `limit` messages, oldest first, in one statement: for a caller that has just read
+        the game itself (the table page, from its summary), so nothing checks again that it exists."""
+        async with self.db.reading() as session:
+            return await _messages(session, game_id, 0, limit)
+
+
+async def _messages(session: AsyncSession, game_id: int, after: int, limit: int) -> list[ChatLine]:
+    """The messages after message `after`, oldest first; with `after` 0 the newest `limit` of them."""
+    query = (
+        select(ChatMessage.id, User.username, ChatMessage.text, ChatMessage.created_at)
+        .join(User, User.id == ChatMessage.user_id)
+        .where(ChatMessage.game_id == game_id, ChatMessage.id > after)
+    )
+    if after:
+        rows = (await session.execute(query.order_by(ChatMessage.id).limit(limit))).all()
+    else:
+        rows = list(reversed((await session.execute(query.order_by(ChatMessage.id.desc()).limit(limit))).all()))
+    return [ChatLine(*row) for row in rows]
 
 
 async def seated(session: AsyncSession, game_id: int, user_id: int) -> None:

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.accounts import Account
 from app.play.chat import seated
@@ -36,12 +37,13 @@ class NoteBook:
         """The caller's notes on the game (empty when none); NotFound, NotAllowed `no_seat`."""
         async with self.db.reading() as session:
             await seated(session, game_id, account.id)
-            row = (
-                await session.execute(
-                    select(Note.text, Note.updated_at).where(Note.game_id == game_id, Note.user_id == account.id)
-                )
-            ).one_or_none()
-        return Notes(row.text, row.updated_at) if row is not None else Notes("", None)
+            return await _notes(session, account, game_id)
+
+    async def read_seated(self, account: Account, game_id: int) -> Notes:
+        """The caller's notes on the game in one statement, for a caller that has just read the game and found
+        `account` seated at it (the table page, from its summary), so nothing checks the seat again."""
+        async with self.db.reading() as session:
+            return await _notes(session, account, game_id)
 
     async def write(self, account: Account, game_id: int, text: str) -> Notes:
         """Replace the caller's notes on the game; NotFound, NotAllowed `no_seat`."""
@@ -58,3 +60,12 @@ class NoteBook:
             ).one()
             await session.commit()
         return Notes(saved.text, saved.updated_at)
+
+
+async def _notes(session: AsyncSession, account: Account, game_id: int) -> Notes:
+    row = (
+        await session.execute(
+            select(Note.text, Note.updated_at).where(Note.game_id == game_id, Note.user_id == account.id)
+        )
+    ).one_or_none()
+    return Notes(row.text, row.updated_at) if row is not None else Notes("", None)

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from app.play.accounts import Account, find_by_name
 from app.play.errors import NotFound
-from app.play.service import GameService, GameSummary
+from app.play.positions import GameSummary
+from app.play.service import GameService
 
 FINISHED_SHOWN = 50
 RUNNING_SHOWN = 50
@@ -54,8 +55,9 @@ async def player_record(service: GameService, viewer: Account, username: str) ->
         if user is None:
             raise NotFound("player_not_found", "There is no player called '{name}'.", name=username)
         user_id, name = user.id, user.username
-    finished, total = await service.list_games(viewer, status="finished", player_id=user_id, limit=FINISHED_SHOWN)
-    active, _ = await service.list_games(viewer, status="active", player_id=user_id, limit=RUNNING_SHOWN)
+    positions = service.positions
+    finished, total = await positions.list_games(viewer, status="finished", player_id=user_id, limit=FINISHED_SHOWN)
+    active, _ = await positions.list_games(viewer, status="active", player_id=user_id, limit=RUNNING_SHOWN)
     results = [await _result(service, user_id, g) for g in finished]
     return PlayerRecord(name, [r for r in results if r is not None], total, active)
 
@@ -64,7 +66,7 @@ async def _result(service: GameService, user_id: int, game: GameSummary) -> Resu
     seat = game.seat_of(user_id)
     if seat is None:
         return None
-    view = await service.view(None, game.id)  # a spectator's view: everything, once the game is over
+    view = await service.positions.view(None, game.id)  # a spectator's view: everything, once the game is over
     players = view["players"]
     ranked = sorted(players, key=lambda p: (-_points(p), -int(p.get("money") or 0)))
     winner = view.get("winner")

@@ -1,4 +1,5 @@
-"""The authoritative game service: create, join and start games; read views; apply commands.
+"""The authoritative game service, the write path: create, join and start games; apply commands. The reads are
+`app.play.positions.Positions` (`GameService.positions`), on the same state cache.
 
 Every change of a running game's log — a player's move, a timeout, the site's bot's move, a seat changing hands,
 an undo — goes through one function, `GameService.apply`: read the head, decide with the rules core (which returns
@@ -6,8 +7,8 @@ the events and the new state), record the outcome with one statement (`app.play.
 
 Every seq a caller sees or sends is counted as that caller counts the log (`visible_seq`): events private to
 other seats (A New Beginning's basket edits) are not in it, so no number tells how many there were — while the
-game runs; a finished game's numbers count every event for everyone (`_counted`). The server itself works with
-the real head (`games.seq`).
+game runs; a finished game's numbers count every event for everyone (`app.play.head.counted`). The server
+itself works with the real head (`games.seq`).
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Literal, overload
+from typing import Any, overload
 
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -29,8 +30,10 @@ from app.play.accounts import Account, bot_accounts
 from app.play.bus import Change
 from app.play.commands import BotMove, Command, PlayerMove, ReplaceSeat, TimeOut, Undo
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, PlayError, TooMany
+from app.play.head import Head, counted, read_head
 from app.play.hosting_limits import HostingLimits
-from app.play.record import MOVE_WINDOW, Mail, Outcome, SignInCheck, record, status_of
+from app.play.positions import GameSummary, Positions
+from app.play.record import Mail, Outcome, SignInCheck, record
 from app.play.thinking import Thinker
 from app.rules import (
     ConfigError,
@@ -39,28 +42,21 @@ from app.rules import (
     GameState,
     IllegalMove,
     default_move,
-    legal_moves,
     new_game,
     play,
-    player_view,
-    redact_event,
     replay,
     to_act,
-    visible_seq,
 )
 from app.rules.events import SeatReplaced
 from app.rules.fairness import SEED_BYTES, seed_bytes, seed_number
-from app.rules.history import SeenEvent, round_starts, seen_log, state_at
 from app.rules.rng import Rng
 from app.rules.undo import may_be_undone, move_undone
-from app.store import event_store
-from app.store.db import Database, DriverConnection, driver_sql, fetch_all
+from app.store.db import Database, DriverConnection
 from app.store.repository import StateCache, log_of
 from app.store.tables import Game, Seat, User
 
 log = logging.getLogger(__name__)
 
-GameStatus = Literal["open", "active", "finished"]
 # The cap on one seat's moves in one game. A player clicks a move every few seconds at most; the busiest
 # stretch, A New Beginning's shopping, fills a large basket (and takes a few items back) in well under 60 small
 # moves. Beyond it, one seat could flood the log, the mail worker and every watcher's page (RULING V4 spam).
@@ -77,103 +73,6 @@ REFUSALS: dict[str, tuple[type[PlayError], str]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class SeatInfo:
-    """A player at the table; `seat` is None until the game starts."""
-
-    seat: int | None
-    user_id: int
-    username: str
-    deadline: datetime | None = None  # when the seat's move clock runs out (awaited seats of timed games)
-    bot: bool = False  # one of the site's bots
-    absent: bool = False  # the player's clock ran out and the bot plays the seat until they come back
-
-
-@dataclass(frozen=True, slots=True)
-class GameSummary:
-    """What anyone may know about a game without seeing its state; `seq` is the head as a spectator counts it,
-    `head` the real one (for the server only: it counts every seat's private events)."""
-
-    id: int
-    name: str
-    status: str
-    seat_count: int
-    variants: dict[str, Any]
-    seq: int
-    to_act: tuple[int, ...]
-    move_timeout_hours: int | None
-    created_at: datetime
-    seats: tuple[SeatInfo, ...] = field(default=())
-    head: int = 0
-    undo_seat: int | None = None  # the seat that may take back the last move, if any (for the server only)
-    public: bool = True  # anyone may join while it is open; otherwise only the players invited
-    created_by: int | None = None
-    creator: str | None = None  # the username of `created_by`
-    invited: tuple[str, ...] = ()  # the players invited who have not answered yet (open tables)
-    seed_commitment: str = ""  # the SHA-256 (hex) of the secret seed, published from the game's creation
-    seed: str | None = None  # the secret seed (64 hex characters), revealed once the game is finished
-    seed_chosen: bool = False  # an admin gave the seed (it was not drawn at random)
-
-    def seat_of(self, user_id: int) -> int | None:
-        return next((s.seat for s in self.seats if s.user_id == user_id), None)
-
-    @property
-    def usernames(self) -> list[str]:
-        """Usernames indexed by seat (only meaningful once the game has started)."""
-        by_seat = sorted((s for s in self.seats if s.seat is not None), key=lambda s: s.seat or 0)
-        return [s.username for s in by_seat]
-
-
-@dataclass(frozen=True, slots=True)
-class PendingInvitation:
-    """An invitation to an open table, and who made it."""
-
-    game: GameSummary
-    invited_by: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class MoveOptions:
-    """The caller's legal moves at `seq` (empty when nothing is awaited from them)."""
-
-    seq: int
-    seat: int | None
-    moves: list[dict[str, Any]]
-
-
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """A change of a game as one viewer counts it, and — when asked for — every move the viewer may submit there
-    (empty when nothing is awaited from it)."""
-
-    change: Change
-    moves: list[dict[str, Any]] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Position:
-    """A past position of a game as one viewer saw it (`app.rules.history`): the game's summary, the state
-    document at `view["seq"]`, the log up to it, the viewer's newest position, and where each round began (round,
-    position)."""
-
-    summary: GameSummary
-    view: dict[str, Any]
-    events: list[VisibleEvent]
-    last: int
-    rounds: list[tuple[int, int]]
-
-
-@dataclass(frozen=True, slots=True)
-class Export:
-    """A game's record for the caller: the summary, the log as the caller may see it (a finished game's whole and
-    unredacted), the caller's view of the present state, and the seed once it is revealed."""
-
-    summary: GameSummary
-    events: list[VisibleEvent]
-    view: dict[str, Any]
-    seed: str | None
-
-
-@dataclass(frozen=True, slots=True)
 class Applied:
     """A command recorded: the new head of the game's log as the command's seat counts it."""
 
@@ -181,20 +80,9 @@ class Applied:
     seq: int
 
 
-@dataclass(frozen=True, slots=True)
-class VisibleEvent:
-    """An event of the log as one viewer may see it."""
-
-    seq: int
-    type: str
-    data: dict[str, Any]
-    at: datetime
-    timed_out: bool = False  # made by the server because the seat's clock ran out (or its player is absent since)
-    by_bot: bool = False  # made by the site's bot for the seat's absent player
-
-
 class GameService:
-    """Game commands and queries against one database; owns the state cache of this process."""
+    """Game commands against one database (the write path); owns the state cache of this process, which its
+    reads (`positions`) share."""
 
     def __init__(
         self,
@@ -217,6 +105,8 @@ class GameService:
         self._tables: dict[int, _Table] = {}  # game -> its seed and who sits where, as last read (oldest first)
         # (game, head after it) -> the state, once a statement of this process under way has recorded it (_record)
         self._recording: dict[tuple[int, int], asyncio.Future[GameState | None]] = {}
+        # the reads, on the same cache: they teach the one-trip move who sits where, and wait for a statement here
+        self.positions = Positions(db, self.cache, clock, learn=self._learn, landing=self._landing)
         self._deciders: dict[type[Any], Callable[[AsyncSession, Any], Awaitable[Outcome | None]]] = {
             PlayerMove: self._decide_move,
             TimeOut: self._decide_timeout,
@@ -315,7 +205,7 @@ class GameService:
             game_id = game.id
         if state is not None:
             self.cache.remember(game_id, state)
-        return await self.summary(game_id)
+        return await self.positions.summary(game_id)
 
     async def join(self, account: Account, game_id: int) -> GameSummary:
         """Take a free seat in an open game, or the seat one's invitation holds (accepting it). A table by
@@ -333,7 +223,7 @@ class GameService:
                     raise Conflict("game_full", "Every seat of this game is taken or held for an invited player.")
             session.add(Seat(game_id=game_id, user_id=account.id))
             await session.commit()
-        return await self.summary(game_id)
+        return await self.positions.summary(game_id)
 
     async def leave(self, account: Account, game_id: int) -> None:
         """Give up one's seat at an open table. The last player to leave closes the table (it is deleted with its
@@ -383,7 +273,7 @@ class GameService:
                 raise Conflict("game_full", "Every seat of this table is taken or held for an invited player.")
             await invitations.invite(session, game_id, account.id, [user])
             await session.commit()
-        return await self.summary(game_id)
+        return await self.positions.summary(game_id)
 
     async def decline(self, account: Account, game_id: int) -> None:
         """Turn down one's invitation to a table; its seat is free again."""
@@ -391,14 +281,6 @@ class GameService:
             if not await invitations.take(session, game_id, account.id):
                 raise NotFound("no_invitation", "You have no invitation to this table.")
             await session.commit()
-
-    async def pending_invitations(self, account: Account) -> list[PendingInvitation]:
-        """The caller's pending invitations, oldest first."""
-        async with self.db.reading() as session:
-            pending = await invitations.of_user(session, account.id)
-            found = await _summaries(session, select(Game).where(Game.id.in_([g for g, _ in pending])))
-        by_id = {g.id: g for g in found}
-        return [PendingInvitation(by_id[g], by) for g, by in pending if g in by_id]
 
     async def start(self, account: Account, game_id: int) -> GameSummary:
         """Start an open game with the players who joined, seated at random (its creator, or an admin); the
@@ -412,7 +294,7 @@ class GameService:
             await invitations.drop_all(session, game_id)
             await session.commit()
         self.cache.remember(game_id, state)
-        return await self.summary(game_id)
+        return await self.positions.summary(game_id)
 
     async def _start(self, session: AsyncSession, game: Game) -> GameState:
         seats = list(
@@ -437,115 +319,6 @@ class GameService:
             raise Conflict("game_started", "This game has already started.")
         return state
 
-    async def summary(self, game_id: int) -> GameSummary:
-        async with self.db.reading() as session:
-            summaries = await _summaries(session, select(Game).where(Game.id == game_id))
-        if not summaries:
-            raise NotFound("game_not_found", "There is no game {game}.", game=game_id)
-        return summaries[0]
-
-    async def list_games(
-        self,
-        account: Account,
-        *,
-        status: GameStatus | None = None,
-        mine: bool = False,
-        limit: int = 50,
-        offset: int = 0,
-        player_id: int | None = None,
-    ) -> tuple[list[GameSummary], int]:
-        """Games, newest first, with the total count of games matching the filters (`mine`: the caller sits at
-        them; `player_id`: that player does)."""
-        query = select(Game)
-        if status is not None:
-            query = query.where(Game.status == status)
-        for seated in (account.id if mine else None, player_id):
-            if seated is not None:
-                query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.user_id == seated)))
-        async with self.db.reading() as session:
-            count = await session.scalar(select(func.count()).select_from(query.subquery()))
-            page = await _summaries(session, query.order_by(Game.id.desc()).limit(limit).offset(offset))
-        return page, count or 0
-
-    # --- play --------------------------------------------------------------------------------------------
-
-    async def view(self, account: Account | None, game_id: int) -> dict[str, Any]:
-        """The caller's view of the state (a spectator's when the caller has no seat); a finished game's
-        unredacted, as its export shows it: nothing in it is secret any more."""
-        summary, state = await self._current(game_id)
-        seat = summary.seat_of(account.id) if account is not None else None
-        view = player_view(state, seat, game_id=game_id, usernames=summary.usernames,
-                           reveal_all=summary.status == "finished")
-        return _with_server_fields(view, summary, seat)
-
-    async def moves(self, account: Account, game_id: int) -> MoveOptions:
-        """Every move the caller may submit now."""
-        async with self.db.driver() as connection:
-            head = await _head(connection, game_id, account.id)
-        if head.status == "open":
-            raise _not_started()
-        state = await self._state(game_id, head.seq)
-        self._learn(game_id, account.id, head)
-        seat = head.seat
-        if seat is None or seat not in to_act(state):
-            return MoveOptions(_counted(state, seat), seat, [])
-        return MoveOptions(_counted(state, seat), seat, legal_moves(state, seat))
-
-    async def events(self, account: Account | None, game_id: int, after: int, limit: int) -> list[VisibleEvent]:
-        """The log after `after` as the caller counts it: the events it may know of, each redacted for it — a
-        finished game's every event, unredacted and numbered as the log is (as its history and export)."""
-        summary = await self.summary(game_id)
-        seat = summary.seat_of(account.id) if account is not None else None
-        everything = summary.status == "finished"
-        async with self.db.reading() as session:
-            if everything:
-                stored = await event_store.load(session, game_id, after=after, limit=limit)
-            else:
-                stored = await event_store.load_known_to(session, game_id, seat, after=after, limit=limit)
-        visible = []
-        for row in stored:
-            data = dict(row.event) if everything else redact_event(row.event, seat)
-            if data is not None:  # always so: the store leaves out what the seat may not know of
-                visible.append(
-                    VisibleEvent(row.seq, str(row.event["type"]), data, row.at, row.timed_out, row.by_bot)
-                )
-        return visible
-
-    async def history(self, account: Account | None, game_id: int, at: int) -> Position:
-        """The caller's view as it was at position `at` of the log as the caller counts it (a finished game's log
-        counted whole and shown unredacted: nothing is secret any more). NotFound outside 1 .. the head."""
-        summary, seat, stored, everything = await self._whole_log(account, game_id)
-        events = [row.event for row in stored]
-        seen = seen_log(events, seat, everything=everything)
-        if not 1 <= at <= len(seen):
-            raise NotFound("position_not_found", "This game's log has positions 1 to {last}, not {at}.",
-                           last=len(seen), at=at)
-        state = state_at(events, seat, at, everything=everything)
-        view = player_view(state, seat, game_id=game_id, usernames=summary.usernames, reveal_all=everything)
-        return Position(summary, view, _visible(seen[:at], stored), len(seen), round_starts(seen))
-
-    async def export(self, account: Account | None, game_id: int) -> Export:
-        """The game's record for the caller: while it runs, the log and state as the caller may see them; once
-        finished, every event unredacted and the seed, for anyone who may see the game."""
-        summary, seat, stored, everything = await self._whole_log(account, game_id)
-        events = [row.event for row in stored]
-        seen = seen_log(events, seat, everything=everything)
-        state = state_at(events, seat, len(seen), everything=everything)
-        view = player_view(state, seat, game_id=game_id, usernames=summary.usernames, reveal_all=everything)
-        return Export(summary, _visible(seen, stored), _with_server_fields(view, summary, seat), summary.seed)
-
-    async def _whole_log(
-        self, account: Account | None, game_id: int
-    ) -> tuple[GameSummary, int | None, list[event_store.StoredEvent], bool]:
-        """The summary, the caller's seat, the whole log, and whether everything may be shown (the game is over)."""
-        summary = await self.summary(game_id)
-        if summary.status == "open":
-            raise _not_started()
-        seat = summary.seat_of(account.id) if account is not None else None
-        async with self.db.reading() as session:
-            stored = await event_store.load(session, game_id, limit=summary.head)
-        return summary, seat, stored, summary.status == "finished"
-
     @overload
     async def apply(self, command: TimeOut | BotMove) -> Applied | None: ...
 
@@ -568,14 +341,14 @@ class GameService:
         if warm is not None:
             async with self.db.driver() as connection:
                 if await self._record(connection, warm):
-                    return Applied(warm.game_id, _counted(warm.after, warm.actor))
+                    return Applied(warm.game_id, counted(warm.after, warm.actor))
         async with self.db.autocommit() as session:
             for _ in range(MAX_DECISIONS):
                 outcome = await decide(session, command)
                 if outcome is None:
                     return None
                 if await self._record(session, outcome):
-                    return Applied(outcome.game_id, _counted(outcome.after, outcome.actor))
+                    return Applied(outcome.game_id, counted(outcome.after, outcome.actor))
         raise _stale(None)
 
     async def apply_in_one_trip(self, command: PlayerMove, sign_in: SignInCheck) -> Applied | None:
@@ -589,7 +362,7 @@ class GameService:
             return None
         async with self.db.driver() as connection:
             if await self._record(connection, replace(warm, sign_in=sign_in)):
-                return Applied(warm.game_id, _counted(warm.after, warm.actor))
+                return Applied(warm.game_id, counted(warm.after, warm.actor))
         return None
 
     async def _record(self, on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
@@ -625,7 +398,7 @@ class GameService:
         if table is None or state is None or state.status != "active":
             return None
         seat = table.seats.get(command.user_id)
-        if seat is None or command.seq != _counted(state, seat):
+        if seat is None or command.seq != counted(state, seat):
             return None
         try:
             events, after, draws = _play(state, seat, command.move, table.seed)
@@ -635,6 +408,10 @@ class GameService:
             command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=seat,
             mover=command.user_id, move_cap=self.moves_per_minute, undoable=may_be_undone(events, draws),
         )
+
+    def _landing(self, game_id: int, seq: int) -> asyncio.Future[GameState | None] | None:
+        """The state a statement of this process under way records at head `seq` of `game_id`, if one is."""
+        return self._recording.get((game_id, seq))
 
     def hear(self, change: Change) -> None:
         """Forget who this process remembers at a seat that changed hands (`change.handed`), whichever instance
@@ -657,7 +434,7 @@ class GameService:
             for user_id in [user for user, theirs in table.seats.items() if theirs == seat]:
                 del table.seats[user_id]
 
-    def _learn(self, game_id: int, user_id: int, head: _Head) -> None:
+    def _learn(self, game_id: int, user_id: int, head: Head) -> None:
         """Keep what a head read told about a game that never changes (its seed) or changes only with a seat's
         handover (who sits where), for `_decide_on_cache`."""
         table = self._tables.pop(game_id, None) or _Table(head.seed, {})
@@ -676,7 +453,7 @@ class GameService:
         Raises NotAllowed (no seat, not awaited), TooMany `too_many_moves`, Conflict `stale_seq` or
         `game_not_active`, Invalid (an illegal or malformed move).
         """
-        head = await _head(session, command.game_id, command.user_id)
+        head = await read_head(session, command.game_id, command.user_id)
         self._learn(command.game_id, command.user_id, head)
         seat, state = await self._seat_at_head(session, command, head)
         events, after, draws = _play(state, seat, command.move, head.seed)
@@ -686,7 +463,7 @@ class GameService:
         )
 
     async def _seat_at_head(
-        self, session: AsyncSession, command: PlayerMove | Undo, head: _Head
+        self, session: AsyncSession, command: PlayerMove | Undo, head: Head
     ) -> tuple[int, GameState]:
         """The caller's seat and the state at the head, once the caller may change the log there: seated, within
         the moves-per-minute cap, and having seen the head (its seq as the caller counts the log)."""
@@ -701,7 +478,7 @@ class GameService:
                 retry_after=head.retry_after, moves=head.recent_moves, seconds=head.retry_after,
             )
         state = await self.cache.load(session, command.game_id, head.seq)
-        seen = _counted(state, seat)
+        seen = counted(state, seat)
         if command.seq != seen:
             raise _stale(seen)
         return seat, state
@@ -712,7 +489,7 @@ class GameService:
         record noted (`games.undo_seat`). The state after the undo is the log's fold, read from its start.
 
         Raises what a move raises for the seat and the seq, and Conflict `undo_not_allowed`."""
-        head = await _head(session, command.game_id, command.user_id)
+        head = await read_head(session, command.game_id, command.user_id)
         self._learn(command.game_id, command.user_id, head)
         seat, state = await self._seat_at_head(session, command, head)
         if head.status != "active":
@@ -803,7 +580,7 @@ class GameService:
                 .returning(Seat.seat)
             )
             await session.commit()
-        summary = await self.summary(game_id)
+        summary = await self.positions.summary(game_id)
         if taken is None:
             raise NotAllowed("no_seat", "You do not have a seat in this game.")
         return summary
@@ -859,95 +636,6 @@ class GameService:
             handover=(seat, newcomer.id), mails=mails,
         )
 
-    async def head(self, account: Account, game_id: int, *, offer: bool = False) -> tuple[int | None, Seen]:
-        """The caller's seat, and the head of the log as the caller counts it (for the live stream); with `offer`,
-        and the moves the caller may submit there."""
-        summary = await self.summary(game_id)
-        seat = summary.seat_of(account.id)
-        if summary.status == "open":
-            return seat, Seen(Change(summary.id, summary.seq, summary.to_act, summary.status))
-        head = Change(summary.id, summary.head, summary.to_act, summary.status)
-        return seat, await self.seen_by(head, seat, offer=offer)
-
-    async def seen_by(self, change: Change, seat: int | None, *, offer: bool = False) -> Seen:
-        """`change` as `seat` (None: a spectator) counts the log — with `offer`, and every move the seat may
-        submit there, so that a client following the stream needs no request of its own before its move. Read
-        from the newest state this process knows, which is at least the change's (a stream never goes back):
-        cached, being recorded here (`_record`), or read from the database."""
-        state = self.cache.get(change.game_id)
-        if state is None or state.seq < change.seq:
-            landed = self._recording.get((change.game_id, change.seq))
-            if landed is not None:
-                state = await asyncio.shield(landed)
-        if state is None or state.seq < change.seq:
-            async with self.db.reading() as session:
-                state = await self.cache.load(session, change.game_id, change.seq)
-        awaited = to_act(state)
-        seen = Change(change.game_id, _counted(state, seat), awaited, status_of(state))
-        if not offer:
-            return Seen(seen)
-        return Seen(seen, legal_moves(state, seat) if seat is not None and seat in awaited else [])
-
-    async def _current(self, game_id: int) -> tuple[GameSummary, GameState]:
-        summary = await self.summary(game_id)
-        if summary.status == "open":
-            raise _not_started()
-        return summary, await self._state(game_id, summary.head)
-
-    async def _state(self, game_id: int, head_seq: int) -> GameState:
-        """The state of a started game at `head_seq`, its committed head: from the cache when it holds that head
-        (no session opened: this process just recorded or showed it), else read and folded."""
-        state = self.cache.at(game_id, head_seq)
-        if state is None:
-            async with self.db.reading() as session:
-                state = await self.cache.load(session, game_id, head_seq)
-        return state
-
-
-@dataclass(frozen=True, slots=True)
-class _Head:
-    """A game's head as a user's move (or list of moves) needs it, read in one statement (_HEAD)."""
-
-    status: str
-    seq: int
-    seed: int
-    seat: int | None
-    recent_moves: int  # the seat's moves in this game within MOVE_WINDOW
-    retry_after: int  # seconds until the oldest of them leaves the window
-    undo_seat: int | None = None  # who may take back the last move, and how many events it made
-    undo_events: int | None = None
-
-
-# The head, the user's seat and the seat's moves within the window, in one statement. A move's events share their
-# statement's `created_at`, so each distinct time is one move. Plain SQL for the driver (`fetch_all`): every move
-# (and every look at one's moves) reads it, and building the same query with SQLAlchemy's expression language cost
-# more than running it.
-_HEAD = driver_sql(
-    """
-    SELECT g.status, g.seq, g.seed, s.seat, recent.moves, recent.wait, g.undo_seat, g.undo_events
-    FROM games AS g
-    LEFT JOIN seats AS s ON s.game_id = g.id AND s.user_id = %(user_id)s
-    CROSS JOIN LATERAL (
-        SELECT count(DISTINCT e.created_at) AS moves,
-               ceil(EXTRACT(epoch FROM min(e.created_at) + CAST(%(window)s AS interval) - now())) AS wait
-        FROM game_events AS e
-        WHERE e.game_id = g.id AND e.actor = s.seat AND NOT e.timed_out
-          AND e.created_at > now() - CAST(%(window)s AS interval)
-    ) AS recent
-    WHERE g.id = %(game_id)s
-    """
-)
-
-
-async def _head(on: AsyncSession | DriverConnection, game_id: int, user_id: int) -> _Head:
-    """NotFound if there is no game."""
-    rows = await fetch_all(on, _HEAD, {"game_id": game_id, "user_id": user_id, "window": MOVE_WINDOW})
-    if not rows:
-        raise NotFound("game_not_found", "There is no game {game}.", game=game_id)
-    status, seq, seed, seat, moves, wait, undo_seat, undo_events = rows[0]
-    return _Head(status, seq, seed_number(seed), seat, moves, max(1, int(wait or 1)), undo_seat, undo_events)
-
-
 @dataclass(frozen=True, slots=True)
 class _Table:
     """What this process knows of a game's table from its head reads: the seed and the seats of users."""
@@ -1001,28 +689,6 @@ def _play(state: GameState, seat: int, move: dict[str, Any], seed: int) -> tuple
     except IllegalMove as exc:
         kind, code = REFUSALS.get(exc.code, (Invalid, exc.code))
         raise kind(code, exc.template, phrases=exc.phrases, **exc.params) from exc
-
-
-def _counted(state: GameState, seat: int | None) -> int:
-    """The head of the log as `seat` (None: a spectator) counts it: while the game runs, the events that viewer
-    may know of (`visible_seq`); once it is finished nothing in it is secret, and everyone counts every event
-    (as its history, export and summary do)."""
-    return state.seq if state.status == "finished" else visible_seq(state, seat)
-
-
-def _visible(seen: Sequence[SeenEvent], stored: Sequence[event_store.StoredEvent]) -> list[VisibleEvent]:
-    """Seen events with the time and the clock's mark of their rows."""
-    return [
-        VisibleEvent(
-            e.seq, str(e.event["type"]), e.event, stored[e.index - 1].at, stored[e.index - 1].timed_out,
-            stored[e.index - 1].by_bot,
-        )
-        for e in seen
-    ]
-
-
-def _not_started() -> Conflict:
-    return Conflict("game_not_started", "This game has not started yet.")
 
 
 def _require_admin(account: Account) -> None:
@@ -1091,61 +757,3 @@ def _check_bots(seat_count: int, bots: int) -> None:
             seats=seat_count, most=seat_count - 1,
         )
 
-
-async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
-    found = (await session.execute(query.add_columns(event_store.private_event_count(Game.id)))).all()
-    if not found:
-        return []
-    games = [game for game, _ in found]
-    private = {game.id: count for game, count in found}
-    rows = await session.execute(
-        select(Seat.game_id, Seat.seat, Seat.user_id, User.username, Seat.deadline, User.is_bot, Seat.absent)
-        .join(User, User.id == Seat.user_id)
-        .where(Seat.game_id.in_([g.id for g in games]))
-        .order_by(Seat.game_id, Seat.seat.nulls_last(), Seat.joined_at)
-    )
-    seats: dict[int, list[SeatInfo]] = {}
-    for game_id, seat, user_id, username, deadline, is_bot, absent in rows.all():
-        seats.setdefault(game_id, []).append(SeatInfo(seat, user_id, username, deadline, is_bot, absent))
-    creators = {g.created_by for g in games if g.created_by is not None}
-    names = dict((await session.execute(select(User.id, User.username).where(User.id.in_(creators)))).all())
-    invited = await invitations.invited_names(session, [g.id for g in games if g.status == "open"])
-    return [
-        GameSummary(
-            id=g.id,
-            name=g.name,
-            status=g.status,
-            seat_count=g.seat_count,
-            variants=g.variants,
-            seq=g.seq if g.status == "finished" else g.seq - private[g.id],
-            to_act=tuple(g.to_act),
-            move_timeout_hours=g.move_timeout_hours,
-            created_at=g.created_at,
-            seats=tuple(seats.get(g.id, ())),
-            head=g.seq,
-            undo_seat=g.undo_seat,
-            public=g.public,
-            created_by=g.created_by,
-            creator=names.get(g.created_by) if g.created_by is not None else None,
-            invited=tuple(invited.get(g.id, ())),
-            seed_commitment=g.seed_commitment,
-            seed=g.seed.hex() if g.status == "finished" else None,
-            seed_chosen=g.seed_chosen,
-        )
-        for g in games
-    ]
-
-
-def _with_server_fields(view: dict[str, Any], summary: GameSummary, seat: int | None) -> dict[str, Any]:
-    """The current state document with what the server knows beside the state proper: whether the viewer may take
-    back their last move now, and in a timed game the move clocks and the seats the site's bot plays for their
-    absent players."""
-    view["undo"] = seat is not None and summary.undo_seat == seat and summary.status == "active"
-    if summary.move_timeout_hours is not None:  # only a clock running out makes a player absent
-        view["absent"] = [s.seat for s in summary.seats if s.seat is not None and s.absent and not s.bot]
-        view["deadlines"] = [
-            {"seat": s.seat, "deadline": s.deadline.isoformat()}
-            for s in summary.seats
-            if s.seat is not None and s.deadline is not None
-        ]
-    return view

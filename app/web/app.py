@@ -35,6 +35,7 @@ from app.play.bus import Bus
 from app.play.chat import Chat
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn, PlayError, TooMany
 from app.play.notes import NoteBook
+from app.play.positions import Positions
 from app.play.service import GameService
 from app.play.sign_in import SignIn
 from app.settings import Settings
@@ -341,7 +342,8 @@ def install_error_handlers(app: FastAPI) -> None:
 class Services:
     """What the web layer serves with; the composition root (app.main) builds them at start-up."""
 
-    service: GameService
+    service: GameService  # the write path
+    positions: Positions  # the reads, on the write path's state cache
     sign_in: SignIn
     bus: Bus
     chat: Chat
@@ -359,6 +361,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with running() as services:
             app.state.service = services.service
+            app.state.positions = services.positions
             app.state.sign_in = services.sign_in
             app.state.accounts = services.sign_in.accounts
             app.state.bus = services.bus

@@ -16,6 +16,7 @@ from app.play.bus import Bus
 from app.play.chat import Chat
 from app.play.errors import NotSignedIn
 from app.play.notes import NoteBook
+from app.play.positions import Positions
 from app.play.service import GameService
 from app.play.sessions import Kind
 from app.play.sign_in import SignIn
@@ -35,6 +36,11 @@ async def _settings(request: Request) -> Settings:
 async def _service(request: Request) -> GameService:
     service: GameService = request.app.state.service
     return service
+
+
+async def _positions(request: Request) -> Positions:
+    positions: Positions = request.app.state.positions
+    return positions
 
 
 async def _bus(request: Request) -> Bus:
@@ -69,6 +75,7 @@ async def _session(request: Request) -> AsyncIterator[AsyncSession]:
 
 SettingsDep = Annotated[Settings, Depends(_settings)]
 ServiceDep = Annotated[GameService, Depends(_service)]
+PositionsDep = Annotated[Positions, Depends(_positions)]
 BusDep = Annotated[Bus, Depends(_bus)]
 ChatDep = Annotated[Chat, Depends(_chat)]
 NotesDep = Annotated[NoteBook, Depends(_notes)]

@@ -2,7 +2,7 @@
 
 Handlers parse, call the services, and render; requests made by htmx (`HX-Request`) get the board fragment
 instead of the whole page. Every POST checks the CSRF token first. What a seat sees is built only from
-`player_view` and `legal_moves` for that seat (through GameService).
+`player_view` and `legal_moves` for that seat (through `Positions`, the reads of `app.play.positions`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from app.i18n import N_, gettext
 from app.play.accounts import Account
 from app.play.commands import PlayerMove, Undo
 from app.play.errors import Conflict, Invalid, NotAllowed, PlayError, TooMany
-from app.play.service import GameService, GameSummary, Position
+from app.play.positions import Board, GameSummary, Position, Positions
+from app.play.service import GameService
 from app.rules.catalog import OUTLAW_VP, PERSONALITIES
 from app.rules.config import EXPANSION_NAMES, PLAYABLE_EXPANSIONS, SIDES
 from app.rules.history import round_begun
@@ -35,6 +36,7 @@ from app.web.assets import static_url
 from app.web.deps import (
     OptionalAccount,
     OptionalSignedIn,
+    PositionsDep,
     ServiceDep,
     SignInDep,
     client_address,
@@ -245,36 +247,36 @@ async def logout(
 
 
 @router.get("/")
-async def lobby(request: Request, account: OptionalAccount, service: ServiceDep) -> Response:
+async def lobby(request: Request, account: OptionalAccount, positions: PositionsDep) -> Response:
     if account is None:
         return render(request, "pages/welcome.html", None)
-    return render(request, "pages/lobby.html", account, **await _lobby_context(request, service, account))
+    return render(request, "pages/lobby.html", account, **await _lobby_context(request, positions, account))
 
 
 @router.get("/lobby/live")
-async def lobby_live(request: Request, account: OptionalAccount, service: ServiceDep, v: str = "") -> Response:
+async def lobby_live(request: Request, account: OptionalAccount, positions: PositionsDep, v: str = "") -> Response:
     """The lobby's games, polled by the open lobby (htmx, every LOBBY_REFRESH_SECONDS): 204 while nothing the
     viewer sees changed (htmx then leaves the page alone, and a half-filled form with it), else the fresh
     fragment; 286 (htmx: stop polling) once the viewer is signed out."""
     if account is None:
         return Response(status_code=286)
-    context = await _lobby_context(request, service, account)
+    context = await _lobby_context(request, positions, account)
     if context["version"] == v:
         return Response(status_code=204)
     return render(request, "partials/lobby_live.html", account, **context)
 
 
-async def _lobby_context(request: Request, service: GameService, account: Account) -> dict[str, Any]:
+async def _lobby_context(request: Request, positions: Positions, account: Account) -> dict[str, Any]:
     """The lobby's lists: the viewer's invitations, their games ("your turn" first, the most urgent clock
     first), tables they may join, games to watch and their finished games; with a `version` that changes
     whenever any of it does."""
-    mine, _ = await service.list_games(account, mine=True, limit=100)
-    open_games, _ = await service.list_games(account, status="open", limit=100)
-    finished, _ = await service.list_games(account, status="finished", mine=True, limit=50)
-    playing, _ = await service.list_games(account, status="active", limit=LOBBY_WATCHABLE)
-    invitations = await service.pending_invitations(account)
+    mine, _ = await positions.list_games(account, mine=True, limit=100)
+    open_games, _ = await positions.list_games(account, status="open", limit=100)
+    finished, _ = await positions.list_games(account, status="finished", mine=True, limit=50)
+    playing, _ = await positions.list_games(account, status="active", limit=LOBBY_WATCHABLE)
+    invitations = await positions.pending_invitations(account)
     running = [g for g in mine if g.status != "finished"]
-    rows = [await _lobby_row(service, account, g, i < LOBBY_VIEWS) for i, g in enumerate(running)]
+    rows = [await _lobby_row(positions, account, g, i < LOBBY_VIEWS) for i, g in enumerate(running)]
     rows.sort(key=lambda r: (not r["my_turn"], r["my_deadline"] or datetime.max.replace(tzinfo=UTC)))
     invited_to = {i.game.id for i in invitations}
     joinable = [_plain_row(account, g) for g in open_games
@@ -324,7 +326,7 @@ def _plain_row(account: Account, g: GameSummary) -> dict[str, Any]:
     }
 
 
-async def _lobby_row(service: GameService, account: Account, g: GameSummary, with_view: bool) -> dict[str, Any]:
+async def _lobby_row(positions: Positions, account: Account, g: GameSummary, with_view: bool) -> dict[str, Any]:
     row = _plain_row(account, g)
     seat = g.seat_of(account.id)
     row["my_turn"] = g.status == "active" and seat is not None and seat in g.to_act
@@ -332,7 +334,7 @@ async def _lobby_row(service: GameService, account: Account, g: GameSummary, wit
     row["decision"] = ""
     row["waiting_for"] = ", ".join(g.usernames[s] for s in g.to_act if s < len(g.usernames))
     if row["my_turn"] and with_view:
-        doc = await service.view(account, g.id)
+        doc = await positions.view(account, g.id)
         row["decision"] = gettext(present.decision_text(doc.get("awaiting")))
     return row
 
@@ -536,15 +538,15 @@ async def table(
     request: Request,
     game_id: Id,
     account: OptionalAccount,
-    service: ServiceDep,
+    positions: PositionsDep,
     at: Annotated[int | None, Query(ge=1, le=MAX_INTEGER)] = None,
 ) -> Response:
     """The table; with `at=N`, the game as the viewer saw it at position N, with controls to step through it."""
     if account is None:
         return to_login(request)
     if at is not None:
-        return await _render_past(request, account, service, game_id, at)
-    return await _render_table(request, account, service, game_id)
+        return await _render_past(request, account, positions, game_id, at)
+    return await _render_table(request, account, positions, game_id)
 
 
 @router.post("/games/{game_id}/moves")
@@ -621,30 +623,33 @@ async def _change_table(
             error, status = said(exc), 403 if isinstance(exc, NotAllowed) else 422
     if status == 200 and not is_htmx(request):
         return redirect(f"/games/{game_id}")  # post/redirect/get without JavaScript
-    return await _render_table(request, account, service, game_id, notice=notice, error=error,
+    return await _render_table(request, account, service.positions, game_id, notice=notice, error=error,
                                status=200 if is_htmx(request) else status)
 
 
 async def _render_table(
     request: Request,
     account: Account,
-    service: GameService,
+    positions: Positions,
     game_id: int,
     *,
     notice: str | None = None,
     error: str | None = None,
     status: int = 200,
 ) -> Response:
+    """The table page, or its board alone for htmx (a move's answer, the live refresh), from ONE read of the
+    game (`Positions.table`): the summary, the view, the moves and the log all at the same seq."""
     started = time.perf_counter()
     try:
-        summary = await service.summary(game_id)
+        read = await positions.table(account, game_id, LOG_LENGTH)
     except PlayError as exc:
         return render(request, "pages/error.html", account, status=404, message=said(exc))
-    if summary.status == "open":
+    summary = read.summary
+    if read.board is None:
         return render(request, "pages/waiting.html", account, game=summary, row=_plain_row(account, summary),
                       invited=account.username in summary.invited, **await talk.talk_context(request, account, summary),
                       variants=present.variant_badges(summary.variants), deadlines=_deadlines(summary))
-    context = await _table_context(service, account, summary)
+    context = _table_context(summary, read.board)
     context.update(notice=notice, error=error, render_ms=round((time.perf_counter() - started) * 1000, 1))
     if is_htmx(request):
         return render(request, "partials/board.html", account, status=status, **context)
@@ -652,12 +657,12 @@ async def _render_table(
     return render(request, "pages/game.html", account, status=status, **context)
 
 
-async def _render_past(request: Request, account: Account, service: GameService, game_id: int, at: int) -> Response:
+async def _render_past(request: Request, account: Account, positions: Positions, game_id: int, at: int) -> Response:
     """A past position: the table as the viewer saw it then (no choices, no live refresh) and the history's
     controls (`partials/history.html`)."""
     started = time.perf_counter()
     try:
-        position = await service.history(account, game_id, at)
+        position = await positions.history(account, game_id, at)
     except PlayError as exc:
         return render(request, "pages/error.html", account, status=404, message=said(exc))
     logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out, e.by_bot) for e in position.events[-LOG_LENGTH:]]
@@ -690,16 +695,10 @@ def _history_controls(position: Position) -> HistoryControls:
     return HistoryControls(position.view["seq"], position.last, position.rounds, everything)
 
 
-async def _table_context(service: GameService, account: Account, summary: GameSummary) -> dict[str, Any]:
-    for _ in range(3):  # the view and the moves must describe the same seq
-        doc = await service.view(account, summary.id)
-        options = await service.moves(account, summary.id)
-        if options.seq == doc["seq"]:
-            break
-    moves = options.moves if options.seq == doc["seq"] else []
-    events = await service.events(account, summary.id, max(0, doc["seq"] - LOG_LENGTH), LOG_LENGTH)
-    logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out, e.by_bot) for e in events]
-    return table_context(summary, doc, moves, logged, _deadlines(summary))
+def _table_context(summary: GameSummary, board: Board) -> dict[str, Any]:
+    """The table's templates' context from one read of the game (`Positions.table`)."""
+    logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out, e.by_bot) for e in board.events]
+    return table_context(summary, board.view, board.moves, logged, _deadlines(summary))
 
 
 @dataclass(frozen=True, slots=True)

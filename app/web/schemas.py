@@ -10,8 +10,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 from app.play import chat, notes
 from app.play.chat import ChatLine
 from app.play.notes import Notes
+from app.play.positions import Export, GameSummary, MoveOptions, PendingInvitation, VisibleEvent
 from app.play.profiles import PlayerRecord
-from app.play.service import Export, GameSummary, MoveOptions, PendingInvitation, VisibleEvent
 from app.rules.config import MAX_PLAYERS
 from app.rules.moves import move_json_schema
 from app.web.fields import MAX_INTEGER, LongText, Text, refuse_control_characters

@@ -17,11 +17,11 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from app.notify.presence import watching
 from app.play.bus import Bus, ChatPosted, CheckSignIn, SignInsEnded
-from app.play.service import GameService, Seen
+from app.play.positions import Positions, Seen
 from app.play.sessions import key_of
 from app.play.sign_in import SignIn
 from app.web.api import errors
-from app.web.deps import BusDep, CurrentSignedIn, ServiceDep, SettingsDep, SignedIn, SignInDep
+from app.web.deps import BusDep, CurrentSignedIn, PositionsDep, SettingsDep, SignedIn, SignInDep
 from app.web.fields import Id
 
 router = APIRouter(prefix="/api/v1", tags=["play"])
@@ -38,17 +38,17 @@ def _message(seen: Seen) -> ServerSentEvent:
 
 
 async def _changes(
-    service: GameService, bus: Bus, sign_in: SignIn, game_id: int, signed_in: SignedIn, offer: bool
+    positions: Positions, bus: Bus, sign_in: SignIn, game_id: int, signed_in: SignedIn, offer: bool
 ) -> AsyncIterator[ServerSentEvent]:
     account = signed_in.account
     # While the stream is open its user is watching the game: no "your turn" mail for it (app.notify). It ends
     # when its sign-in does (signed out, signed out everywhere, password changed).
     async with (
-        watching(service.db, game_id, account.id),
+        watching(positions.db, game_id, account.id),
         bus.subscribe(game_id) as queue,
         bus.watch_sign_in(account.id, key_of(signed_in.session_id), queue),
     ):
-        seat, last = await service.head(account, game_id, offer=offer)
+        seat, last = await positions.head(account, game_id, offer=offer)
         yield _message(last)
         while True:
             change = await queue.get()
@@ -67,10 +67,10 @@ async def _changes(
             # hands (or a handover may have been among notices lost): the player who left it watches on as a
             # spectator, offered none of its moves, and counts the log as one (which may count fewer events).
             if last.change.status == "open" or change.reseats:
-                was, (seat, shown) = seat, await service.head(account, game_id, offer=offer)
+                was, (seat, shown) = seat, await positions.head(account, game_id, offer=offer)
                 resat = seat != was
             else:
-                resat, shown = False, await service.seen_by(change, seat, offer=offer)
+                resat, shown = False, await positions.seen_by(change, seat, offer=offer)
             if resat or shown.change.seq > last.change.seq:
                 last = shown
                 yield _message(shown)
@@ -92,7 +92,7 @@ async def stream(
     game_id: Id,
     request: Request,
     signed_in: CurrentSignedIn,
-    service: ServiceDep,
+    positions: PositionsDep,
     bus: BusDep,
     sign_in: SignInDep,
     settings: SettingsDep,
@@ -107,6 +107,6 @@ async def stream(
     With `moves=true` each `turn` event also carries `"moves"`: every move the caller may submit at that `seq`,
     each in the shape POST .../moves accepts (empty when nothing is awaited from the caller) — what GET
     .../moves would answer, so that a client that plays needs one request per move."""
-    await service.summary(game_id)  # 404 before the stream opens
-    changes = _changes(service, bus, sign_in, game_id, signed_in, moves)
+    await positions.summary(game_id)  # 404 before the stream opens
+    changes = _changes(positions, bus, sign_in, game_id, signed_in, moves)
     return EventSourceResponse(changes, ping=settings.sse_ping_seconds)

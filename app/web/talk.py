@@ -10,7 +10,7 @@ from fastapi import Request
 from app.play.accounts import Account
 from app.play.chat import Chat
 from app.play.notes import NoteBook
-from app.play.service import GameSummary
+from app.play.positions import GameSummary
 
 CHAT_SHOWN = 100  # the newest messages a table shows; the API reads further back
 
@@ -21,8 +21,9 @@ def is_seated(account: Account, game: GameSummary) -> bool:
 
 
 async def chat_context(request: Request, game: GameSummary) -> dict[str, Any]:
+    """The chat box's newest messages at `game`'s table (its summary just read: the game exists)."""
     chat: Chat = request.app.state.chat
-    return {"chat": await chat.read(game.id, limit=CHAT_SHOWN)}
+    return {"chat": await chat.newest(game.id, CHAT_SHOWN)}
 
 
 async def talk_context(request: Request, account: Account, game: GameSummary) -> dict[str, Any]:
@@ -32,5 +33,5 @@ async def talk_context(request: Request, account: Account, game: GameSummary) ->
     return {
         **await chat_context(request, game),
         "seated": seated,
-        "notes": await notes.read(account, game.id) if seated else None,
+        "notes": await notes.read_seated(account, game.id) if seated else None,
     }

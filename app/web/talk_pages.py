@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from app.play.accounts import Account
 from app.play.errors import PlayError, TooMany
 from app.web import csrf, talk
-from app.web.deps import ChatDep, NotesDep, OptionalAccount, ServiceDep
+from app.web.deps import ChatDep, NotesDep, OptionalAccount, PositionsDep
 from app.web.fields import Id
 from app.web.pages import FormStr, OptionalFormStr, is_htmx, redirect, render, said, to_login
 from app.web.schemas import ChatIn, NotesIn
@@ -33,11 +33,11 @@ def _refused(request: Request, account: Account, exc: PlayError) -> Response:
 
 
 @router.get("/games/{game_id}/chat")
-async def chat_log(request: Request, game_id: Id, account: OptionalAccount, service: ServiceDep) -> Response:
+async def chat_log(request: Request, game_id: Id, account: OptionalAccount, positions: PositionsDep) -> Response:
     """The chat log alone: what the table swaps in when its stream announces a message."""
     if account is None:
         return to_login(request)
-    game = await service.summary(game_id)
+    game = await positions.summary(game_id)
     return render(request, "partials/chat_log.html", account, game=game, **await talk.chat_context(request, game))
 
 
@@ -46,7 +46,7 @@ async def post_chat(
     request: Request,
     game_id: Id,
     account: OptionalAccount,
-    service: ServiceDep,
+    positions: PositionsDep,
     chat: ChatDep,
     text: FormStr = "",
     csrf_token: OptionalFormStr = None,
@@ -66,7 +66,7 @@ async def post_chat(
     if not is_htmx(request):
         return redirect(f"/games/{game_id}") if error is None else render(
             request, "pages/error.html", account, status=422, message=error)
-    game = await service.summary(game_id)
+    game = await positions.summary(game_id)
     context: dict[str, Any] = await talk.chat_context(request, game)
     return render(request, "partials/chat_log.html", account, game=game, chat_error=error, **context)
 
@@ -76,7 +76,7 @@ async def save_notes(
     request: Request,
     game_id: Id,
     account: OptionalAccount,
-    service: ServiceDep,
+    positions: PositionsDep,
     notes: NotesDep,
     text: FormStr = "",
     csrf_token: OptionalFormStr = None,
@@ -93,5 +93,5 @@ async def save_notes(
         return _refused(request, account, exc)
     if not is_htmx(request):
         return redirect(f"/games/{game_id}")
-    game = await service.summary(game_id)
+    game = await positions.summary(game_id)
     return render(request, "partials/notes.html", account, game=game, notes=saved, notes_saved=True)

@@ -135,10 +135,10 @@ class Table:
         return self.by_seat[seat]
 
     async def to_act(self) -> tuple[int, ...]:
-        return (await self.service.summary(self.id)).to_act
+        return (await self.service.positions.summary(self.id)).to_act
 
     async def play(self, seat: int, choose: Callable[[list[dict[str, Any]]], dict[str, Any]]) -> int:
-        options = await self.service.moves(account(self.by_seat[seat]), self.id)
+        options = await self.service.positions.moves(account(self.by_seat[seat]), self.id)
         move = PlayerMove(self.by_seat[seat].id, self.id, options.seq, choose(options.moves))
         return (await self.service.apply(move)).seq
 

@@ -10,8 +10,9 @@ import pytest
 from psycopg._queries import MAX_CACHED_STATEMENT_LENGTH
 from sqlalchemy import func, select
 
+from app.play.head import HEAD
 from app.play.record import _RECORD, Outcome, record
-from app.play.service import _HEAD, GameService
+from app.play.service import GameService
 from app.play.sessions import _ACCOUNT_OF
 from app.rules import GameConfig, GameState, decide, legal_moves, new_game, replay, to_act
 from app.rules.fairness import seed_bytes
@@ -107,7 +108,7 @@ async def test_recording_for_a_missing_game_changes_nothing(service: GameService
         assert not await record(session, _setup(424242))
 
 
-@pytest.mark.parametrize("statement", [_RECORD, _HEAD, _ACCOUNT_OF], ids=["record", "head", "sign-in"])
+@pytest.mark.parametrize("statement", [_RECORD, HEAD, _ACCOUNT_OF], ids=["record", "head", "sign-in"])
 def test_the_statements_of_every_move_fit_psycopgs_cache(statement: str) -> None:
     """psycopg converts a statement's parameters once, and keeps the result, only for statements of at most
     4 KiB; a longer one is parsed again on every run (app.store.db.driver_sql)."""

@@ -45,7 +45,7 @@ async def _replace(api: Api, admin: Player, gid: int, seat: int, username: str) 
 
 
 async def _head(service: GameService, gid: int) -> int:
-    return (await service.summary(gid)).head
+    return (await service.positions.summary(gid)).head
 
 
 async def _replaced(api: Api, service: GameService, newcomer: str) -> tuple[Table, Player, dict[str, Any], int]:
@@ -70,7 +70,7 @@ async def test_a_replaced_player_cannot_move_for_the_seat_they_left(api: Api, se
         r = await api.client.post(f"/api/v1/games/{table.id}/moves", json=body, headers=leaver.headers)
         assert_error(r, 403, "no_seat")
     assert await _head(service, table.id) == head
-    assert (await service.summary(table.id)).seat_of(carl.id) == seat
+    assert (await service.positions.summary(table.id)).seat_of(carl.id) == seat
     r = await api.client.post(f"/api/v1/games/{table.id}/moves", json=await _awaited_move(api, table.id, carl),
                               headers=carl.headers)
     assert r.status_code == 200, r.text
@@ -129,7 +129,7 @@ async def test_an_absent_player_still_takes_their_seat_back_with_a_move(api: Api
     theirs: their own move (in one round trip, remembered) is recorded and makes them present again."""
     table, _, _ = await started(api, service, ["ann", "bob"], seed=SEED, move_timeout_hours=HOURS)
     (first,) = await table.to_act()
-    deadline = next(s.deadline for s in (await service.summary(table.id)).seats if s.seat == first)
+    deadline = next(s.deadline for s in (await service.positions.summary(table.id)).seats if s.seat == first)
     assert deadline is not None
     assert await service.apply(TimeOut(table.id, first, deadline + timedelta(minutes=1))) is not None
     for _ in range(10):  # the other player moves until the game waits for the absent seat again
@@ -137,12 +137,12 @@ async def test_an_absent_player_still_takes_their_seat_back_with_a_move(api: Api
         if seat == first:
             break
         await table.play(seat, lambda moves: moves[0])
-    assert seat == first and next(s.absent for s in (await service.summary(table.id)).seats if s.seat == seat)
+    assert seat == first and next(s.absent for s in (await service.positions.summary(table.id)).seats if s.seat == seat)
     player = table.player(seat)
     r = await api.client.post(f"/api/v1/games/{table.id}/moves", json=await _awaited_move(api, table.id, player),
                               headers=player.headers)
     assert r.status_code == 200, r.text
-    assert not next(s.absent for s in (await service.summary(table.id)).seats if s.seat == seat)
+    assert not next(s.absent for s in (await service.positions.summary(table.id)).seats if s.seat == seat)
 
 
 async def test_a_handover_on_another_instance_drops_this_ones_memo_of_the_seat(
@@ -163,7 +163,7 @@ async def test_a_handover_on_another_instance_drops_this_ones_memo_of_the_seat(
             break
         await asyncio.sleep(0.02)
     assert leaver.id not in service._tables[table.id].seats
-    current = (await service.summary(table.id)).seq
+    current = (await service.positions.summary(table.id)).seq
     assert service._decide_on_cache(PlayerMove(leaver.id, table.id, current, body["move"])) is None
     r = await api.client.post(f"/api/v1/games/{table.id}/moves", json={**body, "seq": current},
                               headers=leaver.headers)
@@ -180,7 +180,7 @@ async def test_notices_lost_make_the_service_forget_who_sits_where(api: Api, ser
     assert service._tables[table.id].seats.get(player.id) == seat
     service.forget_seats()
     assert service._tables[table.id].seats == {}
-    current = (await service.summary(table.id)).seq
+    current = (await service.positions.summary(table.id)).seq
     assert service._decide_on_cache(PlayerMove(player.id, table.id, current, body["move"])) is None
 
 

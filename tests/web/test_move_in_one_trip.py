@@ -104,3 +104,51 @@ async def test_a_sign_in_remembered_as_another_players_moves_only_for_its_own_se
     # The awaited player's own move still goes through.
     r = await api.client.post(f"/api/v1/games/{game['id']}/moves", json=body, headers=player.headers)
     assert r.status_code == 200, r.text
+
+
+# The same holds for the list of one's moves (`GET .../moves`), which reads the head in one statement that checks
+# the sign-in too (`Positions.moves_in_one_trip`).
+
+
+async def test_a_known_sign_in_lists_its_moves_without_a_lookup_of_its_own(api: Api, lookups: list[str]) -> None:
+    game, seated = await _table(api)
+    player, body = await _awaited(api, game, seated)
+    lookups.clear()
+    r = await api.client.get(f"/api/v1/games/{game['id']}/moves", headers=player.headers)
+    assert r.status_code == 200, r.text
+    assert lookups == []  # the head read checked the sign-in itself
+    assert r.json()["seq"] == body["seq"] and body["move"] in r.json()["moves"]
+
+
+async def test_a_signed_out_token_cannot_list_moves_though_the_server_remembers_it(api: Api) -> None:
+    game, seated = await _table(api)
+    player, _ = await _awaited(api, game, seated)
+    assert (await api.client.post("/api/v1/auth/logout", headers=player.headers)).status_code == 204
+    r = await api.client.get(f"/api/v1/games/{game['id']}/moves", headers=player.headers)
+    assert_error(r, 401, "invalid_token")
+
+
+async def test_an_expired_token_cannot_list_moves_though_the_server_remembers_it(api: Api, app: Any) -> None:
+    game, seated = await _table(api)
+    player, _ = await _awaited(api, game, seated)
+    async with app.state.service.db.autocommit() as session:
+        await session.execute(
+            text("UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = :id"),
+            {"id": player.id},
+        )
+    r = await api.client.get(f"/api/v1/games/{game['id']}/moves", headers=player.headers)
+    assert_error(r, 401, "invalid_token")
+
+
+async def test_a_sign_in_remembered_as_another_players_lists_only_its_own_moves(api: Api, app: Any) -> None:
+    """A wrong memory of the owner makes the statement answer nothing; the request is then looked up and the
+    moves listed are its real owner's (none: they are not awaited)."""
+    game, seated = await _table(api)
+    player, _ = await _awaited(api, game, seated)
+    other = seated[0] if player is not seated[0] else seated[1]
+    await _head(api, game, other)  # other's sign-in looked up: its owner is remembered
+    token = other.headers["Authorization"].removeprefix("Bearer ")
+    app.state.sign_in._owners[sessions.key_of(app.state.signer.session_id(token))] = player.id
+    r = await api.client.get(f"/api/v1/games/{game['id']}/moves", headers=other.headers)
+    assert r.status_code == 200, r.text
+    assert r.json()["seat"] == next(s for s, p in seated.items() if p is other) and r.json()["moves"] == []

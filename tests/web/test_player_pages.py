@@ -19,12 +19,12 @@ async def play_to_the_end(service: GameService, game: dict[str, Any], seats: dic
     """Random legal moves through the service until the game is over; the final state as everyone sees it."""
     chooser = random.Random(3)
     for _ in range(3000):
-        summary = await service.summary(game["id"])
+        summary = await service.positions.summary(game["id"])
         if summary.status == "finished":
-            return await service.view(None, game["id"])
+            return await service.positions.view(None, game["id"])
         who = seats[chooser.choice(summary.to_act)]
         account = Account(who.id, who.username, False)
-        options = await service.moves(account, game["id"])
+        options = await service.positions.moves(account, game["id"])
         await service.apply(PlayerMove(who.id, game["id"], options.seq, chooser.choice(options.moves)))
     raise AssertionError("the game did not end")
 

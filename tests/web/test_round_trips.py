@@ -6,7 +6,6 @@ test has its own PostgreSQL, so stopping it touches no other test."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -14,56 +13,9 @@ from typing import Any
 import httpx
 import pytest
 from conftest import Api
-from sqlalchemy.engine import make_url
+from wire import WireCounter, socket_of
 
 from tests.web.conftest import app_on, stop
-
-
-class WireCounter:
-    """A Unix-socket proxy in front of PostgreSQL that counts the round trips of the connections through it."""
-
-    def __init__(self, target: str, directory: Path) -> None:
-        self.target = target
-        self.path = directory / ".s.PGSQL.5432"
-        self.round_trips = 0
-        self._server: asyncio.AbstractServer | None = None
-        self._writers: list[asyncio.StreamWriter] = []
-
-    async def __aenter__(self) -> WireCounter:
-        self._server = await asyncio.start_unix_server(self._serve, path=str(self.path))
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        assert self._server is not None
-        self._server.close()
-        for writer in self._writers:
-            writer.close()
-        await self._server.wait_closed()
-
-    async def _serve(self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
-        server_reader, server_writer = await asyncio.open_unix_connection(self.target)
-        self._writers += [client_writer, server_writer]
-        last = ["server"]  # who spoke last on this connection
-
-        async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, side: str) -> None:
-            with contextlib.suppress(ConnectionError):
-                while data := await reader.read(65536):
-                    if side == "client" and last[0] != "client":
-                        self.round_trips += 1
-                    last[0] = side
-                    writer.write(data)
-                    await writer.drain()
-            writer.close()
-
-        await asyncio.gather(
-            pump(client_reader, server_writer, "client"), pump(server_reader, client_writer, "server")
-        )
-
-
-def _socket_of(url: str) -> str:
-    """The Unix socket of the PostgreSQL at `url` (the embedded server's kind of URL)."""
-    parsed = make_url(url)
-    return f"{parsed.query['host']}/.s.PGSQL.{parsed.port or 5432}"
 
 
 @pytest.fixture
@@ -71,7 +23,7 @@ async def counted(own_server: Any, tmp_path: Path) -> AsyncIterator[tuple[Any, W
     """An app whose every database connection goes through a WireCounter."""
     (tmp_path / "proxy").mkdir()
     async with (
-        WireCounter(_socket_of(own_server.get_uri()), tmp_path / "proxy") as counter,
+        WireCounter(socket_of(own_server.get_uri()), tmp_path / "proxy") as counter,
         app_on(f"postgresql://postgres:@/postgres?host={tmp_path / 'proxy'}", tmp_path) as application,
     ):
         yield application, counter
@@ -118,3 +70,37 @@ async def test_a_restart_of_postgresql_while_the_server_is_idle_costs_no_request
         for _ in range(5):
             r = await client.get("/api/v1/games", headers=ann.headers)
             assert r.status_code == 200, r.text
+
+
+# The statements one read of a running table costs on a warm cache (the server showed that table just before), as
+# PostgreSQL is asked for them: the table page and its board partial (a move's answer and the live refresh), the
+# state, the moves. The board is the sign-in lookup, the table's one read (its summary) and the log; the whole page
+# adds the chat's newest messages and the viewer's notes (the target is 3 there too).
+READ_LIMITS = {"table page": 5, "board partial": 3, "state": 2, "moves": 1}
+
+
+async def test_a_tables_reads_cost_few_statements(counted: tuple[Any, WireCounter]) -> None:
+    """Each read of a running table asks PostgreSQL for a handful of statements, counted on the wire: the table
+    page and its board partial read the game once (`Positions.table`), not the summary three times over."""
+    application, counter = counted
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=application), base_url="http://test") as client:
+        api = Api(client, application)
+        admin = await api.admin()
+        ann, bob = await api.player("ann"), await api.player("bob")
+        game = await api.started_game(admin, [ann, bob], seed=5)
+        who = api.seated(game, [ann, bob])[game["to_act"][0]]
+        reads = {
+            "table page": (f"/games/{game['id']}", {}),
+            "board partial": (f"/games/{game['id']}", {"HX-Request": "true"}),
+            "state": (f"/api/v1/games/{game['id']}/state", {}),
+            "moves": (f"/api/v1/games/{game['id']}/moves", {}),
+        }
+        costs: dict[str, list[int]] = {name: [] for name in reads}
+        for _ in range(8):  # the first ones also prepare the statements on the connection and warm the cache
+            for name, (url, extra) in reads.items():
+                before = counter.statements
+                r = await client.get(url, headers={**who.headers, **extra})
+                assert r.status_code == 200, r.text
+                costs[name].append(counter.statements - before)
+    warm = {name: max(spent[-3:]) for name, spent in costs.items()}
+    assert all(warm[name] <= limit for name, limit in READ_LIMITS.items()), costs
