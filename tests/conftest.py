@@ -15,11 +15,13 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import psycopg
 import pytest
 import uvicorn
+from psycopg import sql
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -38,7 +40,7 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A migrated PostgreSQL for the session: TEST_DATABASE_URL, or an embedded server in a temp dir."""
     given = os.environ.get("TEST_DATABASE_URL")
     if given:
-        url = to_sqlalchemy_url(given)
+        url = to_sqlalchemy_url(_database_of_this_worker(given))
         migrate.upgrade(url)
         yield url
         return
@@ -49,6 +51,20 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
     finally:
         server.cleanup()
+
+
+def _database_of_this_worker(url: str) -> str:
+    """Give each pytest-xdist worker a database of its own beside the given one, so that one worker's truncation
+    never empties the tables under another's test; without workers the given database is used as it is."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return url
+    parts = urlsplit(to_libpq_url(url))
+    name = f"{parts.path.lstrip('/') or 'postgres'}_{worker}"
+    with psycopg.connect(to_libpq_url(url), autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return urlunsplit(urlsplit(url)._replace(path="/" + name))
 
 
 @pytest.fixture
