@@ -334,8 +334,7 @@ class Positions:
         if not 1 <= at <= len(seen):
             raise NotFound("position_not_found", "This game's log has positions 1 to {last}, not {at}.",
                            last=len(seen), at=at)
-        state = state_at(events, seat, at, everything=everything)
-        view = player_view(state, seat, game_id=game_id, usernames=summary.usernames, reveal_all=everything)
+        view = _view_of(summary, state_at(events, seat, at, everything=everything), seat, past=True)
         return Position(summary, view, _visible(seen[:at], stored), len(seen), round_starts(seen))
 
     async def export(self, account: Account | None, game_id: int) -> Export:
@@ -344,9 +343,8 @@ class Positions:
         summary, seat, stored, everything = await self._whole_log(account, game_id)
         events = [row.event for row in stored]
         seen = seen_log(events, seat, everything=everything)
-        state = state_at(events, seat, len(seen), everything=everything)
-        view = player_view(state, seat, game_id=game_id, usernames=summary.usernames, reveal_all=everything)
-        return Export(summary, _visible(seen, stored), _with_server_fields(view, summary, seat), summary.seed)
+        view = _view_of(summary, state_at(events, seat, len(seen), everything=everything), seat)
+        return Export(summary, _visible(seen, stored), view, summary.seed)
 
     async def _whole_log(
         self, account: Account | None, game_id: int
@@ -405,11 +403,13 @@ class Positions:
         return state
 
 
-def _view_of(summary: GameSummary, state: GameState, seat: int | None) -> dict[str, Any]:
-    """`seat`'s view of `state` (a finished game's unredacted) with the server's fields."""
+def _view_of(summary: GameSummary, state: GameState, seat: int | None, *, past: bool = False) -> dict[str, Any]:
+    """`seat`'s state document of `state` (a finished game's unredacted) with the server's fields: ONE document
+    for the present (the state, the table, the export) and for a past position (`history`), which differ only in
+    what the server knows of the present alone (`_with_server_fields`)."""
     view = player_view(state, seat, game_id=summary.id, usernames=summary.usernames,
                        reveal_all=summary.status == "finished")
-    return _with_server_fields(view, summary, seat)
+    return _with_server_fields(view, summary, seat, past=past)
 
 
 def _visible(seen: Sequence[SeenEvent], stored: Sequence[event_store.StoredEvent]) -> list[VisibleEvent]:
@@ -503,10 +503,18 @@ async def _summary_rows(
     return [(summary, more[summary.id]) for summary in summaries]
 
 
-def _with_server_fields(view: dict[str, Any], summary: GameSummary, seat: int | None) -> dict[str, Any]:
-    """The current state document with what the server knows beside the state proper: whether the viewer may take
-    back their last move now, and in a timed game the move clocks and the seats the site's bot plays for their
-    absent players."""
+def _with_server_fields(
+    view: dict[str, Any], summary: GameSummary, seat: int | None, *, past: bool = False
+) -> dict[str, Any]:
+    """The state document with what the server knows beside the state proper: whether the viewer may take back
+    their last move now, and in a timed game the move clocks and the seats the site's bot plays for their absent
+    players. A past position has the same fields: nothing to take back there, and its clocks and absences, which
+    the log does not keep, null."""
+    if past:
+        view["undo"] = False
+        if summary.move_timeout_hours is not None:
+            view["absent"] = view["deadlines"] = None
+        return view
     view["undo"] = seat is not None and summary.undo_seat == seat and summary.status == "active"
     if summary.move_timeout_hours is not None:  # only a clock running out makes a player absent
         view["absent"] = [s.seat for s in summary.seats if s.seat is not None and s.absent and not s.bot]
