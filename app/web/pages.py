@@ -56,7 +56,7 @@ templates.env.globals.update(
     BOARD_PX=present.BOARD_PX, ink=present.ink, variant_help=guide.variant_help, variant_names=guide.VARIANT_NAMES,
     side_choices=guide.SIDE_CHOICES,
     expansion_names=EXPANSION_NAMES, OUTLAW_VP=OUTLAW_VP, static_url=static_url, score_part=present.score_part,
-    horses_not_played=guide.HORSES_NOT_PLAYED, building_name=building_name, card_name=card_name,
+    horses_not_played=guide.HORSES_NOT_PLAYED, numbers=guide.NUMBERS, building_name=building_name, card_name=card_name,
     card_side_name=present.card_side_name, shop_name=present.shop_name, piece_name=present.piece_name,
 )
 templates.env.filters.update(
