@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import ColumnExpressionArgument, ScalarSelect, func, insert, literal_column, select, text
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.accounts import Account
@@ -104,6 +106,29 @@ class Chat:
         the game itself (the table page, from its summary), so nothing checks again that it exists."""
         async with self.db.reading() as session:
             return await _messages(session, game_id, 0, limit)
+
+
+def newest_column(game_id: ColumnExpressionArgument[int], limit: int) -> ScalarSelect[Any]:
+    """The newest `limit` messages of game `game_id`, oldest first, as one JSON array (`lines_of` reads it back): a
+    column of a statement that reads the game itself (the table page's one read), so the chat costs no statement
+    of its own."""
+    newest = (
+        select(ChatMessage.id, User.username, ChatMessage.text, ChatMessage.created_at)
+        .join(User, User.id == ChatMessage.user_id)
+        .where(ChatMessage.game_id == game_id)
+        .order_by(ChatMessage.id.desc())
+        .limit(limit)
+        .subquery()
+    )
+    line = func.json_build_array(newest.c.id, newest.c.username, newest.c.text, newest.c.created_at)
+    return select(
+        func.coalesce(func.json_agg(aggregate_order_by(line, newest.c.id)), literal_column("'[]'::json"))
+    ).scalar_subquery()
+
+
+def lines_of(column: list[list[Any]]) -> list[ChatLine]:
+    """The messages of a `newest_column` (each time an ISO 8601 string there)."""
+    return [ChatLine(id, username, said, datetime.fromisoformat(at)) for id, username, said, at in column]
 
 
 async def _messages(session: AsyncSession, game_id: int, after: int, limit: int) -> list[ChatLine]:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnExpressionArgument, ScalarSelect, func, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -39,12 +40,6 @@ class NoteBook:
             await seated(session, game_id, account.id)
             return await _notes(session, account, game_id)
 
-    async def read_seated(self, account: Account, game_id: int) -> Notes:
-        """The caller's notes on the game in one statement, for a caller that has just read the game and found
-        `account` seated at it (the table page, from its summary), so nothing checks the seat again."""
-        async with self.db.reading() as session:
-            return await _notes(session, account, game_id)
-
     async def write(self, account: Account, game_id: int, text: str) -> Notes:
         """Replace the caller's notes on the game; NotFound, NotAllowed `no_seat`."""
         async with self.db.session() as session:
@@ -60,6 +55,26 @@ class NoteBook:
             ).one()
             await session.commit()
         return Notes(saved.text, saved.updated_at)
+
+
+def notes_column(game_id: ColumnExpressionArgument[int], user_id: int) -> ScalarSelect[Any]:
+    """The notes of user `user_id` on game `game_id` as a JSON array (text, updated_at), null when they wrote none
+    (`notes_of` reads it back): a column of a statement that reads the game itself (the table page's one read), so
+    the notes cost no statement of their own. Whether the user sits at the table is for that statement's reader to
+    tell."""
+    return (
+        select(func.json_build_array(Note.text, Note.updated_at))
+        .where(Note.game_id == game_id, Note.user_id == user_id)
+        .scalar_subquery()
+    )
+
+
+def notes_of(column: list[Any] | None) -> Notes:
+    """The notes of a `notes_column` (the time an ISO 8601 string there); empty when none were written."""
+    if column is None:
+        return Notes("", None)
+    text, updated_at = column
+    return Notes(text, datetime.fromisoformat(updated_at))
 
 
 async def _notes(session: AsyncSession, account: Account, game_id: int) -> Notes:

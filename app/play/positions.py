@@ -21,8 +21,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.play import clocks, invitations
 from app.play.accounts import Account
 from app.play.bus import Change
+from app.play.chat import ChatLine, lines_of, newest_column
 from app.play.errors import NotFound
 from app.play.head import Head, counted, not_started, read_head, read_head_signed
+from app.play.notes import Notes, notes_column, notes_of
 from app.play.record import SignInCheck, status_of
 from app.rules import GameState, legal_moves, player_view, redact_event, to_act
 from app.rules.history import SeenEvent, round_starts, seen_log, state_at
@@ -158,11 +160,22 @@ class Board:
 
 
 @dataclass(frozen=True, slots=True)
+class Talk:
+    """What the table page shows around the board: the chat's newest messages (oldest first), and the viewer's
+    notes (None when the viewer has no seat, and so keeps none)."""
+
+    chat: list[ChatLine]
+    notes: Notes | None
+
+
+@dataclass(frozen=True, slots=True)
 class Table:
-    """What the table page shows, read at one seq: the summary, and once the game has started its board."""
+    """What the table page shows, read at one seq: the summary, once the game has started its board, and when
+    asked for the chat and the notes."""
 
     summary: GameSummary
     board: Board | None = None
+    talk: Talk | None = None
 
 
 class Positions:
@@ -194,11 +207,16 @@ class Positions:
     async def summary(self, game_id: int) -> GameSummary:
         """What anyone may know of the game, in one statement (an open table's invitations in a second one);
         NotFound when there is no such game."""
+        summary, _ = await self._summary_with(game_id)
+        return summary
+
+    async def _summary_with(self, game_id: int, *columns: Any) -> tuple[GameSummary, tuple[Any, ...]]:
+        """The summary, and `columns` (scalar subqueries correlated to the game's row) read in its statement."""
         async with self.db.reading() as session:
-            summaries = await _summaries(session, select(Game).where(Game.id == game_id))
-        if not summaries:
+            found = await _summary_rows(session, select(Game).where(Game.id == game_id), *columns)
+        if not found:
             raise NotFound("game_not_found", "There is no game {game}.", game=game_id)
-        return summaries[0]
+        return found[0]
 
     async def list_games(
         self,
@@ -264,20 +282,29 @@ class Positions:
         return await self._events_of(summary, summary.seat_of(account.id) if account is not None else None,
                                      after, limit)
 
-    async def table(self, account: Account, game_id: int, log_length: int) -> Table:
+    async def table(self, account: Account, game_id: int, log_length: int, *, chat: int = 0) -> Table:
         """Everything the table page, its board and its live refresh show, at ONE seq: the summary (read once),
         and once the game has started the caller's view, the moves they may submit and the last `log_length`
         events of the log — the state from the cache at the summary's head, the log read up to that head, so
-        that no move made in between can make the parts disagree (a "Waiting for bob" beside bot-4's clock)."""
-        summary = await self.summary(game_id)
+        that no move made in between can make the parts disagree (a "Waiting for bob" beside bot-4's clock).
+        With `chat` (the whole page; the board alone needs neither), also the chat's newest `chat` messages and
+        the caller's notes, read in the summary's own statement: two statements in all for a started game."""
+        talk_columns = (newest_column(Game.id, chat), notes_column(Game.id, account.id)) if chat else ()
+        summary, talk_read = await self._summary_with(game_id, *talk_columns)
+        talk = None
+        if chat:
+            messages, notes = talk_read
+            seated = any(s.user_id == account.id for s in summary.seats)
+            talk = Talk(lines_of(messages), notes_of(notes) if seated else None)
         if summary.status == "open":
-            return Table(summary)
+            return Table(summary, talk=talk)
         state = await self._state(game_id, summary.head)
         seat = summary.seat_of(account.id)
         view = _view_of(summary, state, seat)
         moves = legal_moves(state, seat) if seat is not None and seat in to_act(state) else []
         after = max(0, view["seq"] - log_length)
-        return Table(summary, Board(view, moves, await self._events_of(summary, seat, after, view["seq"] - after)))
+        events = await self._events_of(summary, seat, after, view["seq"] - after)
+        return Table(summary, Board(view, moves, events), talk)
 
     async def _events_of(
         self, summary: GameSummary, seat: int | None, after: int, limit: int
@@ -307,8 +334,7 @@ class Positions:
         if not 1 <= at <= len(seen):
             raise NotFound("position_not_found", "This game's log has positions 1 to {last}, not {at}.",
                            last=len(seen), at=at)
-        state = state_at(events, seat, at, everything=everything)
-        view = player_view(state, seat, game_id=game_id, usernames=summary.usernames, reveal_all=everything)
+        view = _view_of(summary, state_at(events, seat, at, everything=everything), seat, past=True)
         return Position(summary, view, _visible(seen[:at], stored), len(seen), round_starts(seen))
 
     async def export(self, account: Account | None, game_id: int) -> Export:
@@ -317,9 +343,8 @@ class Positions:
         summary, seat, stored, everything = await self._whole_log(account, game_id)
         events = [row.event for row in stored]
         seen = seen_log(events, seat, everything=everything)
-        state = state_at(events, seat, len(seen), everything=everything)
-        view = player_view(state, seat, game_id=game_id, usernames=summary.usernames, reveal_all=everything)
-        return Export(summary, _visible(seen, stored), _with_server_fields(view, summary, seat), summary.seed)
+        view = _view_of(summary, state_at(events, seat, len(seen), everything=everything), seat)
+        return Export(summary, _visible(seen, stored), view, summary.seed)
 
     async def _whole_log(
         self, account: Account | None, game_id: int
@@ -378,11 +403,13 @@ class Positions:
         return state
 
 
-def _view_of(summary: GameSummary, state: GameState, seat: int | None) -> dict[str, Any]:
-    """`seat`'s view of `state` (a finished game's unredacted) with the server's fields."""
+def _view_of(summary: GameSummary, state: GameState, seat: int | None, *, past: bool = False) -> dict[str, Any]:
+    """`seat`'s state document of `state` (a finished game's unredacted) with the server's fields: ONE document
+    for the present (the state, the table, the export) and for a past position (`history`), which differ only in
+    what the server knows of the present alone (`_with_server_fields`)."""
     view = player_view(state, seat, game_id=summary.id, usernames=summary.usernames,
                        reveal_all=summary.status == "finished")
-    return _with_server_fields(view, summary, seat)
+    return _with_server_fields(view, summary, seat, past=past)
 
 
 def _visible(seen: Sequence[SeenEvent], stored: Sequence[event_store.StoredEvent]) -> list[VisibleEvent]:
@@ -431,15 +458,25 @@ def _seat_info(seat: dict[str, Any]) -> SeatInfo:
 async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
     """The summaries of the games `query` selects, in its order, with ONE statement for started games (their
     seats and creator's name come as subqueries of the same row); open tables read their invitations too."""
+    return [summary for summary, _ in await _summary_rows(session, query)]
+
+
+async def _summary_rows(
+    session: AsyncSession, query: Any, *columns: Any
+) -> list[tuple[GameSummary, tuple[Any, ...]]]:
+    """`_summaries`, each with the values of `columns` (subqueries correlated to the game's row) in its row."""
     found = (
-        await session.execute(query.add_columns(event_store.private_event_count(Game.id), _SEATS, _CREATOR))
+        await session.execute(
+            query.add_columns(event_store.private_event_count(Game.id), _SEATS, _CREATOR, *columns)
+        )
     ).all()
     games = [game for game, *_ in found]
-    private = {game.id: count for game, count, _, _ in found}
-    seats = {game.id: tuple(_seat_info(s) for s in seated) for game, _, seated, _ in found}
-    names = {game.id: creator for game, _, _, creator in found}
+    private = {game.id: count for game, count, *_ in found}
+    seats = {game.id: tuple(_seat_info(s) for s in seated) for game, _, seated, *_ in found}
+    names = {game.id: creator for game, _, _, creator, *_ in found}
+    more = {game.id: tuple(extra) for game, _, _, _, *extra in found}
     invited = await invitations.invited_names(session, [g.id for g in games if g.status == "open"])
-    return [
+    summaries = [
         GameSummary(
             id=g.id,
             name=g.name,
@@ -463,12 +500,21 @@ async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
         )
         for g in games
     ]
+    return [(summary, more[summary.id]) for summary in summaries]
 
 
-def _with_server_fields(view: dict[str, Any], summary: GameSummary, seat: int | None) -> dict[str, Any]:
-    """The current state document with what the server knows beside the state proper: whether the viewer may take
-    back their last move now, and in a timed game the move clocks and the seats the site's bot plays for their
-    absent players."""
+def _with_server_fields(
+    view: dict[str, Any], summary: GameSummary, seat: int | None, *, past: bool = False
+) -> dict[str, Any]:
+    """The state document with what the server knows beside the state proper: whether the viewer may take back
+    their last move now, and in a timed game the move clocks and the seats the site's bot plays for their absent
+    players. A past position has the same fields: nothing to take back there, and its clocks and absences, which
+    the log does not keep, null."""
+    if past:
+        view["undo"] = False
+        if summary.move_timeout_hours is not None:
+            view["absent"] = view["deadlines"] = None
+        return view
     view["undo"] = seat is not None and summary.undo_seat == seat and summary.status == "active"
     if summary.move_timeout_hours is not None:  # only a clock running out makes a player absent
         view["absent"] = [s.seat for s in summary.seats if s.seat is not None and s.absent and not s.bot]

@@ -37,6 +37,8 @@ COWBOY_INCOME_PER_FIREPOWER: Final = 2
 FINAL_VP_PER_ITEM: Final = 2
 FINAL_MONEY_PER_VP: Final = 6
 CASH_LIMIT_MONEY_PER_VP: Final = 10
+PARCELS_PER_VP: Final = 2  # Parcels victory points: one for every two parcels owned
+FIREPOWER_PER_VP: Final = 2  # Cowboy victory points: one for every two points of firepower
 
 # --- Big Box (`004`; RULINGS X1-X6) ------------------------------------------------------------------------------
 HORSE_PRICE: Final = 4  # paid at Wages instead of taking one cowboy's $4, one horse a round (RULING X6)
@@ -88,6 +90,18 @@ def bag_contents(expansions: tuple[str, ...]) -> dict[str, int]:
     """The buildings of the box for a game with these expansions, type -> tiles (R-GG-24)."""
     return {b.type: b.count for b in BUILDINGS.values() if b.expansion is None or b.expansion in expansions}
 
+
+# What the base game's buildings earn at the estate income (`000` "Buildings"): $ per item around them or owned
+# anywhere (`income.INCOME_RULES`), before the printed maximum of the tile.
+RANCH_PER_EMPTY_PARCEL: Final = 1
+RANCH_LEAST: Final = 1  # a ranch with no empty parcel around it still earns this
+MINE_PER_MOUNTAIN: Final = 3
+DRUGSTORE_PER_HOUSE: Final = 3
+DRUGSTORE_PER_RANCH: Final = 3
+BANK_PER_HOUSE: Final = 3
+BANK_PER_MINE: Final = 3
+SALOON_PER_HOUSE: Final = 5
+HOTEL_INCOME: Final = 6
 
 # Pieces that are houses, and how many house values each is (RULINGS B13, G6: a townhouse counts as two).
 HOUSE_PIECES: Final = {"house": 1, "townhouse": 2}

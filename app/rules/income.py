@@ -10,19 +10,30 @@ from typing import Final
 from app.rules.board import NEIGHBOURS
 from app.rules.catalog import (
     AMMUNITION_FIREPOWER,
+    BANK_PER_HOUSE,
+    BANK_PER_MINE,
     BLACKSMITH_PER_RANCH,
     BLACKSMITH_PER_ROUND,
     BUILDINGS,
     CITY_HALL_LEVEL,
     COWBOY_INCOME_PER_FIREPOWER,
+    DRUGSTORE_PER_HOUSE,
+    DRUGSTORE_PER_RANCH,
     DYNAMITE_INCOME_FACTOR,
+    FIREPOWER_PER_VP,
     GENERAL_STORE_PER_OTHER_HOUSE,
     GENERAL_STORE_PER_OWN_HOUSE,
+    HOTEL_INCOME,
     HOUSE_PIECES,
+    MINE_PER_MOUNTAIN,
     OUTLAW_INCOME_DIVISOR,
     OWNER_FREE_HOUSE_VALUES,
     PARCEL_INCOME_PER_PARCEL,
+    PARCELS_PER_VP,
+    RANCH_LEAST,
+    RANCH_PER_EMPTY_PARCEL,
     RIVER_MINE_BONUS,
+    SALOON_PER_HOUSE,
 )
 from app.rules.city_hall import occupant
 from app.rules.construction import parcels_owned
@@ -55,12 +66,12 @@ def cowboy_income(s: GameState, seat: int) -> int:
 
 def parcels_vp(s: GameState, seat: int) -> int:
     """Parcels VP: half the parcels owned, rounded down (`000` "Parcels victory points")."""
-    return parcels_owned(s, seat) // 2
+    return parcels_owned(s, seat) // PARCELS_PER_VP
 
 
 def cowboy_vp(s: GameState, seat: int) -> int:
     """Cowboy VP: half the firepower, rounded down (`000` "Cowboy victory points")."""
-    return firepower(s, seat) // 2
+    return firepower(s, seat) // FIREPOWER_PER_VP
 
 
 def estate_vp(s: GameState, seat: int) -> int:
@@ -106,7 +117,7 @@ def _owned_anywhere(s: GameState, owner: int, building: str) -> int:
 
 def _ranch(s: GameState, owner: int, index: int) -> int:
     free = sum(1 for n in NEIGHBOURS[index] if s.parcels[n].content is None)
-    return max(1, free)
+    return max(RANCH_LEAST, RANCH_PER_EMPTY_PARCEL * free)
 
 
 def _mine(s: GameState, owner: int, index: int) -> int:
@@ -116,23 +127,24 @@ def _mine(s: GameState, owner: int, index: int) -> int:
         if s.parcels[n].content == "mountain" and s.parcels[n].owner in (None, owner)
     )
     river = any(s.parcels[n].river for n in NEIGHBOURS[index])  # +$3 once beside the river (RULING V3)
-    return 3 * mountains + (RIVER_MINE_BONUS if river else 0)
+    return MINE_PER_MOUNTAIN * mountains + (RIVER_MINE_BONUS if river else 0)
 
 
 def _saloon(s: GameState, owner: int, index: int) -> int:
-    return 5 * _houses_around(s, owner, index)
+    return SALOON_PER_HOUSE * _houses_around(s, owner, index)
 
 
 def _drugstore(s: GameState, owner: int, index: int) -> int:
-    return 3 * _houses_around(s, owner, index) + 3 * _owned_anywhere(s, owner, "ranch")
+    return (DRUGSTORE_PER_HOUSE * _houses_around(s, owner, index)
+            + DRUGSTORE_PER_RANCH * _owned_anywhere(s, owner, "ranch"))
 
 
 def _bank(s: GameState, owner: int, index: int) -> int:
-    return 3 * _houses_around(s, owner, index) + 3 * _owned_anywhere(s, owner, "mine")
+    return BANK_PER_HOUSE * _houses_around(s, owner, index) + BANK_PER_MINE * _owned_anywhere(s, owner, "mine")
 
 
 def _hotel(s: GameState, owner: int, index: int) -> int:
-    return 6
+    return HOTEL_INCOME
 
 
 def _general_store(s: GameState, owner: int, index: int) -> int:

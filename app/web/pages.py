@@ -56,7 +56,7 @@ templates.env.globals.update(
     BOARD_PX=present.BOARD_PX, ink=present.ink, variant_help=guide.variant_help, variant_names=guide.VARIANT_NAMES,
     side_choices=guide.SIDE_CHOICES,
     expansion_names=EXPANSION_NAMES, OUTLAW_VP=OUTLAW_VP, static_url=static_url, score_part=present.score_part,
-    horses_not_played=guide.HORSES_NOT_PLAYED, building_name=building_name, card_name=card_name,
+    horses_not_played=guide.HORSES_NOT_PLAYED, numbers=guide.NUMBERS, building_name=building_name, card_name=card_name,
     card_side_name=present.card_side_name, shop_name=present.shop_name, piece_name=present.piece_name,
 )
 templates.env.filters.update(
@@ -638,23 +638,27 @@ async def _render_table(
     status: int = 200,
 ) -> Response:
     """The table page, or its board alone for htmx (a move's answer, the live refresh), from ONE read of the
-    game (`Positions.table`): the summary, the view, the moves and the log all at the same seq."""
+    game (`Positions.table`): the summary, the view, the moves and the log all at the same seq, and for the whole
+    page the chat and the notes in the summary's statement."""
     started = time.perf_counter()
+    board_only = is_htmx(request)
     try:
-        read = await positions.table(account, game_id, LOG_LENGTH)
+        read = await positions.table(account, game_id, LOG_LENGTH, chat=0 if board_only else talk.CHAT_SHOWN)
+        if read.board is None and read.talk is None:  # the board asked for at a table still open: its whole page
+            read = await positions.table(account, game_id, LOG_LENGTH, chat=talk.CHAT_SHOWN)
     except PlayError as exc:
         return render(request, "pages/error.html", account, status=404, message=said(exc))
     summary = read.summary
+    talked = talk.talk_context(account, summary, read.talk) if read.talk is not None else {}
     if read.board is None:
         return render(request, "pages/waiting.html", account, game=summary, row=_plain_row(account, summary),
-                      invited=account.username in summary.invited, **await talk.talk_context(request, account, summary),
+                      invited=account.username in summary.invited, **talked,
                       variants=present.variant_badges(summary.variants), deadlines=_deadlines(summary))
     context = _table_context(summary, read.board)
     context.update(notice=notice, error=error, render_ms=round((time.perf_counter() - started) * 1000, 1))
-    if is_htmx(request):
+    if board_only:
         return render(request, "partials/board.html", account, status=status, **context)
-    context.update(await talk.talk_context(request, account, summary))
-    return render(request, "pages/game.html", account, status=status, **context)
+    return render(request, "pages/game.html", account, status=status, **context, **talked)
 
 
 async def _render_past(request: Request, account: Account, positions: Positions, game_id: int, at: int) -> Response:

@@ -402,7 +402,7 @@ def variant_badges(variants: dict[str, Any]) -> list[str]:
 # The final score's parts in words (API.md `score`); a part not named here is shown by its key.
 SCORE_PARTS: Final = {
     "during_game": N_("During the game"), "buildings": N_("Buildings"), "houses": N_("Houses"),
-    "mountains": N_("Mountains"), "money": N_("Money (1 VP per ${money})"), "station": N_("Stations"),
+    "mountains": N_("Mountains"), "money": N_("Money (${money} per VP)"), "station": N_("Stations"),
     "outlaws": N_("Outlaws"), "horses": N_("Horses ({vp} VP each)"), "kit_carson": N_("Kit Carson (players behind)"),
 }
 

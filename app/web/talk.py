@@ -9,8 +9,7 @@ from fastapi import Request
 
 from app.play.accounts import Account
 from app.play.chat import Chat
-from app.play.notes import NoteBook
-from app.play.positions import GameSummary
+from app.play.positions import GameSummary, Talk
 
 CHAT_SHOWN = 100  # the newest messages a table shows; the API reads further back
 
@@ -26,12 +25,7 @@ async def chat_context(request: Request, game: GameSummary) -> dict[str, Any]:
     return {"chat": await chat.newest(game.id, CHAT_SHOWN)}
 
 
-async def talk_context(request: Request, account: Account, game: GameSummary) -> dict[str, Any]:
-    """The chat box's and the notes box's context for `account` at `game`'s table."""
-    seated = is_seated(account, game)
-    notes: NoteBook = request.app.state.notes
-    return {
-        **await chat_context(request, game),
-        "seated": seated,
-        "notes": await notes.read_seated(account, game.id) if seated else None,
-    }
+def talk_context(account: Account, game: GameSummary, talk: Talk) -> dict[str, Any]:
+    """The chat box's and the notes box's context for `account` at `game`'s table, from the table's one read
+    (`Positions.table` with `chat=CHAT_SHOWN`)."""
+    return {"chat": talk.chat, "seated": is_seated(account, game), "notes": talk.notes}

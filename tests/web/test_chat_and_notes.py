@@ -4,15 +4,20 @@ log, announced on the stream, rate-limited) and private notes (read and written 
 from __future__ import annotations
 
 import asyncio
+import html
 import json
+import re
+from datetime import datetime
 from typing import Any
 
 import httpx
+import pytest
 from conftest import Api, Player, live_server
 from httpx_sse import aconnect_sse
 from support import assert_error
 
 from app.settings import Settings
+from app.web import talk
 from tests.web.test_pages import csrf_of
 
 
@@ -173,5 +178,37 @@ async def test_a_spectator_reads_the_chat_but_has_no_field_and_no_notes(app: Any
         assert "good luck" in page and 'id="chat-form"' not in page and 'id="notes"' not in page
         r = await browser.post(f"/games/{game['id']}/chat", data={"text": "hi", "csrf_token": token})
         assert r.status_code == 403
+    finally:
+        await browser.aclose()
+
+
+async def test_the_table_page_shows_the_chats_newest_messages_and_ones_notes_from_its_one_read(
+    app: Any, api: Api, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table page reads the chat and the notes in its summary's statement (`Positions.table`): the newest
+    messages the table shows, oldest first, each at the time the chat's own read gives, and one's own notes as
+    written (an open table's waiting page too)."""
+    monkeypatch.setattr(talk, "CHAT_SHOWN", 2)
+    game, ann, bob, _ = await table(api, client)
+    chat = f"/api/v1/games/{game['id']}/chat"
+    for who, text in ((ann, "first words"), (bob, "second words"), (ann, "third words")):
+        assert (await client.post(chat, json={"text": text}, headers=who.headers)).status_code == 201
+    await client.put(f"/api/v1/games/{game['id']}/notes", json={"text": "Ann's own plan"}, headers=ann.headers)
+    newest = (await client.get(chat, headers=ann.headers)).json()["messages"][-2:]
+    browser, _ = await _browser(app, "ann")
+    try:
+        page = html.unescape((await browser.get(f"/games/{game['id']}")).text)
+        shown = re.findall(r'<li data-id="(\d+)"><strong>(\w+)</strong> <time class="muted" datetime="([^"]+)"',
+                           page)
+        assert [(int(i), name, datetime.fromisoformat(at)) for i, name, at in shown] == [
+            (m["id"], m["username"], datetime.fromisoformat(m["at"])) for m in newest]
+        assert "first words" not in page and page.index("second words") < page.index("third words")
+        assert "Ann's own plan</textarea>" in page
+        waiting = await client.post("/api/v1/games", json={"name": "Later", "seats": 3}, headers=ann.headers)
+        assert waiting.status_code == 201, waiting.text
+        wait_chat = f"/api/v1/games/{waiting.json()['id']}/chat"
+        assert (await client.post(wait_chat, json={"text": "who joins?"}, headers=ann.headers)).status_code == 201
+        lobby = html.unescape((await browser.get(f"/games/{waiting.json()['id']}")).text)
+        assert 'id="waiting"' in lobby and "who joins?" in lobby and "></textarea>" in lobby
     finally:
         await browser.aclose()

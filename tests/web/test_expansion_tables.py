@@ -20,6 +20,8 @@ async def test_a_table_with_the_outlaws_starts_and_shows_them(api: Any, client: 
     state = (await client.get(f"/api/v1/games/{game['id']}/state", headers=ann.headers)).json()
     assert state["outlaws"] == {"strength": None, "reserve": 9}  # none arrive before round 2 (R-OUT-1)
     assert all(p["outlaw"] is None for p in state["board"]["parcels"])
+    table = (await client.get(f"/games/{game['id']}", headers={**ann.headers, "HX-Request": "true"})).text
+    assert "<strong>Outlaws</strong> arrive from round 2 · 9 in reserve." in table
 
 
 async def test_an_expansion_named_twice_is_refused(api: Any, client: httpx.AsyncClient) -> None:
@@ -32,6 +34,7 @@ async def test_the_admin_form_offers_the_outlaws(api: Any, client: httpx.AsyncCl
     token = await _page_client(client, api)
     form = (await client.get("/games/new", headers={"Accept": "text/html"})).text
     assert 'name="expansions" value="outlaws"' in form
+    assert "Tick the 7 cards to play (8 with the Newspaper Boy)" in form  # RULING G1
     r = await client.post("/games/new", data={"name": "Wild", "seats": "2", "sides": "vote",
                                               "expansions": "outlaws", "csrf_token": token})
     assert r.status_code == 303, r.text

@@ -135,11 +135,80 @@ async def test_state_at_every_position_is_the_replay_of_the_first_n_events(
         assert len(log) == summary["seq"]
         for n in range(1, len(log) + 1):
             past = (await client.get(f"/api/v1/games/{gid}/state", params={"at": n}, headers=who.headers)).json()
-            assert past == player_view(replay(log[:n]), seat, game_id=gid, usernames=usernames), n
+            assert past == {**player_view(replay(log[:n]), seat, game_id=gid, usernames=usernames), "undo": False}, n
             assert past["seq"] == n
     assert_error(await client.get(f"/api/v1/games/{gid}/state", params={"at": summary["seq"] + 1},
                                   headers=ann.headers), 404, "position_not_found")
     assert_error(await client.get(f"/api/v1/games/{gid}/state", params={"at": 0}, headers=ann.headers), 422)
+
+
+# What a past position's document says otherwise than the present one at the same seq: what the server knows of the
+# present alone (API.md "History"): whether the viewer may take back their last move now, and a timed game's clocks.
+PRESENT_ONLY = frozenset({"undo", "absent", "deadlines"})
+_MISSING = object()
+
+
+def _differences(present: Any, past: Any, path: str = "") -> list[str]:
+    """The paths of the fields where two documents differ (a field on one side only, a list of another length)."""
+    if isinstance(present, dict) and isinstance(past, dict):
+        return [found for key in sorted(present.keys() | past.keys())
+                for found in _differences(present.get(key, _MISSING), past.get(key, _MISSING), f"{path}/{key}")]
+    if isinstance(present, list) and isinstance(past, list) and len(present) == len(past):
+        return [found for i, (a, b) in enumerate(zip(present, past, strict=True))
+                for found in _differences(a, b, f"{path}/{i}")]
+    return [] if present == past else [path]
+
+
+@pytest.mark.parametrize("variants", [
+    {"might_is_right": True}, {"sides": "vote"}, {"new_beginning": True},
+    {"expansions": ["gold_and_guns", "outlaws"]},
+], ids=["might_is_right", "sides_by_vote", "new_beginning", "gold_and_guns_outlaws"])
+async def test_the_newest_past_position_is_the_present_document(
+    api: Api, client: httpx.AsyncClient, variants: dict[str, Any]
+) -> None:
+    """History (API.md "History"): `state?at=<the caller's head>` is the document `state` gives, field by field,
+    but for what the server knows of the present alone — `undo` (false in the past) and a timed game's `absent` and
+    `deadlines` (null in the past: the log keeps no clock) — for every seat and a spectator, from the setup to the
+    end of a timed three-player game: the viewer's own duel tiles, secret votes and secret basket read the same
+    (RULINGS V1, V2, V4), dynamite and outlaws too. The table at that position shows."""
+    api.app.state.service.moves_per_minute = 100_000  # a test plays faster than the limit on people (60 a minute)
+    admin = await api.admin()
+    players = [await api.player(name) for name in ("ann", "bob", "cyd")]
+    viewers = [*players, await api.player("eve")]  # eve watches
+    game = await api.started_game(admin, players, seed=11, variants=variants, move_timeout_hours=24)
+    gid, seats = game["id"], api.seated(game, players)
+    chooser = random.Random(11)
+    summary, played, compared = game, 0, 0
+    while True:
+        if played < 12 or played % 15 == 0 or summary["status"] == "finished":
+            for who in viewers:
+                present = (await client.get(f"/api/v1/games/{gid}/state", headers=who.headers)).json()
+                answer = await client.get(f"/api/v1/games/{gid}/state", params={"at": present["seq"]},
+                                          headers=who.headers)
+                assert answer.status_code == 200, answer.text
+                past = answer.json()
+                where = (who.username, played, present["seq"])
+                assert past.keys() == present.keys(), where
+                assert [d for d in _differences(present, past) if d.split("/")[1] not in PRESENT_ONLY] == [], where
+                assert (past["undo"], past["absent"], past["deadlines"]) == (False, None, None), where
+                if (viewer := present["viewer"]) is not None:
+                    own = past["players"][viewer]
+                    assert None not in (own["tiles"], own["votes"], own["basket"]), where
+                if played % 15 == 0 or summary["status"] == "finished":
+                    page = await client.get(f"/games/{gid}", params={"at": present["seq"]}, headers=who.headers)
+                    assert page.status_code == 200 and 'id="history-at"' in page.text, where
+                compared += 1
+        if summary["status"] == "finished":
+            break
+        who = seats[chooser.choice(summary["to_act"])]
+        options = (await client.get(f"/api/v1/games/{gid}/moves", headers=who.headers)).json()
+        r = await client.post(f"/api/v1/games/{gid}/moves",
+                              json={"seq": options["seq"], "move": chooser.choice(options["moves"])},
+                              headers=who.headers)
+        assert r.status_code == 200, r.text
+        summary = (await client.get(f"/api/v1/games/{gid}", headers=admin.headers)).json()
+        played += 1
+    assert compared >= 4 * 14, compared  # the first moves, then every 15th, and the end, each by all four
 
 
 async def test_no_past_position_shows_another_seats_basket(api: Api, client: httpx.AsyncClient) -> None:

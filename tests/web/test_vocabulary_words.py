@@ -1,6 +1,7 @@
 """Every move type of the vocabulary has its words on the table, and every event type its sentence in the log,
-each from one table keyed by type: a type without an entry raises instead of showing its name. The words take
-their prices and VP from the catalog, never typed again in the web layer."""
+each from one table keyed by type: a type without an entry raises instead of showing its name. The words, the help,
+the score's headings and the templates' words about the rules take their prices, incomes and VP from the catalog,
+never typed again in the web layer."""
 
 from __future__ import annotations
 
@@ -10,16 +11,18 @@ from typing import Any
 
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
+from jinja2.ext import babel_extract
 
 from app.rules import GameConfig, new_game, player_view, replay
 from app.rules.decisions import Decision
 from app.rules.events import EVENT_TYPES
 from app.rules.moves import MOVE_TYPES
-from app.web import gamelog, labels
+from app.web import gamelog, guide, labels, present
 
 ROOT = Path(__file__).resolve().parents[2]
-# The chips named by what is printed on them ("the 3-guns chip"): a name, not an amount.
-CHIP_NAMES = re.compile(r"3-guns chip|3-revolvers chip")
+# Names that hold a digit, not an amount: the chips named by what is printed on them ("the 3-guns chip"), and the
+# site's bots (bot-1, bot-2, …).
+NAMES = re.compile(r"3-guns chip|3-revolvers chip|bot-\d")
 
 
 def _doc(**more: Any) -> dict[str, Any]:
@@ -64,12 +67,59 @@ def _marked_texts(module: Path) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("module", ["app/web/labels.py", "app/web/gamelog.py"])
+def _template_texts(template: Path) -> list[str]:
+    """The texts a template marks for translation, as `babel.cfg` extracts them."""
+    found: list[str] = []
+    with template.open("rb") as source:
+        for _line, _function, message, _comments in babel_extract(source, DEFAULT_KEYWORDS, [], {"trimmed": "true"}):
+            found.extend(m for m in (message if isinstance(message, tuple) else [message]) if m)
+    return found
+
+
+@pytest.mark.parametrize("module", ["app/web/labels.py", "app/web/gamelog.py", "app/web/guide.py",
+                                    "app/web/present.py"])
 def test_the_words_take_their_numbers_from_the_catalog(module: str) -> None:
-    """A price or a VP amount in a move's words or a log sentence is a `{field}` filled from the catalog or the
-    event: no "$4" typed again beside `HORSE_PRICE`."""
-    typed = [text for text in _marked_texts(ROOT / module) if re.search(r"\d", CHIP_NAMES.sub("", text))]
+    """A price, an income or a VP amount in a move's words, a log sentence, the help or the score's headings is a
+    `{field}` filled from the catalog, the core or the event: no "$4" typed again beside `HORSE_PRICE`."""
+    typed = [text for text in _marked_texts(ROOT / module) if re.search(r"\d", NAMES.sub("", text))]
     assert typed == []
+
+
+# The templates that speak of the rules: the table's board, the new-game form, the rules page.
+RULES_TEMPLATES = ("templates/partials/board.html", "templates/pages/new_game.html", "templates/pages/rules.html")
+
+
+@pytest.mark.parametrize("template", RULES_TEMPLATES)
+def test_the_templates_take_their_numbers_from_the_catalog(template: str) -> None:
+    """The templates' words about the rules ("Outlaws arrive from round 2", "Tick the 7 cards") fill their
+    numbers from the catalog (`guide.NUMBERS`, the `numbers` of every template)."""
+    texts = _template_texts(ROOT / template)
+    assert texts
+    assert [text for text in texts if re.search(r"\d", NAMES.sub("", text))] == []
+
+
+def test_the_help_filled_from_the_catalog_reads_as_before() -> None:
+    """R-INC-3, R-INC-6, R-INC-8, R-CON-8, R-END-3, R-END-6, R-GG-2, R-OUT-1: the incomes, revolvers, VP and counts
+    the catalog and the core hold, shown as the help always showed them (000 "Buildings": "Drugstore: $3 per house
+    value ... plus $3 per ranch"; "End of the Game": "1 VP per $6")."""
+    assert guide.building_help("drugstore", str) == (
+        "Earns $3 for each house value around it, plus $3 for each ranch you own anywhere. Needs a road; built with a "
+        "house. At most $33.")
+    assert guide.building_help("ranch", str).startswith(
+        "Earns $1 for each empty parcel around it (no building, house or mountain, whoever owns it), at least $1;")
+    assert guide.building_help("ranch", str).endswith("Gives 1 revolver when built.")
+    assert guide.building_help("hotel", str).startswith("Earns $6, and counts as 2 houses")
+    assert guide.building_help("prison", str).startswith("Earns nothing; gives 2 revolvers when built.")
+    outline = dict(guide.rules_context()["outline"])
+    assert "scores a VP for each $10 given up; new cowboys arrive (after rounds 1 to 3)" in outline["End of the round"]
+    assert outline["End of the game"] == (
+        "After round 4: 2 VP for each building, house and mountain on one's own parcels, and a VP for every $6. Most "
+        "VP wins; a tie goes to the tied player who passed first in round 4.")
+    assert dict(guide.rules_context()["pieces"])["townhouse"] == (
+        "A townhouse: a house turned over when all 8 parcels around it are taken; counts as 2 houses.")
+    assert guide.variant_help("outlaws", str).startswith(
+        "From round 2, 1 to 3 outlaws arrive each round (strength 8 to 13, by dice)")
+    assert present.score_part("money") == "Money ($6 per VP)"
 
 
 def test_the_words_filled_from_the_catalog_read_as_before() -> None:
