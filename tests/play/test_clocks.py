@@ -231,7 +231,7 @@ async def test_three_timeouts_at_a_players_table_alert_the_admins_not_its_creato
     gid = r.json()["id"]
     await client.post(f"/api/v1/games/{gid}/join", headers=bob.headers)
     game = (await client.post(f"/api/v1/games/{gid}/start", headers=ann.headers)).json()
-    table = Table(service, game, [ann, bob])
+    table = Table(service, api.app.state.positions, game, [ann, bob])
     keeper = ClockKeeper(service)
     t = now()
     counts: dict[int, int] = {}
