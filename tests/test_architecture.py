@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import graphlib
+import re
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
@@ -122,3 +123,85 @@ def test_only_the_composition_root_opens_the_database_and_starts_the_jobs() -> N
         if any(isinstance(node, ast.Attribute) and node.attr == STARTS_A_JOB for node in ast.walk(tree)):
             wrong.append(f"{module} starts a background job")
     assert wrong == []
+
+
+WEB_FACTORY = "app.web.app"  # builds the application: the one module that gathers the routes
+RECORD = "app.play.record.record"  # the one statement that writes a game's log
+# Who records a game's events with it: the write path (every change of a running game) and the lobby (the start).
+RECORDERS = {"app.play.service", "app.play.lobby"}
+# The write path and the reads share the state cache (app.store.repository) and nothing else.
+APART = {"app.play.service": {"app.play.positions", "app.play.lobby"}, "app.play.positions": {"app.play.service",
+                                                                                                "app.play.lobby"}}
+WRITES_THE_LOG = re.compile(r"\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+game_events\b", re.IGNORECASE)
+
+
+def route_modules() -> set[str]:
+    """The modules of the web layer that declare routes (an `APIRouter`): the areas of the site."""
+    found = set()
+    for module, path in modules(APP_DIR).items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if layer_of(module) == "web" and any(
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "APIRouter"
+            for node in ast.walk(tree)
+        ):
+            found.add(module)
+    return found
+
+
+def test_the_web_layer_never_reads_the_store() -> None:
+    """Pages and the API reach the database only through the play layer's services and functions, which keep
+    its rows, sessions and errors to themselves (an account, not a `users` row)."""
+    wrong = {
+        f"{module} imports {name}"
+        for module, path in modules(APP_DIR).items()
+        if layer_of(module) == "web"
+        for name in imported_names(path, APP_DIR)
+        if name == "app.store" or name.startswith("app.store.")
+    }
+    assert wrong == set()
+
+
+def test_route_modules_import_no_other_route_module() -> None:
+    """Each area of the site (the lobby, the table, the accounts, the API, ...) is a module of routes built on
+    the web layer's toolkit (rendering, forms, fields, dependencies), never on another area; only the
+    application's factory gathers them."""
+    routes = route_modules()
+    assert {"app.web.api", "app.web.lobby_pages", "app.web.table_pages"} <= routes  # the test sees the areas
+    wrong = {
+        f"{module} imports {target}"
+        for module, targets in GRAPH.items()
+        if module != WEB_FACTORY
+        for target in targets & routes
+    }
+    assert wrong == set()
+
+
+def test_the_write_path_and_the_reads_share_only_the_state_cache() -> None:
+    """`GameService` (the write path) and `Positions` (the reads) meet in the state cache they are both handed;
+    neither imports the other, nor the lobby."""
+    wrong = {f"{module} imports {target}" for module, apart in APART.items() for target in GRAPH[module] & apart}
+    assert wrong == set()
+
+
+def test_a_games_events_are_written_by_one_statement() -> None:
+    """Every event of a game's log is written by `app.play.record` (one statement, the move clocks, the mails
+    and the live notice with it), called by the write path and by the lobby when a game starts; no other module
+    writes the log."""
+    recorders = {module for module, path in modules(APP_DIR).items() if RECORD in imported_names(path, APP_DIR)}
+    assert recorders == RECORDERS
+    writers = {
+        module for module, path in modules(APP_DIR).items()
+        if WRITES_THE_LOG.search(path.read_text(encoding="utf-8")) or _builds_event_rows(path)
+    }
+    assert writers == {"app.play.record"}
+
+
+def _builds_event_rows(path: Path) -> bool:
+    """Whether the module makes `GameEvent` rows or statements on them (`GameEvent(...)`, `insert(GameEvent)`)."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            called = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            args = [arg.id for arg in node.args if isinstance(arg, ast.Name)]
+            if called == "GameEvent" or (called in {"insert", "update", "delete"} and "GameEvent" in args):
+                return True
+    return False

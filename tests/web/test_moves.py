@@ -181,7 +181,7 @@ async def test_a_move_is_one_statement_on_a_warm_cache_and_three_on_a_cold_one(
         awaited = by_seat[summary["to_act"][0]]
         options = (await client.get(f"/api/v1/games/{gid}/moves", headers=awaited.headers)).json()
         if not warm:
-            app.state.service._tables.clear()  # as on a server that never showed this player the game
+            app.state.service.cache.seats.tables.clear()  # as on a server that never showed this player the game
         sent.clear()
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(psycopg.AsyncCursor, "execute", statement)
