@@ -138,10 +138,6 @@ def move_handler(move_type: MoveType) -> Callable[[MoveHandler], MoveHandler]:
     return register
 
 
-def _legal(s: GameState, seat: int) -> list[Move]:
-    return legal_moves_view(s, seat)
-
-
 def decide(s: GameState, seat: int, move: Mapping[str, Any], seed: int) -> list[Event]:
     """The events a legal move produces, followed by every automatic step up to the next decision."""
     events, _ = play(s, seat, move, Rng(seed, s.seq))
@@ -185,7 +181,7 @@ def advance(s: GameState, rng: Rng) -> tuple[list[Event], GameState]:
 
 def _forced_move(s: GameState, waiting: Awaiting) -> tuple[int, Move] | None:
     for seat in waiting.seats:
-        moves = _legal(s, seat)
+        moves = legal_moves_view(s, seat)
         if len(moves) == 1 and not _asking_hides_a_hand(s, seat, moves[0]):
             return seat, moves[0]
     return None

@@ -347,7 +347,7 @@ def _game_started(s: GameState, e: GameStarted) -> GameState:
     land, water = Parcel(), Parcel(river=True)  # every parcel starts empty; equal parcels may share one value
     bag = bag_contents(s.config.expansions)
     return replace(
-        s, players=players, parcels=tuple(water if i in river else land for i in PARCELS), bag=bag,
+        s, players=players, parcels=tuple([water if i in river else land for i in PARCELS]), bag=bag,
         sides=dict(e["sides"]), construction=(None,) * len(CONSTRUCTION_INDEX),
         cards=tuple(e["characters"]) if "characters" in e else BASE_CARDS,
     )

@@ -578,4 +578,4 @@ def is_legal(s: GameState, seat: int, move: Mapping[str, Any]) -> bool:
         candidate = candidates[candidates.index(move)]
     except ValueError:
         return False
-    return all(type(move[k]) is type(v) for k, v in candidate.items())
+    return all([type(move[k]) is type(v) for k, v in candidate.items()])  # a list: one call, not one per field
