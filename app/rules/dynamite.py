@@ -21,7 +21,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from app.rules.board import parcel_xy
 from app.rules.catalog import DYNAMITE_CHIPS, DYNAMITE_DICE, SQUARES, Side
 from app.rules.duels import dynamite_seats
 from app.rules.events import DuelFought, DuelTarget, DuelTilesRevealed, OutlawFought, RevealedTile
@@ -112,15 +111,6 @@ def dynamite_deciders(s: GameState) -> tuple[int, ...]:
         seat for seat in s.placement_order
         if s.players[seat].dynamite and seat not in s.dynamite_done and dynamite_targets(s, seat)
     )
-
-
-def dynamite_moves(s: GameState, seat: int) -> list[Move]:
-    moves: list[Move] = []
-    for index in dynamite_targets(s, seat):
-        x, y = parcel_xy(index)
-        moves.append({"type": "use_dynamite", "x": x, "y": y})
-    moves.append({"type": "keep_dynamite"})
-    return moves
 
 
 # --- the red Gunsmith (R-GG-8) -----------------------------------------------------------------------------------
