@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+import app.rules.families  # noqa: F401  (every family registers its moves before one is played)
 from app.rules.board import parcel_index, parcel_xy
 from app.rules.catalog import (
     BANKER_VP_PRICES,
@@ -54,7 +55,6 @@ from app.rules.dynamite import rerolling_seat
 from app.rules.events import (
     BuildingPlaced,
     BuildingTaken,
-    CardCopied,
     CityHallPlaced,
     ClaimReason,
     CowboyHealed,
@@ -92,7 +92,6 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         Bid,
         BidPass,
         BuyBuilding,
-        BuyHorse,
         BuyParcel,
         BuyRevolvers,
         BuyVp,
@@ -100,7 +99,6 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         ChoosePersonality,
         ClaimParcel,
         CollectTax,
-        CopyCard,
         Decline,
         DeclineParcel,
         DenyRemaining,
@@ -457,21 +455,6 @@ def _deny_remaining(s: GameState, seat: int, move: DenyRemaining, rng: Rng, kind
 
 
 
-# --- the Newspaper Boy ----------------------------------------------------------------------------------------
-
-
-@move_handler("copy_card")
-def _copy_card(s: GameState, seat: int, move: CopyCard, rng: Rng, kind: Decision) -> list[Event]:
-    """The Newspaper Boy copies a card with its abilities: what it gives at once and what it does on choosing
-    (RULING X2); the Doctor / Undertaker on the side its holder chose, or that the copy names (decision D95)."""
-    card = move["card"]
-    colour = move.get("side") or s.sides.get(card, "yellow")
-    side = PERSONALITIES[card].side(colour)
-    event: CardCopied = {"type": "card_copied", "seat": seat, "card": card, "side": colour, **card_gains(s, side)}
-    return [event, *on_choosing(s, seat, card, side, rng)]
-
-
-
 # --- the Gold & Guns characters -------------------------------------------------------------------------------
 
 
@@ -616,20 +599,6 @@ def _pay_nothing(s: GameState, seat: int, move: Decline, rng: Rng, kind: Decisio
     held = undertaker(s)
     assert held is not None
     return [{"type": "undertaker_paid", "seat": seat, "undertaker": held[0], "money": 0, "vp": 0}]
-
-
-
-# --- Big Box's horses -----------------------------------------------------------------------------------------
-
-
-@move_handler("buy_horse")
-def _buy_horse(s: GameState, seat: int, move: BuyHorse, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "wages_chosen", "seat": seat, "horse": True}]
-
-
-@declines(Decision.HORSE)
-def _no_horse(s: GameState, seat: int, move: Decline, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "wages_chosen", "seat": seat, "horse": False}]
 
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from itertools import islice
 from typing import Any
 
+import app.rules.families  # noqa: F401  (every family registers its events' effects before one is applied)
 from app.rules.auction import next_bidder
 from app.rules.board import PARCELS, SIDES, parcel_index
 from app.rules.catalog import (
@@ -74,7 +75,6 @@ from app.rules.events import (
     BuildingPlaced,
     BuildingPurchaseDeclined,
     BuildingTaken,
-    CardCopied,
     CardDecisionDeclined,
     CardFlipped,
     CardOptionChosen,
@@ -149,7 +149,6 @@ from app.rules.events import (
     UndertakerPaid,
     VpBought,
     VpGained,
-    WagesChosen,
     WagesPaid,
 )
 from app.rules.model import (
@@ -682,16 +681,6 @@ def _permission_denied_rest(s: GameState, e: PermissionDeniedRest) -> GameState:
 
 
 
-# --- the Newspaper Boy ----------------------------------------------------------------------------------------
-
-
-@handles("card_copied")
-def _card_copied(s: GameState, e: CardCopied) -> GameState:
-    """The Newspaper Boy has the copied card's abilities for the round (RULING X2)."""
-    return card_taken(update_player(s, e["seat"], copied=e["card"]), e["seat"], e)
-
-
-
 # --- the Gold & Guns characters -------------------------------------------------------------------------------
 
 
@@ -949,16 +938,6 @@ def _healing_declined(s: GameState, e: HealingDeclined) -> GameState:
 def _undertaker_paid(s: GameState, e: UndertakerPaid) -> GameState:
     s = gain(_defeat_settled(s, e["seat"]), e["seat"], cowboys=1, money=-e["money"], vp=-e["vp"])
     return gain(s, e["undertaker"], money=e["money"])
-
-
-
-# --- Big Box's horses -----------------------------------------------------------------------------------------
-
-
-@handles("wages_chosen")
-def _wages_chosen(s: GameState, e: WagesChosen) -> GameState:
-    """The answer is kept until the wages are paid (`wages_paid`, which hands over the horse)."""
-    return replace(s, wages_chosen={**s.wages_chosen, e["seat"]: e["horse"]})
 
 
 

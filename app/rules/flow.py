@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+import app.rules.families  # noqa: F401  (every family registers its steps before the schedule is read)
 from app.rules.auction import auction_closed
 from app.rules.board import parcel_index, parcel_xy
 from app.rules.cash_limit import over_cash_limit
@@ -68,7 +69,8 @@ from app.rules.events import (
     RoadGain,
     TilesDrawn,
 )
-from app.rules.horses import horse_chooser, wages_payments
+from app.rules.families.horses import horse_step
+from app.rules.horses import wages_payments
 from app.rules.income import (
     cowboy_income,
     cowboy_vp,
@@ -591,16 +593,6 @@ def defeat_step(s: GameState) -> Step:
     `defeat` is set."""
     assert s.defeat is not None
     return Awaiting(defeat_decision(s), s.defeat.seats[:1])
-
-
-
-# --- Big Box's horses -----------------------------------------------------------------------------------------
-
-
-def horse_step(s: GameState) -> Step:
-    """At Wages, before the wages are paid: the next seat asked whether it buys a horse, if any."""
-    buyer = horse_chooser(s)
-    return Awaiting(Decision.HORSE, (buyer,)) if buyer is not None else None
 
 
 

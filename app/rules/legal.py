@@ -8,8 +8,9 @@ decision (`registry.LEGAL`), named after the decision: the base game's below, th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
+import app.rules.families  # noqa: F401  (every family registers its decisions' moves before they are listed)
 from app.rules.auction import auction_parcel_choices, bid_amounts
 from app.rules.board import parcel_xy
 from app.rules.cash_limit import cash_limit
@@ -68,7 +69,6 @@ from app.rules.townhouses import townhouse_targets
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
     from app.rules.moves import (
         ChoosePersonality,
-        CopyCard,
         HealCowboy,
         Move,
         ProspectMine,
@@ -318,34 +318,6 @@ def _permission(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
 
 
 
-# --- the Newspaper Boy ----------------------------------------------------------------------------------------
-
-
-# The Newspaper Boy copies neither himself nor the Sheriff (`004` "a excepción del Sheriff").
-_NOT_COPIED: Final = frozenset({"newspaper_boy", "sheriff"})
-
-
-_COPY: dict[str, tuple[CopyCard, ...]] = {
-    card: tuple({"type": "copy_card", "card": card, "side": side} for side in ("yellow", "red"))
-    if p.holder_chooses_side else ({"type": "copy_card", "card": card},)
-    for card, p in PERSONALITIES.items()
-}
-
-
-@lists(Decision.NEWSPAPER_BOY)
-def _newspaper_boy(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """Any other card of the game but the Sheriff, taken or not (RULING X2); the Doctor / Undertaker on the side
-    it shows, or, when nobody has chosen it yet, on the side the copy names (decision D95)."""
-    return [
-        move
-        for card in s.cards
-        if card not in _NOT_COPIED
-        for move in _COPY[card]
-        if card not in s.sides or move.get("side", s.sides[card]) == s.sides[card]
-    ]
-
-
-
 # --- the Gold & Guns characters -------------------------------------------------------------------------------
 
 
@@ -468,16 +440,6 @@ def _undertaker(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
     options = burial_options(s, seat)
     moves: list[Move] = [{"type": "pay_undertaker", "pay": pay} for pay in options]
     return moves or [{"type": "decline"}]
-
-
-
-# --- Big Box's horses -----------------------------------------------------------------------------------------
-
-
-@lists(Decision.HORSE)
-def _horse(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """A horse for $4 instead of one cowboy's $4, or the wages as usual."""
-    return [{"type": "buy_horse"}, {"type": "decline"}]
 
 
 
