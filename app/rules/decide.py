@@ -28,7 +28,6 @@ from app.rules.catalog import (
     PERSONALITIES,
     PROSPECTOR_PRICE,
     SETTLER_RED_MONEY,
-    SHOP,
 )
 from app.rules.characters import (
     GAMBLING,
@@ -59,7 +58,6 @@ from app.rules.events import (
     ClaimReason,
     CowboyHealed,
     CowboyPlaced,
-    DuelTileChosen,
     Event,
     MineProspected,
     PermissionAnswered,
@@ -102,7 +100,6 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         Decline,
         DeclineParcel,
         DenyRemaining,
-        FinishRoads,
         GiveUpMoney,
         GrocerChoice,
         HealCowboy,
@@ -123,16 +120,11 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         PlaceSingerCowboy,
         PlaceTownhouse,
         PlaceWhiteCowboy,
-        PlayTile,
         ProspectMine,
         Reroll,
         ResolveDuel,
-        ShopAdd,
-        ShopDone,
-        ShopRemove,
         TakeBuilding,
         UseDynamite,
-        VoteSide,
     )
 
 MAX_AUTOMATIC_EVENTS = 10_000  # a guard against a flow that never waits; a real game has a few hundred
@@ -599,58 +591,4 @@ def _pay_nothing(s: GameState, seat: int, move: Decline, rng: Rng, kind: Decisio
     held = undertaker(s)
     assert held is not None
     return [{"type": "undertaker_paid", "seat": seat, "undertaker": held[0], "money": 0, "vp": 0}]
-
-
-
-# --- the vote on the sides ------------------------------------------------------------------------------------
-
-
-@move_handler("vote_side")
-def _vote_side(s: GameState, seat: int, move: VoteSide, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "side_voted", "seat": seat, "card": move["card"], "side": move["side"]}]
-
-
-
-# --- Might Is Right -------------------------------------------------------------------------------------------
-
-
-@move_handler("play_tile")
-def _play_tile(s: GameState, seat: int, move: PlayTile, rng: Rng, kind: Decision) -> list[Event]:
-    chosen: DuelTileChosen = {"type": "duel_tile_chosen", "seat": seat, "tile": move["tile"]}
-    if "second" in move:  # dynamite: two tiles (RULING G7)
-        chosen["second"] = move["second"]
-    return [chosen]
-
-
-
-# --- A New Beginning ------------------------------------------------------------------------------------------
-
-
-@move_handler("shop_add")
-def _shop_add(s: GameState, seat: int, move: ShopAdd, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "shop_item_added", "seat": seat, "item": move["item"]}]
-
-
-@move_handler("shop_remove")
-def _shop_remove(s: GameState, seat: int, move: ShopRemove, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "shop_item_removed", "seat": seat, "item": move["item"]}]
-
-
-@move_handler("shop_done")
-def _shop_done(s: GameState, seat: int, move: ShopDone, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "shopping_finished", "seat": seat}]
-
-
-@declines(Decision.PARCEL_PICK)
-def _forfeit_pick(s: GameState, seat: int, move: Decline, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "parcel_pick_forfeited", "seat": seat, "refund": SHOP["parcel"].price}]
-
-
-
-# --- The River ------------------------------------------------------------------------------------------------
-
-
-@move_handler("finish_roads")
-def _finish_roads(s: GameState, seat: int, move: FinishRoads, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "final_roads_finished", "seat": seat}]
 

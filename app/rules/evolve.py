@@ -92,12 +92,9 @@ from app.rules.events import (
     DuelFought,
     DuelOrderChosen,
     DuelRolled,
-    DuelTileChosen,
-    DuelTilesRevealed,
     DynamiteKept,
     EstateIncomePaid,
     Event,
-    FinalRoadsFinished,
     GameFinished,
     GameStarted,
     HealingDeclined,
@@ -117,7 +114,6 @@ from app.rules.events import (
     OutlawsSettled,
     ParcelBought,
     ParcelClaimed,
-    ParcelPickForfeited,
     ParcelPurchaseDeclined,
     PermissionAnswered,
     PermissionAsked,
@@ -132,18 +128,10 @@ from app.rules.events import (
     RollKept,
     RoundEnded,
     SeatReplaced,
-    ShopItemAdded,
-    ShopItemRemoved,
-    ShoppingFinished,
-    ShoppingRevealed,
-    SidesDecided,
-    SideVoted,
     SingerGambled,
     StepCompleted,
     TaxCollected,
     Throw,
-    TilesDealt,
-    TilesDrawn,
     TownhousePlaced,
     TurnOrderDrawn,
     UndertakerPaid,
@@ -938,107 +926,4 @@ def _healing_declined(s: GameState, e: HealingDeclined) -> GameState:
 def _undertaker_paid(s: GameState, e: UndertakerPaid) -> GameState:
     s = gain(_defeat_settled(s, e["seat"]), e["seat"], cowboys=1, money=-e["money"], vp=-e["vp"])
     return gain(s, e["undertaker"], money=e["money"])
-
-
-
-# --- the vote on the sides ------------------------------------------------------------------------------------
-
-
-@handles("side_voted")
-def _side_voted(s: GameState, e: SideVoted) -> GameState:
-    votes = {seat: dict(v) for seat, v in s.votes.items()}
-    votes.setdefault(e["seat"], {})[e["card"]] = e["side"]
-    return replace(s, votes=votes)
-
-
-@handles("sides_decided")
-def _sides_decided(s: GameState, e: SidesDecided) -> GameState:
-    return replace(s, sides=dict(e["sides"]), votes={})  # the votes are public now, in this event
-
-
-
-# --- Might Is Right -------------------------------------------------------------------------------------------
-
-
-@handles("tiles_dealt")
-def _tiles_dealt(s: GameState, e: TilesDealt) -> GameState:
-    for seat, hand in enumerate(e["hands"]):
-        s = update_player(s, seat, tiles=tuple(hand))
-        if "money" in e:
-            s = update_player(s, seat, money=e["money"][seat])
-    return s
-
-
-@handles("duel_tile_chosen")
-def _duel_tile_chosen(s: GameState, e: DuelTileChosen) -> GameState:
-    if "second" in e:  # dynamite: a second tile (RULING G7)
-        s = replace(s, duel_second_tiles={**s.duel_second_tiles, e["seat"]: e["second"]})
-    return replace(s, duel_tiles={**s.duel_tiles, e["seat"]: e["tile"]})
-
-
-@handles("duel_tiles_revealed")
-def _duel_tiles_revealed(s: GameState, e: DuelTilesRevealed) -> GameState:
-    """The opponents' tiles are shown to the table before the red Gunsmith plays his."""
-    return replace(s, duel_tiles_revealed=True)
-
-
-@handles("tiles_drawn")
-def _tiles_drawn(s: GameState, e: TilesDrawn) -> GameState:
-    used = list(s.used_tiles)
-    for tile in e["tiles"]:
-        used.remove(tile)
-    s = update_player(s, e["seat"], tiles=tuple(sorted((*s.players[e["seat"]].tiles, *e["tiles"]))))
-    return replace(s, used_tiles=tuple(used))
-
-
-
-# --- A New Beginning ------------------------------------------------------------------------------------------
-
-
-def _basket_change(s: GameState, seat: int, item: str, change: int) -> GameState:
-    baskets = {k: dict(v) for k, v in s.baskets.items()}
-    basket = baskets.setdefault(seat, {})
-    basket[item] = basket.get(item, 0) + change
-    return replace(s, baskets=baskets)
-
-
-@handles("shop_item_added")
-def _shop_item_added(s: GameState, e: ShopItemAdded) -> GameState:
-    return _basket_change(s, e["seat"], e["item"], 1)
-
-
-@handles("shop_item_removed")
-def _shop_item_removed(s: GameState, e: ShopItemRemoved) -> GameState:
-    return _basket_change(s, e["seat"], e["item"], -1)
-
-
-@handles("shopping_finished")
-def _shopping_finished(s: GameState, e: ShoppingFinished) -> GameState:
-    return replace(s, shopping_done=s.shopping_done | {e["seat"]})
-
-
-@handles("shopping_revealed")
-def _shopping_revealed(s: GameState, e: ShoppingRevealed) -> GameState:
-    for basket in e["baskets"]:
-        items = basket["items"]
-        s = gain(s, basket["seat"], money=basket["money"], vp=basket["vp"], roads=basket["roads"],
-                 cowboys=items.get("cowboy", 0), revolvers=items.get("revolver", 0))
-        s = update_player(s, basket["seat"], picks=items.get("parcel", 0), marksman=bool(items.get("marksman")))
-    return replace(s, baskets={}, turn=next_picker(s, None))
-
-
-@handles("parcel_pick_forfeited")
-def _parcel_pick_forfeited(s: GameState, e: ParcelPickForfeited) -> GameState:
-    p = s.players[e["seat"]]
-    s = update_player(s, e["seat"], picks=p.picks - 1, money=p.money + e["refund"])
-    return replace(s, turn=next_picker(s, e["seat"]))
-
-
-
-# --- The River ------------------------------------------------------------------------------------------------
-
-
-@handles("final_roads_finished")
-def _final_roads_finished(s: GameState, e: FinalRoadsFinished) -> GameState:
-    return replace(s, final_roads_done=s.final_roads_done | {e["seat"]})
 

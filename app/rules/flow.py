@@ -28,12 +28,10 @@ from app.rules.catalog import (
     CONSTRUCTION_PRICE,
     COWBOYS_PER_PLAYER,
     GROCER_MONEY,
-    MIGHT_REDRAW,
     NEW_COWBOYS,
     PERSONALITIES,
     RED_CARD_VP_PER_ITEM,
     THREE_ROADS,
-    sided_cards,
 )
 from app.rules.characters import (
     GAMBLING,
@@ -41,9 +39,6 @@ from app.rules.characters import (
     singer_gambles,
 )
 from app.rules.city_hall import city_hall_sites, cowboys_away, first_player
-from app.rules.construction import (
-    buildable_roads,
-)
 from app.rules.decisions import Awaiting, Decision
 from app.rules.defeats import defeat_decision
 from app.rules.draft import (
@@ -58,7 +53,7 @@ from app.rules.duels import (
     fight,
     purchase_spots,
 )
-from app.rules.dynamite import Fought, dynamite_deciders, reroll_may_win, rerolling_seat, tiles_revealed
+from app.rules.dynamite import Fought, dynamite_deciders, reroll_may_win, rerolling_seat
 from app.rules.events import (
     XY,
     CowboyGain,
@@ -67,9 +62,9 @@ from app.rules.events import (
     Event,
     MoneyGained,
     RoadGain,
-    TilesDrawn,
 )
 from app.rules.families.horses import horse_step
+from app.rules.families.might_is_right import tiles_step
 from app.rules.horses import wages_payments
 from app.rules.income import (
     cowboy_income,
@@ -94,7 +89,6 @@ from app.rules.outlaws import (
 from app.rules.registry import STEPS, Step, StepFunction, runs
 from app.rules.rng import Rng
 from app.rules.scoring import final_scores
-from app.rules.shop import shopping_revealed
 from app.rules.steps import at_once, completed, finish_step
 from app.rules.supply import refill_event, roads_in_supply
 
@@ -593,107 +587,4 @@ def defeat_step(s: GameState) -> Step:
     `defeat` is set."""
     assert s.defeat is not None
     return Awaiting(defeat_decision(s), s.defeat.seats[:1])
-
-
-
-# --- the vote on the sides ------------------------------------------------------------------------------------
-
-
-@runs("vote")
-def _vote_step(s: GameState) -> Step:
-    """Secret and simultaneous; majority wins, a tie is drawn (RULING V1)."""
-    if s.config.sides != "vote" or s.sides:
-        return None
-    cards = sided_cards(s.cards)  # not the Doctor / Undertaker, whose holder chooses (decision D73)
-    missing = tuple(p.seat for p in s.players if len(s.votes.get(p.seat, {})) < len(cards))
-    if missing:
-        return Awaiting(Decision.VOTE, missing)
-
-    def count(rng: Rng) -> list[Event]:
-        sides: dict[str, str] = {}
-        drawn: list[str] = []
-        for card in cards:
-            red = sum(1 for votes in s.votes.values() if votes[card] == "red")
-            yellow = len(s.votes) - red
-            if red == yellow:
-                drawn.append(card)
-                sides[card] = rng.choice(("yellow", "red"))
-            else:
-                sides[card] = "red" if red > yellow else "yellow"
-        votes = {str(seat): dict(v) for seat, v in sorted(s.votes.items())}
-        return completed(s, {"type": "sides_decided", "sides": sides, "votes": votes, "drawn": drawn})(rng)
-
-    return count
-
-
-
-# --- Might Is Right -------------------------------------------------------------------------------------------
-
-
-def tiles_step(s: GameState, target: DuelTarget, seats: list[int], fought: Fought, gunsmith: int | None) -> Step:
-    """A duel's secret tiles: those involved choose theirs, the red Gunsmith (`gunsmith`, if he duels) after his
-    opponents have shown theirs (RULING G7); then the tiles are revealed and the duel is fought."""
-    missing = tuple(seat for seat in seats if seat not in s.duel_tiles)
-    if gunsmith in missing and len(seats) > 1:  # the red Gunsmith plays after his opponents have shown theirs
-        assert gunsmith is not None
-        others = tuple(seat for seat in missing if seat != gunsmith)
-        if others:
-            return Awaiting(Decision.DUEL_TILE, others, target)
-        if not s.duel_tiles_revealed:
-            return at_once(tiles_revealed(s, target, gunsmith))
-    if missing:
-        return Awaiting(Decision.DUEL_TILE, missing, target)
-
-    def reveal(rng: Rng) -> list[Event]:
-        duel = fought(s, target, seats, rng)
-        after = evolve(s, duel)
-        events: list[Event] = [duel]
-        for seat in seats:  # an empty hand takes three tiles at random from the used pile (`000`)
-            if not after.players[seat].tiles and after.used_tiles:
-                pile = list(after.used_tiles)
-                drawn = [pile.pop(rng.choice(range(len(pile)))) for _ in range(min(MIGHT_REDRAW, len(pile)))]
-                draw: TilesDrawn = {"type": "tiles_drawn", "seat": seat, "tiles": sorted(drawn)}
-                after = evolve(after, draw)
-                events.append(draw)
-        return events
-
-    return reveal
-
-
-
-# --- A New Beginning ------------------------------------------------------------------------------------------
-
-
-@runs("shopping")
-def _shopping_step(s: GameState) -> Step:
-    """Everyone shops in secret; the baskets are revealed together (RULING V4)."""
-    if not s.config.new_beginning:
-        return None
-    missing = tuple(p.seat for p in s.players if p.seat not in s.shopping_done)
-    if missing:
-        return Awaiting(Decision.SHOPPING, missing)
-    return completed(s, shopping_revealed(s))
-
-
-@runs("parcel_picks")
-def _parcel_picks_step(s: GameState) -> Step:
-    """The parcels bought are placed in turn order, one at a time (RULING V4)."""
-    if not s.config.new_beginning or s.turn is None:
-        return None
-    return Awaiting(Decision.PARCEL_PICK, (s.turn,))
-
-
-
-# --- The River ------------------------------------------------------------------------------------------------
-
-
-@runs("final_roads")
-def _final_roads_step(s: GameState) -> Step:
-    """Each player with roads to place, in placement order (`000` "Rules adjusted to yucata", RULING V9)."""
-    if not s.config.river:
-        return None
-    for seat in s.placement_order:
-        if seat not in s.final_roads_done and buildable_roads(s, seat):
-            return Awaiting(Decision.FINAL_ROADS, (seat,))
-    return None
 

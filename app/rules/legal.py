@@ -26,11 +26,7 @@ from app.rules.catalog import (
     INCOME_BUILDINGS,
     NO_DUEL_CHIP_SQUARES,
     PERSONALITIES,
-    PROPERTY_TILES,
     PROSPECTOR_PRICE,
-    SHOP,
-    SHOP_EXCLUSIVE,
-    sided_cards,
 )
 from app.rules.characters import (
     may_place_singer_cowboy,
@@ -41,7 +37,6 @@ from app.rules.city_hall import city_hall_sites, cowboys_away
 from app.rules.construction import (
     askable_players,
     build_sites,
-    buildable_roads,
     has_property_tile,
     house_targets,
     road_edges,
@@ -49,7 +44,7 @@ from app.rules.construction import (
 from app.rules.decisions import Awaiting, Decision
 from app.rules.defeats import burial_options, healing_price, is_unperformed
 from app.rules.duels import purchase_singles, purchase_spots
-from app.rules.dynamite import dynamite_targets, plays_two_tiles, tile_pairs, with_dynamite
+from app.rules.dynamite import dynamite_targets, with_dynamite
 from app.rules.flow import awaiting
 from app.rules.income import is_attackable
 from app.rules.model import GameState
@@ -61,9 +56,7 @@ from app.rules.outlaws import (
 from app.rules.prices import building_price, parcel_price
 from app.rules.registry import LEGAL, lists
 from app.rules.registry import LEGAL as MOVES_BY_KIND
-from app.rules.shop import basket_balance
 from app.rules.spots import COORDINATES, claimable, cowboy_spots, open_squares, xy
-from app.rules.supply import roads_in_supply
 from app.rules.townhouses import townhouse_targets
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
@@ -440,86 +433,4 @@ def _undertaker(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
     options = burial_options(s, seat)
     moves: list[Move] = [{"type": "pay_undertaker", "pay": pay} for pay in options]
     return moves or [{"type": "decline"}]
-
-
-
-# --- the vote on the sides ------------------------------------------------------------------------------------
-
-
-@lists(Decision.VOTE)
-def _vote(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """One small move per card: yellow or red (RULING V1)."""
-    voted = s.votes.get(seat, {})
-    return [
-        {"type": "vote_side", "card": card, "side": side}
-        for card in sided_cards(s.cards)
-        if card not in voted
-        for side in ("yellow", "red")
-    ]
-
-
-
-# --- Might Is Right -------------------------------------------------------------------------------------------
-
-
-@lists(Decision.DUEL_TILE)
-def _duel_tile(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """One tile of one's hand (RULING V2), two with a dynamite chip (RULING G7)."""
-    if plays_two_tiles(s, seat, waiting.target):
-        return tile_pairs(s.players[seat].tiles)
-    return [{"type": "play_tile", "tile": tile} for tile in sorted(set(s.players[seat].tiles))]
-
-
-
-# --- A New Beginning ------------------------------------------------------------------------------------------
-
-
-@lists(Decision.SHOPPING)
-def _shopping(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """Add one item, take one back, or be done (RULING V4)."""
-    basket = s.baskets.get(seat, {})
-    money = basket_balance(s, seat)
-    p = s.players[seat]
-    caps = {
-        "cowboy": COWBOYS_PER_PLAYER - p.cowboys,
-        "parcel": PROPERTY_TILES,
-        "road": roads_in_supply(s),
-    }
-    moves: list[Move] = []
-    for item in SHOP.values():
-        have = basket.get(item.item, 0)
-        cap = caps.get(item.item, item.limit)
-        if cap is not None and have >= cap:
-            continue
-        if item.item == "marksman" and s.config.might_is_right:
-            continue  # no dice to roll in Might Is Right (decision D22)
-        if any(item.item in pair and any(basket.get(o, 0) for o in pair if o != item.item) for pair in SHOP_EXCLUSIVE):
-            continue
-        if item.price <= money:
-            moves.append({"type": "shop_add", "item": item.item})
-    for name, have in sorted(basket.items()):
-        if have and money + SHOP[name].price >= 0:
-            moves.append({"type": "shop_remove", "item": name})
-    moves.append({"type": "shop_done"})
-    return moves
-
-
-@lists(Decision.PARCEL_PICK)
-def _parcel_pick(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """An owner-free parcel; with none left, the pick is given up for its price."""
-    return claimable(s, seat) or [{"type": "decline"}]
-
-
-
-# --- The River ------------------------------------------------------------------------------------------------
-
-
-@lists(Decision.FINAL_ROADS)
-def _final_roads(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """Place roads one at a time, or stop."""
-    moves: list[Move] = [
-        {"type": "place_road", "x1": e[0], "y1": e[1], "x2": e[2], "y2": e[3]} for e in buildable_roads(s, seat)
-    ]
-    moves.append({"type": "finish_roads"})
-    return moves
 

@@ -14,7 +14,11 @@ from types import ModuleType
 
 from app.rules.families import (
     horses,
+    might_is_right,
+    new_beginning,
     newspaper_boy,
+    river,
+    vote,
 )
 
-FAMILIES: tuple[ModuleType, ...] = (newspaper_boy, horses)
+FAMILIES: tuple[ModuleType, ...] = (newspaper_boy, horses, vote, might_is_right, new_beginning, river)
