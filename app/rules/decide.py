@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 import app.rules.families  # noqa: F401  (every family registers its moves before one is played)
-from app.rules.board import parcel_index, parcel_xy
+from app.rules.board import parcel_index
 from app.rules.catalog import (
     BANKER_VP_PRICES,
     BRIDGE_ROADS,
@@ -26,18 +26,9 @@ from app.rules.catalog import (
     CONSTRUCTION_INDEX,
     GROCER_MONEY,
     PERSONALITIES,
-    PROSPECTOR_PRICE,
     SETTLER_RED_MONEY,
 )
-from app.rules.characters import (
-    GAMBLING,
-    MINE_REVOLVERS,
-    card_gains,
-    on_choosing,
-    road_vp,
-    tax_payments,
-)
-from app.rules.city_hall import city_hall_sites
+from app.rules.characters import card_gains, on_choosing, road_vp
 from app.rules.construction import (
     houses_to_place,
     is_bridge,
@@ -45,21 +36,15 @@ from app.rules.construction import (
     permission_parcels,
 )
 from app.rules.decisions import Awaiting, Decision
-from app.rules.defeats import doctor, healing_price, undertaker
-from app.rules.draft import (
-    evolve,
-)
-from app.rules.duels import duelling_seats, fight, throw
+from app.rules.draft import evolve
+from app.rules.duels import duelling_seats, fight
 from app.rules.dynamite import rerolling_seat
 from app.rules.events import (
     BuildingPlaced,
     BuildingTaken,
-    CityHallPlaced,
     ClaimReason,
-    CowboyHealed,
     CowboyPlaced,
     Event,
-    MineProspected,
     PermissionAnswered,
     PermissionAsked,
     PersonalityChosen,
@@ -69,11 +54,7 @@ from app.rules.explain import explain_illegal
 from app.rules.flow import awaiting, next_step
 from app.rules.legal import is_legal, legal_moves_view
 from app.rules.model import GameState
-from app.rules.outlaws import (
-    fight_outlaw,
-    move_outlaw,
-    outlaw_vp,
-)
+from app.rules.outlaws import fight_outlaw
 from app.rules.prices import building_price, parcel_price
 from app.rules.registry import DECLINES, declines, move_handler
 from app.rules.registry import MOVES as _MOVES
@@ -85,10 +66,7 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
     from app.rules.moves import (
         AnswerPermission,
         AskPermission,
-        AuctionParcel,
         BankerVp,
-        Bid,
-        BidPass,
         BuyBuilding,
         BuyParcel,
         BuyRevolvers,
@@ -96,35 +74,23 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         CardOption,
         ChoosePersonality,
         ClaimParcel,
-        CollectTax,
         Decline,
         DeclineParcel,
         DenyRemaining,
         GiveUpMoney,
         GrocerChoice,
-        HealCowboy,
         HireCowboys,
         KeepBuilding,
-        KeepDynamite,
-        KeepRoll,
         Move,
-        MoveOutlaw,
-        OutlawReward,
         Pass,
-        PayUndertaker,
         PlaceBuilding,
-        PlaceCityHall,
         PlaceCowboy,
         PlaceHouse,
         PlaceRoad,
-        PlaceSingerCowboy,
         PlaceTownhouse,
         PlaceWhiteCowboy,
-        ProspectMine,
-        Reroll,
         ResolveDuel,
         TakeBuilding,
-        UseDynamite,
     )
 
 MAX_AUTOMATIC_EVENTS = 10_000  # a guard against a flow that never waits; a real game has a few hundred
@@ -444,151 +410,4 @@ def _answer_permission(s: GameState, seat: int, move: AnswerPermission, rng: Rng
 @move_handler("deny_remaining")
 def _deny_remaining(s: GameState, seat: int, move: DenyRemaining, rng: Rng, kind: Decision) -> list[Event]:
     return [{"type": "permission_denied_rest", "seat": seat}]
-
-
-
-# --- the Gold & Guns characters -------------------------------------------------------------------------------
-
-
-@move_handler("prospect_mine")
-def _prospect_mine(s: GameState, seat: int, move: ProspectMine, rng: Rng, kind: Decision) -> list[Event]:
-    """The yellow Prospector's mine; taken from a square, the others slide and one is drawn, as for the red
-    Chinese Worker (decision D14)."""
-    event: MineProspected = {"type": "mine_prospected", "seat": seat, "x": move["x"], "y": move["y"],
-                             "price": PROSPECTOR_PRICE, "revolvers": MINE_REVOLVERS}
-    if "square" not in move:
-        return [event]
-    event["square"] = move["square"]
-    return [event, refill_event(evolve(s, event), rng)]
-
-
-@declines(Decision.PROSPECTOR)
-def _no_mine(s: GameState, seat: int, move: Decline, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "card_decision_declined", "seat": seat}]
-
-
-@move_handler("collect_tax")
-def _collect_tax(s: GameState, seat: int, move: CollectTax, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "tax_collected", "seat": seat, "tax": move["tax"], "payments": tax_payments(s, seat, move["tax"])}]
-
-
-@move_handler("place_singer_cowboy")
-def _place_singer_cowboy(s: GameState, seat: int, move: PlaceSingerCowboy, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "cowboy_placed", "seat": seat, "white": False, "square": GAMBLING, "singer": True}]
-
-
-
-# --- the Auctioneer -------------------------------------------------------------------------------------------
-
-
-@move_handler("auction_parcel")
-def _auction_parcel(s: GameState, seat: int, move: AuctionParcel, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "auction_parcel_chosen", "seat": seat, "x": move["x"], "y": move["y"]}]
-
-
-@move_handler("bid")
-def _bid(s: GameState, seat: int, move: Bid, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "bid_made", "seat": seat, "amount": move["amount"]}]
-
-
-@move_handler("bid_pass")
-def _bid_pass(s: GameState, seat: int, move: BidPass, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "bid_passed", "seat": seat}]
-
-
-
-# --- the Outlaws ----------------------------------------------------------------------------------------------
-
-
-@move_handler("move_outlaw")
-def _move_outlaw(s: GameState, seat: int, move: MoveOutlaw, rng: Rng, kind: Decision) -> list[Event]:
-    return [move_outlaw(s, parcel_index(move["x"], move["y"]), rng, chosen_by=seat)]
-
-
-@move_handler("outlaw_reward")
-def _take_reward(s: GameState, seat: int, move: OutlawReward, rng: Rng, kind: Decision) -> list[Event]:
-    assert s.outlaw_beaten is not None
-    x, y = parcel_xy(s.outlaw_beaten)
-    vp = outlaw_vp(s) if move["reward"] == "vp" else 0
-    return [{"type": "outlaw_reward_taken", "x": x, "y": y, "seat": seat, "reward": move["reward"], "vp": vp}]
-
-
-
-# --- the City Hall --------------------------------------------------------------------------------------------
-
-
-@move_handler("place_city_hall")
-def _place(s: GameState, seat: int, move: PlaceCityHall, rng: Rng, kind: Decision) -> list[Event]:
-    """The City Hall stands with its roads from the supply; then the squares still empty are refilled (G2)."""
-    roads = city_hall_sites(s)[parcel_index(move["x"], move["y"])]
-    placed: CityHallPlaced = {"type": "city_hall_placed", "seat": seat, "x": move["x"], "y": move["y"],
-                              "roads": [list(road) for road in roads]}
-    return [placed, refill_event(evolve(s, placed), rng, slide=False)]
-
-
-
-# --- dynamite and the red Gunsmith ----------------------------------------------------------------------------
-
-
-@move_handler("use_dynamite")
-def _use_dynamite(s: GameState, seat: int, move: UseDynamite, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "mine_dynamited", "seat": seat, "x": move["x"], "y": move["y"]}]
-
-
-@move_handler("keep_dynamite")
-def _keep_dynamite(s: GameState, seat: int, move: KeepDynamite, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "dynamite_kept", "seat": seat}]
-
-
-@move_handler("reroll")
-def _reroll(s: GameState, seat: int, move: Reroll, rng: Rng, kind: Decision) -> list[Event]:
-    """The Gunsmith's new throw, as his first one was made (two dice with dynamite, twice for the Marksman)."""
-    first = s.duel_rolls[seat]
-    return [{"type": "die_rerolled", "seat": seat, "first": first,
-             "throw": throw(s, seat, bool(first.get("dynamite")), rng)}]
-
-
-@move_handler("keep_roll")
-def _keep_roll(s: GameState, seat: int, move: KeepRoll, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "roll_kept", "seat": seat}]
-
-
-
-# --- the Doctor / Undertaker ----------------------------------------------------------------------------------
-
-
-@move_handler("heal_cowboy")
-def _heal_cowboy(s: GameState, seat: int, move: HealCowboy, rng: Rng, kind: Decision) -> list[Event]:
-    """The Doctor moves the defeated cowboy; its owner pays him, unless it is his own (RULING G11)."""
-    held = doctor(s)
-    assert held is not None
-    healed: CowboyHealed = {"type": "cowboy_healed", "seat": seat, "doctor": held[0],
-                            "price": healing_price(s, seat)}
-    if "square" in move:
-        healed["square"] = move["square"]
-    else:
-        healed["x"], healed["y"] = move["x"], move["y"]
-    return [healed]
-
-
-@declines(Decision.DOCTOR)
-def _go_home(s: GameState, seat: int, move: Decline, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "healing_declined", "seat": seat}]
-
-
-@move_handler("pay_undertaker")
-def _pay_undertaker(s: GameState, seat: int, move: PayUndertaker, rng: Rng, kind: Decision) -> list[Event]:
-    held = undertaker(s)
-    assert held is not None and held[1].burial_price is not None
-    money = held[1].burial_price if move["pay"] == "money" else 0
-    vp = held[1].burial_vp if move["pay"] == "vp" else 0
-    return [{"type": "undertaker_paid", "seat": seat, "undertaker": held[0], "money": money, "vp": vp}]
-
-
-@declines(Decision.UNDERTAKER)
-def _pay_nothing(s: GameState, seat: int, move: Decline, rng: Rng, kind: Decision) -> list[Event]:
-    """Neither $2 nor a VP to give: the cowboy goes home for nothing (decision D79)."""
-    held = undertaker(s)
-    assert held is not None
-    return [{"type": "undertaker_paid", "seat": seat, "undertaker": held[0], "money": 0, "vp": 0}]
 

@@ -12,7 +12,8 @@ supply (decision D57). A chip is used once, either
 
 The red Gunsmith may roll again once in each duel, outlaw fights included, and with Might Is Right plays his
 tile after his opponents have shown theirs. Where these rules touch a duel, the duel's own module reads them
-(`duels.throw`, `duels.dynamite_seats`); the flow asks the decisions (`flow.duel_step`, `flow._estate_income`).
+(`duels.throw`, `duels.dynamite_seats`); the decisions are asked and answered in `families.dynamite` (with Might
+Is Right, `families.might_is_right`).
 """
 
 from __future__ import annotations

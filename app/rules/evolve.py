@@ -14,7 +14,6 @@ from itertools import islice
 from typing import Any
 
 import app.rules.families  # noqa: F401  (every family registers its events' effects before one is applied)
-from app.rules.auction import next_bidder
 from app.rules.board import PARCELS, SIDES, parcel_index
 from app.rules.catalog import (
     BANKER_VP_BOUGHT,
@@ -38,12 +37,8 @@ from app.rules.catalog import (
     START_ROADS,
     bag_contents,
 )
-from app.rules.characters import (
-    GAMBLING,
-)
 from app.rules.config import GameConfig
 from app.rules.draft import (
-    add_dynamite,
     building_to_player,
     card_taken,
     clear_parcel,
@@ -63,12 +58,7 @@ from app.rules.events import (
     ActionDeclined,
     AttackCancelled,
     AttackWon,
-    AuctionClosed,
-    AuctionOpened,
-    AuctionParcelChosen,
     BankerVpBought,
-    BidMade,
-    BidPassed,
     BuildingBought,
     BuildingDefended,
     BuildingKept,
@@ -76,42 +66,25 @@ from app.rules.events import (
     BuildingPurchaseDeclined,
     BuildingTaken,
     CardDecisionDeclined,
-    CardFlipped,
     CardOptionChosen,
     CentrePlaced,
     ChipTaken,
-    CityHallPlaced,
-    CityHallSetAside,
     ConstructionRefilled,
     ConstructionStarted,
-    CowboyHealed,
     CowboyPlaced,
     CowboysHired,
     CowboysReceived,
-    DieRerolled,
     DuelFought,
     DuelOrderChosen,
-    DuelRolled,
-    DynamiteKept,
     EstateIncomePaid,
     Event,
     GameFinished,
     GameStarted,
-    HealingDeclined,
     HousePlaced,
-    IndianParcelsTaken,
-    MineDynamited,
-    MineProspected,
     MoneyGained,
     MoneyGivenUp,
     MountainsPlaced,
     MoveUndone,
-    OutlawFought,
-    OutlawJailed,
-    OutlawMoved,
-    OutlawRewardTaken,
-    OutlawsArrived,
-    OutlawsSettled,
     ParcelBought,
     ParcelClaimed,
     ParcelPurchaseDeclined,
@@ -125,16 +98,11 @@ from app.rules.events import (
     RoadPlaced,
     RoadsGained,
     RoadsHandedOut,
-    RollKept,
     RoundEnded,
     SeatReplaced,
-    SingerGambled,
     StepCompleted,
-    TaxCollected,
-    Throw,
     TownhousePlaced,
     TurnOrderDrawn,
-    UndertakerPaid,
     VpBought,
     VpGained,
     WagesPaid,
@@ -144,7 +112,6 @@ from app.rules.model import (
     DYNAMITE_COWBOYS,
     NO_DUEL_COWBOYS,
     SINGER_COWBOYS,
-    Auction,
     Construction,
     GameState,
     Parcel,
@@ -666,264 +633,4 @@ def _permission_answered(s: GameState, e: PermissionAnswered) -> GameState:
 def _permission_denied_rest(s: GameState, e: PermissionDeniedRest) -> GameState:
     assert s.work is not None
     return replace(s, work=replace(s.work, request=None))
-
-
-
-# --- the Gold & Guns characters -------------------------------------------------------------------------------
-
-
-@handles("indian_parcels_taken")
-def _indian_parcels_taken(s: GameState, e: IndianParcelsTaken) -> GameState:
-    for spot in e["parcels"]:
-        s = set_parcel(s, index_of(spot), owner=e["seat"])
-    return s
-
-
-@handles("card_flipped")
-def _card_flipped(s: GameState, e: CardFlipped) -> GameState:
-    """The card shows its other side for the rest of the game; its holder is asked what that side asks, if
-    anything."""
-    s = replace(s, sides={**s.sides, e["card"]: e["side"]})
-    if "dynamite" in e:
-        s = add_dynamite(s, e["seat"], e["dynamite"])
-    side = PERSONALITIES[e["card"]].side(e["side"])
-    return replace(s, card_decision=e["seat"] if side.decision else None)
-
-
-@handles("mine_prospected")
-def _mine_prospected(s: GameState, e: MineProspected) -> GameState:
-    """The mine leaves its square (or the bag) for an owner-free parcel, which becomes the Prospector's."""
-    if "square" in e:
-        construction = list(s.construction)
-        construction[CONSTRUCTION_INDEX[e["square"]]] = None
-        s = replace(s, construction=tuple(construction))
-    else:
-        s = replace(s, bag={**s.bag, "mine": s.bag["mine"] - 1})
-    s = set_parcel(s, index_of(e), owner=e["seat"], content="mine")
-    s = gain(s, e["seat"], money=-e["price"], revolvers=e["revolvers"])
-    return replace(s, card_decision=None)
-
-
-@handles("tax_collected")
-def _tax_collected(s: GameState, e: TaxCollected) -> GameState:
-    for pay in e["payments"]:
-        s = gain(s, pay["seat"], money=-pay["amount"])
-    s = gain(s, e["seat"], money=sum(pay["amount"] for pay in e["payments"]))
-    return replace(s, card_decision=None)
-
-
-@handles("singer_gambled")
-def _singer_gambled(s: GameState, e: SingerGambled) -> GameState:
-    """The Singer's cowboy has acted; the other cowboys on Gambling income are resolved after it."""
-    squares = dict(s.squares)
-    squares[GAMBLING] = tuple(c for c in squares[GAMBLING] if not c.singer)
-    return replace(gain(s, e["seat"], money=e["amount"]), squares=squares)
-
-
-
-# --- the Auctioneer -------------------------------------------------------------------------------------------
-
-
-@handles("auction_opened")
-def _auction_opened(s: GameState, e: AuctionOpened) -> GameState:
-    """The chip's bidding starts at once with the Auctioneer; parcels are chosen first."""
-    turn = None if e["size"] else e["seat"]
-    return replace(s, auction=Auction(e["seat"], e["lot"], size=e["size"], turn=turn))
-
-
-@handles("auction_parcel_chosen")
-def _auction_parcel_chosen(s: GameState, e: AuctionParcelChosen) -> GameState:
-    """With the last parcel chosen, the bidding starts with the Auctioneer."""
-    a = s.auction
-    assert a is not None
-    parcels = (*a.parcels, index_of(e))
-    return replace(s, auction=replace(a, parcels=parcels, turn=a.seat if len(parcels) == a.size else None))
-
-
-@handles("bid_made")
-def _bid_made(s: GameState, e: BidMade) -> GameState:
-    a = s.auction
-    assert a is not None
-    a = replace(a, bids=(*a.bids, (e["seat"], e["amount"])))
-    return replace(s, auction=replace(a, turn=next_bidder(a, e["seat"], len(s.players))))
-
-
-@handles("bid_passed")
-def _bid_passed(s: GameState, e: BidPassed) -> GameState:
-    a = s.auction
-    assert a is not None
-    a = replace(a, passed=a.passed | {e["seat"]})
-    return replace(s, auction=replace(a, turn=next_bidder(a, e["seat"], len(s.players))))
-
-
-@handles("auction_closed")
-def _auction_closed(s: GameState, e: AuctionClosed) -> GameState:
-    """The winner pays the bid and the Auctioneer receives his share (so the Auctioneer winning pays only the
-    bank's part); the winner takes the parcels, or the 3-guns chip, which leaves Ammunition (decision D68)."""
-    s = replace(s, auction=None)
-    winner = e["winner"]
-    if winner is None:
-        return s
-    s = gain(gain(s, winner, money=-e["amount"]), e["seat"], money=e["auctioneer_gets"])
-    for spot in e["parcels"]:
-        s = set_parcel(s, index_of(spot), owner=winner)
-    if e["lot"] == "chip":
-        s = replace(s, chip_holder=winner, chip_sold=True)
-    return s
-
-
-
-# --- the Outlaws ----------------------------------------------------------------------------------------------
-
-
-def _outlaw_vp(s: GameState, seat: int, vp: int) -> GameState:
-    """VP won from an outlaw, kept apart as well for the final score's `outlaws` part."""
-    s = gain(s, seat, vp=vp)
-    return update_player(s, seat, outlaw_vp=s.players[seat].outlaw_vp + vp)
-
-
-@handles("outlaw_jailed")
-def _outlaw_jailed(s: GameState, e: OutlawJailed) -> GameState:
-    return _outlaw_vp(set_parcel(s, index_of(e), outlaw=False), e["seat"], e["vp"])
-
-
-@handles("outlaws_arrived")
-def _outlaws_arrived(s: GameState, e: OutlawsArrived) -> GameState:
-    for spot in e["parcels"]:
-        s = set_parcel(s, index_of(spot), outlaw=True)
-    return replace(s, outlaw_strength=e["strength"], outlaw_round=e["round"], outlaws_moved=frozenset())
-
-
-@handles("outlaw_moved")
-def _outlaw_moved(s: GameState, e: OutlawMoved) -> GameState:
-    to = index_of(e["to"])
-    s = set_parcel(set_parcel(s, index_of(e), outlaw=False), to, outlaw=True)
-    return replace(s, outlaws_moved=(s.outlaws_moved or frozenset()) | {to})
-
-
-@handles("outlaws_settled")
-def _outlaws_settled(s: GameState, e: OutlawsSettled) -> GameState:
-    return replace(s, outlaws_moved=None)
-
-
-@handles("outlaw_fought")
-def _outlaw_fought(s: GameState, e: OutlawFought) -> GameState:
-    """The losers go home; a beaten outlaw goes back to the supply, its winner's cowboy waits for the reward."""
-    s = duel_outcome(s, e, e["duelists"], e["winner"], e.get("winner_vp", 0), outlaw_fight=True)
-    for paid in (e.get("bounty"), e.get("copier_bounty")):
-        if paid is not None:
-            s = gain(s, paid["seat"], money=paid["amount"])
-    if e["winner"] is None:
-        return clear_parcel(s, index_of(e))
-    return replace(set_parcel(s, index_of(e), outlaw=False), outlaw_beaten=index_of(e))
-
-
-@handles("outlaw_reward_taken")
-def _outlaw_reward_taken(s: GameState, e: OutlawRewardTaken) -> GameState:
-    """The tile's VP (the cowboy leaves), or half the building's income at this round's estate income, taken as an
-    attacker's: the cowboy then stays on the building until the income is paid (RULING G13)."""
-    index = index_of(e)
-    if e["reward"] == "income":
-        return replace(s, attacks={**s.attacks, index: e["seat"]}, outlaw_beaten=None)
-    s = _outlaw_vp(s, e["seat"], e["vp"])
-    if index == s.city_hall:  # the fight was for the City Hall too: its winner occupies it (decision D52)
-        return replace(s, outlaw_beaten=None)
-    return replace(clear_parcel(s, index), outlaw_beaten=None)
-
-
-
-# --- the City Hall --------------------------------------------------------------------------------------------
-
-
-@handles("city_hall_placed")
-def _city_hall_placed(s: GameState, e: CityHallPlaced) -> GameState:
-    """Free, on an owner-free parcel; its roads come from the general supply, nobody's reserve (RULING G2)."""
-    index = index_of(e)
-    roads = frozenset((x1, y1, x2, y2) for x1, y1, x2, y2 in e["roads"])
-    s = set_parcel(s, index, content=CITY_HALL)
-    return replace(s, city_hall=index, city_hall_drawn=False, roads=s.roads | roads)
-
-
-@handles("city_hall_set_aside")
-def _city_hall_set_aside(s: GameState, e: CityHallSetAside) -> GameState:
-    return replace(s, city_hall_drawn=False)
-
-
-
-# --- dynamite and the red Gunsmith ----------------------------------------------------------------------------
-
-
-@handles("mine_dynamited")
-def _mine_dynamited(s: GameState, e: MineDynamited) -> GameState:
-    """The chip is used (back to the supply, decision D57) and the mine earns three times as much this round."""
-    return replace(add_dynamite(s, e["seat"], -1), dynamite_mines=s.dynamite_mines | {index_of(e)})
-
-
-@handles("dynamite_kept")
-def _dynamite_kept(s: GameState, e: DynamiteKept) -> GameState:
-    return replace(s, dynamite_done=s.dynamite_done | {e["seat"]})
-
-
-@handles("duel_rolled")
-def _duel_rolled(s: GameState, e: DuelRolled) -> GameState:
-    """The first throws stand while the red Gunsmith decides."""
-    rolls: dict[int, Throw] = {}
-    for d in e["duelists"]:
-        rolled: Throw = {"roll": d["roll"]}
-        if "rolls" in d:
-            rolled["rolls"] = d["rolls"]
-        if "dynamite" in d:
-            rolled["dynamite"] = d["dynamite"]
-        if "dice" in d:
-            rolled["dice"] = d["dice"]
-        rolls[d["seat"]] = rolled
-    return replace(s, duel_rolls=rolls, reroll_pending=True)
-
-
-@handles("die_rerolled")
-def _die_rerolled(s: GameState, e: DieRerolled) -> GameState:
-    """The new throw counts; the first one is kept beside it for the duel's record."""
-    first = e["first"]
-    thrown: Throw = {**e["throw"], "first_roll": first["roll"],
-                     "first_dice": first.get("dice", first.get("rolls", [first["roll"]]))}
-    return replace(s, duel_rolls={**s.duel_rolls, e["seat"]: thrown}, reroll_pending=False)
-
-
-@handles("roll_kept")
-def _roll_kept(s: GameState, e: RollKept) -> GameState:
-    return replace(s, reroll_pending=False)
-
-
-
-# --- the Doctor / Undertaker ----------------------------------------------------------------------------------
-
-
-def _defeat_settled(s: GameState, seat: int) -> GameState:
-    """The first defeated cowboy's owner has decided; the next one decides, if any."""
-    assert s.defeat is not None and s.defeat.seats[0] == seat
-    rest = s.defeat.seats[1:]
-    return replace(s, defeat=replace(s.defeat, seats=rest) if rest else None)
-
-
-@handles("cowboy_healed")
-def _cowboy_healed(s: GameState, e: CowboyHealed) -> GameState:
-    """The cowboy goes to its new place as if placed there; the Doctor is paid."""
-    seat = e["seat"]
-    s = gain(gain(_defeat_settled(s, seat), seat, money=-e["price"]), e["doctor"], money=e["price"])
-    cowboy = COWBOYS[seat, False]
-    if "square" in e:
-        return replace(s, squares={**s.squares, e["square"]: (*s.squares.get(e["square"], ()), cowboy)})
-    index = index_of(e)
-    return replace(s, parcel_cowboys={**s.parcel_cowboys, index: (*s.parcel_cowboys.get(index, ()), cowboy)})
-
-
-@handles("healing_declined")
-def _healing_declined(s: GameState, e: HealingDeclined) -> GameState:
-    return gain(_defeat_settled(s, e["seat"]), e["seat"], cowboys=1)
-
-
-@handles("undertaker_paid")
-def _undertaker_paid(s: GameState, e: UndertakerPaid) -> GameState:
-    s = gain(_defeat_settled(s, e["seat"]), e["seat"], cowboys=1, money=-e["money"], vp=-e["vp"])
-    return gain(s, e["undertaker"], money=e["money"])
 

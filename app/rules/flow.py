@@ -19,7 +19,6 @@ from collections.abc import Callable
 from typing import Final
 
 import app.rules.families  # noqa: F401  (every family registers its steps before the schedule is read)
-from app.rules.auction import auction_closed
 from app.rules.board import parcel_index, parcel_xy
 from app.rules.cash_limit import over_cash_limit
 from app.rules.catalog import (
@@ -33,38 +32,33 @@ from app.rules.catalog import (
     RED_CARD_VP_PER_ITEM,
     THREE_ROADS,
 )
-from app.rules.characters import (
-    GAMBLING,
-    singer_cowboy_on,
-    singer_gambles,
-)
-from app.rules.city_hall import city_hall_sites, cowboys_away, first_player
+from app.rules.city_hall import cowboys_away
 from app.rules.decisions import Awaiting, Decision
-from app.rules.defeats import defeat_decision
-from app.rules.draft import (
-    evolve,
-)
 from app.rules.duels import (
     attack_spots,
     city_hall_contenders,
-    duelists,
     duelling_seats,
     earliest_passer,
     fight,
     purchase_spots,
 )
-from app.rules.dynamite import Fought, dynamite_deciders, reroll_may_win, rerolling_seat
+from app.rules.dynamite import Fought, rerolling_seat
 from app.rules.events import (
     XY,
     CowboyGain,
-    DuelRolled,
     DuelTarget,
     Event,
     MoneyGained,
     RoadGain,
 )
+from app.rules.families.auction import auction_step
+from app.rules.families.characters import singer_step
+from app.rules.families.city_hall import city_hall_step
+from app.rules.families.doctor_undertaker import defeat_step
+from app.rules.families.dynamite import dynamite_step, gunsmith_rolls
 from app.rules.families.horses import horse_step
 from app.rules.families.might_is_right import tiles_step
+from app.rules.families.outlaws import outlaws_step, reward_step
 from app.rules.horses import wages_payments
 from app.rules.income import (
     cowboy_income,
@@ -76,16 +70,7 @@ from app.rules.income import (
     parcels_vp,
 )
 from app.rules.model import GameState
-from app.rules.outlaws import (
-    arrival,
-    arrival_due,
-    estate_duels,
-    fight_outlaw,
-    jailed,
-    move_outlaw,
-    movers,
-    reward_winner,
-)
+from app.rules.outlaws import estate_duels, fight_outlaw
 from app.rules.registry import STEPS, Step, StepFunction, runs
 from app.rules.rng import Rng
 from app.rules.scoring import final_scores
@@ -470,121 +455,4 @@ def construction_step(s: GameState) -> Step:
     if s.work.request is not None:
         return Awaiting(Decision.PERMISSION, (s.work.request.asked,))
     return Awaiting(Decision.CONSTRUCT, (s.work.seat,))
-
-
-
-# --- the Gold & Guns characters -------------------------------------------------------------------------------
-
-
-def singer_step(s: GameState) -> Step:
-    """At Gambling income, the red Singer's cowboy acts first and never duels (`001` "The Singer (11)", decision
-    D43); None when it is not there, and the square is resolved as usual."""
-    singer = singer_cowboy_on(s, GAMBLING)
-    if singer is None:
-        return None
-    return lambda rng: [singer_gambles(singer, rng)]
-
-
-
-# --- the Auctioneer -------------------------------------------------------------------------------------------
-
-
-def auction_step(s: GameState) -> Step:
-    """The auction under way (decision D65): the parcels first, then one bidder at a time, then the settlement;
-    the flow asks this while `auction` is set."""
-    a = s.auction
-    assert a is not None
-    if len(a.parcels) < a.size:
-        return Awaiting(Decision.AUCTION_PARCELS, (a.seat,))
-    if a.turn is not None:
-        return Awaiting(Decision.AUCTION_BID, (a.turn,))
-    return at_once(auction_closed(s))
-
-
-
-# --- the Outlaws ----------------------------------------------------------------------------------------------
-
-
-def outlaws_step(s: GameState) -> Step:
-    """Before the personalities (RULING G4): those on a prison go to jail (decision D49), the new ones arrive, then
-    every outlaw moves, in the order the first player picks when two or more would move; None once they are
-    settled (or in a round without them)."""
-    if arrival_due(s):
-        jail = jailed(s)
-        if jail:
-            return at_once(*jail)
-        return lambda rng: [arrival(s, rng)]
-    if s.outlaws_moved is None:
-        return None
-    moving = movers(s)
-    if not moving:
-        return at_once({"type": "outlaws_settled"})
-    if len(moving) == 1:
-        return lambda rng: [move_outlaw(s, moving[0], rng)]
-    return Awaiting(Decision.OUTLAW_ORDER, (first_player(s),))
-
-
-def reward_step(s: GameState) -> Step:
-    """The winner of the fight just fought takes the reward before anything else at the estate income; the flow
-    asks this while `outlaw_beaten` is set."""
-    return Awaiting(Decision.OUTLAW_REWARD, (reward_winner(s),))
-
-
-
-# --- the City Hall --------------------------------------------------------------------------------------------
-
-
-def city_hall_step(s: GameState) -> Step:
-    """The City Hall just drawn goes onto the board at once, then its square is refilled; with nowhere to go, it
-    is set aside (RULING G2). The flow asks this first, while `city_hall_drawn`."""
-    if city_hall_sites(s):
-        return Awaiting(Decision.PLACE_CITY_HALL, (first_player(s),))
-
-    def set_aside(rng: Rng) -> list[Event]:
-        gone: Event = {"type": "city_hall_set_aside"}
-        return [gone, refill_event(evolve(s, gone), rng, slide=False)]
-
-    return set_aside
-
-
-
-# --- dynamite and the red Gunsmith ----------------------------------------------------------------------------
-
-
-def dynamite_step(s: GameState) -> Step:
-    """At the estate income, once the attacks are known, every holder of a chip with a mine to triple is asked,
-    all at once (decision D60); None when nobody is."""
-    deciding = dynamite_deciders(s)
-    return Awaiting(Decision.DYNAMITE, deciding) if deciding else None
-
-
-def gunsmith_rolls(s: GameState, target: DuelTarget, seats: list[int], fought: Fought, gunsmith: int) -> Step:
-    """A duel with dice and the red Gunsmith: everyone rolls; he is asked whether to roll again when that could
-    still make him win (decision D62), and the duel is then fought with the throws as they stand (`001` "The
-    Gunsmith (10)")."""
-    if s.reroll_pending:
-        return Awaiting(Decision.REROLL, (gunsmith,), target)
-    if s.duel_rolls:
-        return lambda rng: [fought(s, target, seats, rng)]
-
-    def roll(rng: Rng) -> list[Event]:
-        rolled: DuelRolled = {"type": "duel_rolled", "target": target.copy(), "seat": gunsmith,
-                              "duelists": duelists(s, target, seats, rng)}
-        after = evolve(s, rolled)
-        if reroll_may_win(after, target, seats, fought, gunsmith, rng):
-            return [rolled]
-        return [fought(after, target, seats, rng)]  # nothing to decide: the first throws are the duel's
-
-    return roll
-
-
-
-# --- the Doctor / Undertaker ----------------------------------------------------------------------------------
-
-
-def defeat_step(s: GameState) -> Step:
-    """The owner of the first defeated cowboy decides at once (RULING G11); the flow asks this first, while
-    `defeat` is set."""
-    assert s.defeat is not None
-    return Awaiting(defeat_decision(s), s.defeat.seats[:1])
 

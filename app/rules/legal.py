@@ -11,8 +11,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import app.rules.families  # noqa: F401  (every family registers its decisions' moves before they are listed)
-from app.rules.auction import auction_parcel_choices, bid_amounts
-from app.rules.board import parcel_xy
 from app.rules.cash_limit import cash_limit
 from app.rules.catalog import (
     BANKER_VP_PRICES,
@@ -26,14 +24,9 @@ from app.rules.catalog import (
     INCOME_BUILDINGS,
     NO_DUEL_CHIP_SQUARES,
     PERSONALITIES,
-    PROSPECTOR_PRICE,
 )
-from app.rules.characters import (
-    may_place_singer_cowboy,
-    mine_sources,
-    prospect_sites,
-)
-from app.rules.city_hall import city_hall_sites, cowboys_away
+from app.rules.characters import may_place_singer_cowboy
+from app.rules.city_hall import cowboys_away
 from app.rules.construction import (
     askable_players,
     build_sites,
@@ -42,17 +35,12 @@ from app.rules.construction import (
     road_edges,
 )
 from app.rules.decisions import Awaiting, Decision
-from app.rules.defeats import burial_options, healing_price, is_unperformed
 from app.rules.duels import purchase_singles, purchase_spots
-from app.rules.dynamite import dynamite_targets, with_dynamite
+from app.rules.dynamite import with_dynamite
 from app.rules.flow import awaiting
 from app.rules.income import is_attackable
 from app.rules.model import GameState
-from app.rules.outlaws import (
-    estate_duels,
-    movers,
-    rewards,
-)
+from app.rules.outlaws import estate_duels
 from app.rules.prices import building_price, parcel_price
 from app.rules.registry import LEGAL, lists
 from app.rules.registry import LEGAL as MOVES_BY_KIND
@@ -62,9 +50,7 @@ from app.rules.townhouses import townhouse_targets
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
     from app.rules.moves import (
         ChoosePersonality,
-        HealCowboy,
         Move,
-        ProspectMine,
     )
 
 __all__ = ["MOVES_BY_KIND", "cowboy_spots", "is_legal", "legal_moves", "legal_moves_view", "open_squares"]
@@ -308,129 +294,4 @@ def _permission(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
         moves.append({"type": "answer_permission", **xy(index), "grant": False})
     moves.append({"type": "deny_remaining"})
     return moves
-
-
-
-# --- the Gold & Guns characters -------------------------------------------------------------------------------
-
-
-@lists(Decision.PROSPECTOR)
-def _prospector(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """The yellow Prospector: pay $10 for a mine (a construction square's, else the bag's) and build it on an
-    owner-free parcel, which the holder may not decline (RULING G17, decision D44); without $10, a property tile
-    or a parcel for it, nothing happens: the only move, declining, is played at once (D1)."""
-    moves: list[Move] = []
-    if s.players[seat].money < PROSPECTOR_PRICE or not has_property_tile(s, seat):
-        return [{"type": "decline"}]
-    for square in mine_sources(s):
-        for index in prospect_sites(s):
-            x, y = parcel_xy(index)
-            move: ProspectMine = {"type": "prospect_mine", "x": x, "y": y}
-            if square is not None:
-                move["square"] = square
-            moves.append(move)
-    return moves or [{"type": "decline"}]
-
-
-@lists(Decision.GOVERNOR_RED)
-def _governor_red(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """The red Governor taxes revolvers or money (`001` "The Governor (13)", variant)."""
-    return [{"type": "collect_tax", "tax": "revolvers"}, {"type": "collect_tax", "tax": "money"}]
-
-
-
-# --- the Auctioneer -------------------------------------------------------------------------------------------
-
-
-@lists(Decision.AUCTION_PARCELS)
-def _auction_parcels(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """The Auctioneer's parcels, one at a time, among those that could be bought (RULING G8)."""
-    return [{"type": "auction_parcel", **xy(index)} for index in auction_parcel_choices(s)]
-
-
-@lists(Decision.AUCTION_BID)
-def _auction_bid(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """Every amount the bidder may bid, as every amount is listed for the cash limit and the VP squares (decision
-    D66), and the pass, which is final (RULING G8)."""
-    moves: list[Move] = [{"type": "bid", "amount": amount} for amount in bid_amounts(s, seat)]
-    moves.append({"type": "bid_pass"})
-    return moves
-
-
-
-# --- the Outlaws ----------------------------------------------------------------------------------------------
-
-
-@lists(Decision.OUTLAW_ORDER)
-def _outlaw_order(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """The outlaws that would move now; the first player picks which one moves next (RULING G4)."""
-    return [{"type": "move_outlaw", **xy(index)} for index in movers(s)]
-
-
-@lists(Decision.OUTLAW_REWARD)
-def _outlaw_reward(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """The tile's VP, or half the building's income where that means something (`001`, decision D54)."""
-    return [{"type": "outlaw_reward", "reward": reward} for reward in rewards(s)]
-
-
-
-# --- the City Hall --------------------------------------------------------------------------------------------
-
-
-@lists(Decision.PLACE_CITY_HALL)
-def _place_city_hall(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """The owner-free parcels the fewest roads from the supply reach (RULING G2)."""
-    return [{"type": "place_city_hall", **xy(index)} for index in city_hall_sites(s)]
-
-
-
-# --- dynamite and the red Gunsmith ----------------------------------------------------------------------------
-
-
-@lists(Decision.DYNAMITE)
-def _dynamite(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """A mine to triple, or keep the chip."""
-    moves: list[Move] = []
-    for index in dynamite_targets(s, seat):
-        x, y = parcel_xy(index)
-        moves.append({"type": "use_dynamite", "x": x, "y": y})
-    moves.append({"type": "keep_dynamite"})
-    return moves
-
-
-@lists(Decision.REROLL)
-def _reroll_or_keep(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """Roll again, or keep the roll (`001` "The Gunsmith (10)", variant)."""
-    return [{"type": "reroll"}, {"type": "keep_roll"}]
-
-
-
-# --- the Doctor / Undertaker ----------------------------------------------------------------------------------
-
-
-@lists(Decision.DOCTOR)
-def _doctor(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """The owner of a defeated cowboy may have the Doctor move it, for $3 (free for his own), to a place no
-    cowboy holds whose turn in the resolution order has not come yet (RULING G11, decision D77), or let it go
-    home."""
-    moves: list[Move] = [{"type": "decline"}]
-    if healing_price(s, seat) > s.players[seat].money:
-        return moves
-    for spot in cowboy_spots(s, seat):
-        if is_unperformed(s, spot):
-            heal: HealCowboy = {"type": "heal_cowboy"}
-            if "square" in spot:
-                heal["square"] = spot["square"]
-            else:
-                heal["x"], heal["y"] = spot["x"], spot["y"]
-            moves.insert(-1, heal)
-    return moves
-
-
-@lists(Decision.UNDERTAKER)
-def _undertaker(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """$2 to the Undertaker or 1 VP for a defeated cowboy (`001`); with neither, nothing (decision D79)."""
-    options = burial_options(s, seat)
-    moves: list[Move] = [{"type": "pay_undertaker", "pay": pay} for pay in options]
-    return moves or [{"type": "decline"}]
 

@@ -13,12 +13,21 @@ from __future__ import annotations
 from types import ModuleType
 
 from app.rules.families import (
+    auction,
+    characters,
+    city_hall,
+    doctor_undertaker,
+    dynamite,
     horses,
     might_is_right,
     new_beginning,
     newspaper_boy,
+    outlaws,
     river,
     vote,
 )
 
-FAMILIES: tuple[ModuleType, ...] = (newspaper_boy, horses, vote, might_is_right, new_beginning, river)
+FAMILIES: tuple[ModuleType, ...] = (
+    newspaper_boy, characters, auction, outlaws, city_hall, dynamite, doctor_undertaker, horses, vote,
+    might_is_right, new_beginning, river,
+)
