@@ -14,83 +14,37 @@ from typing import TYPE_CHECKING, Any, Final
 
 import app.rules.families  # noqa: F401  (every family registers its moves before one is played)
 from app.rules.board import parcel_index
-from app.rules.catalog import (
-    BANKER_VP_PRICES,
-    BRIDGE_ROADS,
-    BUILDINGS,
-    BUY_VP_PRICE,
-    CAPTAIN_COWBOY_PRICES,
-    CAPTAIN_REVOLVER_PRICES,
-    CASH_LIMIT_MONEY_PER_VP,
-    CHINESE_WORKER_RED_PRICE,
-    CONSTRUCTION_INDEX,
-    GROCER_MONEY,
-    PERSONALITIES,
-    SETTLER_RED_MONEY,
-)
-from app.rules.characters import card_gains, on_choosing, road_vp
-from app.rules.construction import (
-    houses_to_place,
-    is_bridge,
-    needs_house,
-    permission_parcels,
-)
+from app.rules.catalog import BUY_VP_PRICE, CASH_LIMIT_MONEY_PER_VP, PERSONALITIES
+from app.rules.characters import card_gains, on_choosing
 from app.rules.decisions import Awaiting, Decision
 from app.rules.draft import evolve
 from app.rules.duels import duelling_seats, fight
 from app.rules.dynamite import rerolling_seat
-from app.rules.events import (
-    BuildingPlaced,
-    BuildingTaken,
-    ClaimReason,
-    CowboyPlaced,
-    Event,
-    PermissionAnswered,
-    PermissionAsked,
-    PersonalityChosen,
-    RoadPlaced,
-)
+from app.rules.events import ClaimReason, CowboyPlaced, Event, PersonalityChosen
 from app.rules.explain import explain_illegal
 from app.rules.flow import awaiting, next_step
 from app.rules.legal import is_legal, legal_moves_view
 from app.rules.model import GameState
 from app.rules.outlaws import fight_outlaw
-from app.rules.prices import building_price, parcel_price
-from app.rules.registry import DECLINES, declines, move_handler
+from app.rules.prices import parcel_price
+from app.rules.registry import DECLINES, move_handler
 from app.rules.registry import MOVES as _MOVES
 from app.rules.rng import Rng
-from app.rules.steps import finish_step
-from app.rules.supply import refill_event
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
     from app.rules.moves import (
-        AnswerPermission,
-        AskPermission,
-        BankerVp,
-        BuyBuilding,
         BuyParcel,
-        BuyRevolvers,
         BuyVp,
-        CardOption,
         ChoosePersonality,
         ClaimParcel,
         Decline,
         DeclineParcel,
-        DenyRemaining,
         GiveUpMoney,
-        GrocerChoice,
-        HireCowboys,
-        KeepBuilding,
         Move,
         Pass,
-        PlaceBuilding,
         PlaceCowboy,
-        PlaceHouse,
-        PlaceRoad,
-        PlaceTownhouse,
         PlaceWhiteCowboy,
         ResolveDuel,
-        TakeBuilding,
     )
 
 MAX_AUTOMATIC_EVENTS = 10_000  # a guard against a flow that never waits; a real game has a few hundred
@@ -257,157 +211,3 @@ def _give_up_money(s: GameState, seat: int, move: GiveUpMoney, rng: Rng, kind: D
 def _decline(s: GameState, seat: int, move: Decline, rng: Rng, kind: Decision) -> list[Event]:
     """What declining means is the declined decision's: its family registered it (`registry.declines`)."""
     return DECLINES[kind](s, seat, move, rng, kind)
-
-
-# --- the base cards' decisions --------------------------------------------------------------------------------
-
-
-def _declined(s: GameState, seat: int, move: Decline, rng: Rng, kind: Decision) -> list[Event]:
-    """Nothing to take: the card's decision is over."""
-    return [{"type": "card_decision_declined", "seat": seat}]
-
-
-declines(Decision.SETTLER)(_declined)
-
-
-@move_handler("grocer_choice")
-def _grocer_choice(s: GameState, seat: int, move: GrocerChoice, rng: Rng, kind: Decision) -> list[Event]:
-    option = move["option"]
-    if option == "double":
-        return [{"type": "card_option_chosen", "seat": seat, "option": f"double:{move['building']}"}]
-    money = GROCER_MONEY if option == "money_now" else 0
-    return [{"type": "card_option_chosen", "seat": seat, "option": option, "money": money}]
-
-
-@move_handler("card_option")
-def _card_option(s: GameState, seat: int, move: CardOption, rng: Rng, kind: Decision) -> list[Event]:
-    """Red Settler and red Grocer: $8 now, or VP at the end of the round (`000` "Personalities")."""
-    money = SETTLER_RED_MONEY if move["option"] == "money" else 0
-    return [{"type": "card_option_chosen", "seat": seat, "option": move["option"], "money": money}]
-
-
-@move_handler("hire_cowboys")
-def _hire_cowboys(s: GameState, seat: int, move: HireCowboys, rng: Rng, kind: Decision) -> list[Event]:
-    count = move["count"]
-    return [{"type": "cowboys_hired", "seat": seat, "count": count, "price": CAPTAIN_COWBOY_PRICES[count]}]
-
-
-@move_handler("buy_revolvers")
-def _buy_revolvers(s: GameState, seat: int, move: BuyRevolvers, rng: Rng, kind: Decision) -> list[Event]:
-    count = move["count"]
-    return [{"type": "revolvers_bought", "seat": seat, "count": count, "price": CAPTAIN_REVOLVER_PRICES[count]}]
-
-
-declines(Decision.CHINESE_WORKER_RED)(_declined)
-
-
-@move_handler("take_building")
-def _take_building(s: GameState, seat: int, move: TakeBuilding, rng: Rng, kind: Decision) -> list[Event]:
-    """Red Chinese Worker: $5 for an available building; the others slide and one is drawn (`000`)."""
-    square = move["square"]
-    building = s.construction[CONSTRUCTION_INDEX[square]]
-    assert building is not None  # only squares holding a building are listed
-    taken: BuildingTaken = {"type": "building_taken", "seat": seat, "square": square, "building": building,
-                            "price": CHINESE_WORKER_RED_PRICE}
-    return [taken, refill_event(evolve(s, taken), rng)]
-
-
-@move_handler("banker_vp")
-def _buy_banker_vp(s: GameState, seat: int, move: BankerVp, rng: Rng, kind: Decision) -> list[Event]:
-    """The purchase ends the step, unless another holder is still to be asked (decision D95)."""
-    vp = move["vp"]
-    bought: Event = {"type": "banker_vp_bought", "seat": seat, "vp": vp, "price": BANKER_VP_PRICES[vp]}
-    after = evolve(s, bought)
-    return [bought] if awaiting(after) else [bought, *finish_step(after)]
-
-
-
-# --- construction ---------------------------------------------------------------------------------------------
-
-
-@move_handler("buy_building")
-def _buy(s: GameState, seat: int, move: BuyBuilding, rng: Rng, kind: Decision) -> list[Event]:
-    square = s.step
-    building = s.construction[CONSTRUCTION_INDEX[square]]
-    assert building is not None  # a square without a building is not open to cowboys
-    price = building_price(s, seat, square)
-    return [{"type": "building_bought", "seat": seat, "square": square, "building": building, "price": price}]
-
-
-@declines(Decision.BUY_BUILDING)
-def _not_bought(s: GameState, seat: int, move: Decline, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "building_purchase_declined", "seat": seat, "square": s.step}]
-
-
-@move_handler("place_road")
-def _place_road(s: GameState, seat: int, move: PlaceRoad, rng: Rng, kind: Decision) -> list[Event]:
-    """A road of the construction, or of The River's final road phase (`families.river`)."""
-    event: RoadPlaced = {"type": "road_placed", "seat": seat, "x1": move["x1"], "y1": move["y1"], "x2": move["x2"],
-                         "y2": move["y2"]}
-    road = (move["x1"], move["y1"], move["x2"], move["y2"])
-    bridge = is_bridge(s, road)
-    if bridge:
-        event["bridge"] = True
-    vp = road_vp(s, seat, road, BRIDGE_ROADS if bridge else 1)  # the yellow Governor (RULING G12)
-    if vp:
-        event["vp"] = vp
-    return [event]
-
-
-@move_handler("place_building")
-def _place_building(s: GameState, seat: int, move: PlaceBuilding, rng: Rng, kind: Decision) -> list[Event]:
-    building = move["building"]
-    event: BuildingPlaced = {
-        "type": "building_placed", "seat": seat, "building": building, "x": move["x"], "y": move["y"],
-        "revolvers": BUILDINGS[building].revolvers, "house": needs_house(s, building),
-    }
-    houses = houses_to_place(s, building)
-    if houses > 1:  # the school's three houses (`001` "School")
-        event["houses"] = houses
-    return [event]
-
-
-@move_handler("place_house")
-def _place_house(s: GameState, seat: int, move: PlaceHouse, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "house_placed", "seat": seat, "x": move["x"], "y": move["y"]}]
-
-
-@move_handler("place_townhouse")
-def _place_townhouse(s: GameState, seat: int, move: PlaceTownhouse, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "townhouse_placed", "seat": seat, "x": move["x"], "y": move["y"]}]
-
-
-@move_handler("keep_building")
-def _keep_building(s: GameState, seat: int, move: KeepBuilding, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "building_kept", "seat": seat}]
-
-
-@move_handler("ask_permission")
-def _ask_permission(s: GameState, seat: int, move: AskPermission, rng: Rng, kind: Decision) -> list[Event]:
-    asked = move["seat"]
-    parcels: list[list[int]] = []
-    houses: list[list[int]] = []  # with Gold & Guns, those whose house would become a townhouse (RULING G19)
-    for i in permission_parcels(s, asked):
-        parcels.append([i % 8 + 1, i // 8 + 1])
-        if s.parcels[i].content == "house":
-            houses.append(parcels[-1])
-    event: PermissionAsked = {"type": "permission_asked", "seat": seat, "asked": asked, "parcels": parcels}
-    if houses:
-        event["townhouses"] = houses
-    return [event]
-
-
-@move_handler("answer_permission")
-def _answer_permission(s: GameState, seat: int, move: AnswerPermission, rng: Rng, kind: Decision) -> list[Event]:
-    event: PermissionAnswered = {"type": "permission_answered", "seat": seat, "x": move["x"], "y": move["y"],
-                                 "granted": move["grant"]}
-    # With Gold & Guns, a townhouse in place of that parcel's house (RULING G19).
-    if "gold_and_guns" in s.config.expansions and s.parcels[parcel_index(move["x"], move["y"])].content == "house":
-        event["townhouse"] = True
-    return [event]
-
-
-@move_handler("deny_remaining")
-def _deny_remaining(s: GameState, seat: int, move: DenyRemaining, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "permission_denied_rest", "seat": seat}]
-

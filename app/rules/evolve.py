@@ -16,10 +16,7 @@ from typing import Any
 import app.rules.families  # noqa: F401  (every family registers its events' effects before one is applied)
 from app.rules.board import PARCELS, SIDES, parcel_index
 from app.rules.catalog import (
-    BANKER_VP_BOUGHT,
     BASE_CARDS,
-    BRIDGE_ROADS,
-    BUILDINGS,
     CITY_HALL,
     CONSTRUCTION_INDEX,
     COWBOYS_PER_PLAYER,
@@ -39,7 +36,6 @@ from app.rules.catalog import (
 )
 from app.rules.config import GameConfig
 from app.rules.draft import (
-    building_to_player,
     card_taken,
     clear_parcel,
     clear_square,
@@ -58,21 +54,11 @@ from app.rules.events import (
     ActionDeclined,
     AttackCancelled,
     AttackWon,
-    BankerVpBought,
-    BuildingBought,
     BuildingDefended,
-    BuildingKept,
-    BuildingPlaced,
-    BuildingPurchaseDeclined,
-    BuildingTaken,
-    CardDecisionDeclined,
-    CardOptionChosen,
     CentrePlaced,
     ChipTaken,
     ConstructionRefilled,
-    ConstructionStarted,
     CowboyPlaced,
-    CowboysHired,
     CowboysReceived,
     DuelFought,
     DuelOrderChosen,
@@ -80,7 +66,6 @@ from app.rules.events import (
     Event,
     GameFinished,
     GameStarted,
-    HousePlaced,
     MoneyGained,
     MoneyGivenUp,
     MountainsPlaced,
@@ -88,36 +73,20 @@ from app.rules.events import (
     ParcelBought,
     ParcelClaimed,
     ParcelPurchaseDeclined,
-    PermissionAnswered,
-    PermissionAsked,
-    PermissionDeniedRest,
     PersonalityChosen,
     PlacementOrderSet,
     PlayerPassed,
-    RevolversBought,
-    RoadPlaced,
     RoadsGained,
     RoadsHandedOut,
     RoundEnded,
     SeatReplaced,
     StepCompleted,
-    TownhousePlaced,
     TurnOrderDrawn,
     VpBought,
     VpGained,
     WagesPaid,
 )
-from app.rules.model import (
-    COWBOYS,
-    DYNAMITE_COWBOYS,
-    NO_DUEL_COWBOYS,
-    SINGER_COWBOYS,
-    Construction,
-    GameState,
-    Parcel,
-    PermissionRequest,
-    PlayerState,
-)
+from app.rules.model import COWBOYS, DYNAMITE_COWBOYS, NO_DUEL_COWBOYS, SINGER_COWBOYS, GameState, Parcel, PlayerState
 from app.rules.model import replace as model_replace
 from app.rules.registry import EFFECTS as _HANDLERS  # noqa: F401  (the table of every effect, for its tests)
 from app.rules.registry import handles
@@ -506,131 +475,3 @@ def _seat_replaced(s: GameState, e: SeatReplaced) -> GameState:
 @handles("move_undone")
 def _move_undone(s: GameState, e: MoveUndone) -> GameState:
     raise UndoBeyondState("an undo returns to a state before the one given: `replay` folds it, with the log")
-
-
-# --- the base cards' decisions --------------------------------------------------------------------------------
-
-
-@handles("card_decision_declined")
-def _card_decision_declined(s: GameState, e: CardDecisionDeclined) -> GameState:
-    return replace(s, card_decision=None)
-
-
-@handles("card_option_chosen")
-def _card_option_chosen(s: GameState, e: CardOptionChosen) -> GameState:
-    s = update_player(s, e["seat"], card_option=e["option"])
-    return replace(gain(s, e["seat"], money=e.get("money", 0)), card_decision=None)
-
-
-@handles("cowboys_hired")
-def _cowboys_hired(s: GameState, e: CowboysHired) -> GameState:
-    return replace(gain(s, e["seat"], money=-e["price"], cowboys=e["count"]), card_decision=None)
-
-
-@handles("revolvers_bought")
-def _revolvers_bought(s: GameState, e: RevolversBought) -> GameState:
-    return replace(gain(s, e["seat"], money=-e["price"], revolvers=e["count"]), card_decision=None)
-
-
-@handles("building_taken")
-def _building_taken(s: GameState, e: BuildingTaken) -> GameState:
-    """The building goes into construction at once, as one bought on a square (`families.construction`)."""
-    return building_to_player(s, e, source="card")
-
-
-@handles("banker_vp_bought")
-def _banker_vp_bought(s: GameState, e: BankerVpBought) -> GameState:
-    """The purchase is the holder's choice on the card this round: a Newspaper Boy copying the red Banker is asked
-    too (decision D95)."""
-    s = update_player(s, e["seat"], card_option=BANKER_VP_BOUGHT)
-    return gain(s, e["seat"], money=-e["price"], vp=e["vp"])
-
-
-
-# --- construction ---------------------------------------------------------------------------------------------
-
-
-@handles("building_bought")
-def _building_bought(s: GameState, e: BuildingBought) -> GameState:
-    return clear_square(building_to_player(s, e, source="square"), e["square"])
-
-
-@handles("building_purchase_declined")
-def _building_purchase_declined(s: GameState, e: BuildingPurchaseDeclined) -> GameState:
-    return clear_square(s, e["square"])
-
-
-@handles("construction_started")
-def _construction_started(s: GameState, e: ConstructionStarted) -> GameState:
-    return replace(s, work=Construction(e["seat"], "reserve", None))
-
-
-@handles("road_placed")
-def _road_placed(s: GameState, e: RoadPlaced) -> GameState:
-    road = (e["x1"], e["y1"], e["x2"], e["y2"])
-    pieces = BRIDGE_ROADS if e.get("bridge") else 1
-    return replace(gain(s, e["seat"], roads=-pieces, vp=e.get("vp", 0)), roads=s.roads | {road})
-
-
-@handles("building_placed")
-def _building_placed(s: GameState, e: BuildingPlaced) -> GameState:
-    seat, building, index = e["seat"], e["building"], index_of(e)
-    p = s.players[seat]
-    remaining = list(p.buildings)
-    remaining.remove(building)
-    s = update_player(s, seat, buildings=tuple(remaining), revolvers=p.revolvers + BUILDINGS[building].revolvers)
-    s = set_parcel(s, index, content=building)
-    assert s.work is not None
-    work = replace(s.work, building=building, parcel=index, houses=e.get("houses", 1)) if e["house"] else None
-    return replace(s, work=work)
-
-
-def _house_done(s: GameState) -> GameState:
-    """One of the building's houses stands; the construction ends with its last (a school has three)."""
-    assert s.work is not None
-    return replace(s, work=replace(s.work, houses=s.work.houses - 1) if s.work.houses > 1 else None)
-
-
-@handles("house_placed")
-def _house_placed(s: GameState, e: HousePlaced) -> GameState:
-    s = set_parcel(s, index_of(e), content="house")
-    return _house_done(replace(s, houses=s.houses - 1))
-
-
-@handles("townhouse_placed")
-def _townhouse_placed(s: GameState, e: TownhousePlaced) -> GameState:
-    """The townhouse replaces the house, which goes back to the supply (decision D35)."""
-    s = set_parcel(s, index_of(e), content="townhouse")
-    return _house_done(replace(s, houses=s.houses + 1, townhouses=s.townhouses - 1))
-
-
-@handles("building_kept")
-def _building_kept(s: GameState, e: BuildingKept) -> GameState:
-    assert s.work is not None
-    done = s.reserve_done | {e["seat"]} if s.work.source == "reserve" else s.reserve_done
-    return replace(s, work=None, reserve_done=done)
-
-
-@handles("permission_asked")
-def _permission_asked(s: GameState, e: PermissionAsked) -> GameState:
-    assert s.work is not None
-    request = PermissionRequest(asked=e["asked"], open=tuple(parcel_index(x, y) for x, y in e["parcels"]))
-    return replace(s, work=replace(s.work, asked=s.work.asked | {e["asked"]}, request=request))
-
-
-@handles("permission_answered")
-def _permission_answered(s: GameState, e: PermissionAnswered) -> GameState:
-    work = s.work
-    assert work is not None and work.request is not None
-    index = index_of(e)
-    still_open = tuple(i for i in work.request.open if i != index)
-    request = replace(work.request, open=still_open) if still_open else None
-    granted = work.granted | {index} if e["granted"] else work.granted
-    return replace(s, work=replace(work, request=request, granted=granted))
-
-
-@handles("permission_denied_rest")
-def _permission_denied_rest(s: GameState, e: PermissionDeniedRest) -> GameState:
-    assert s.work is not None
-    return replace(s, work=replace(s.work, request=None))
-

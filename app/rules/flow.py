@@ -22,14 +22,11 @@ import app.rules.families  # noqa: F401  (every family registers its steps befor
 from app.rules.board import parcel_index, parcel_xy
 from app.rules.cash_limit import over_cash_limit
 from app.rules.catalog import (
-    BANKER_VP_BOUGHT,
     BUY_VP_PRICE,
     CONSTRUCTION_PRICE,
     COWBOYS_PER_PLAYER,
-    GROCER_MONEY,
     NEW_COWBOYS,
     PERSONALITIES,
-    RED_CARD_VP_PER_ITEM,
     THREE_ROADS,
 )
 from app.rules.city_hall import cowboys_away
@@ -43,17 +40,12 @@ from app.rules.duels import (
     purchase_spots,
 )
 from app.rules.dynamite import Fought, rerolling_seat
-from app.rules.events import (
-    XY,
-    CowboyGain,
-    DuelTarget,
-    Event,
-    MoneyGained,
-    RoadGain,
-)
+from app.rules.events import XY, CowboyGain, DuelTarget, Event, RoadGain
 from app.rules.families.auction import auction_step
+from app.rules.families.cards import grocer_income
 from app.rules.families.characters import singer_step
 from app.rules.families.city_hall import city_hall_step
+from app.rules.families.construction import construction_step
 from app.rules.families.doctor_undertaker import defeat_step
 from app.rules.families.dynamite import dynamite_step, gunsmith_rolls
 from app.rules.families.horses import horse_step
@@ -400,59 +392,3 @@ def to_act(s: GameState) -> tuple[int, ...]:
     """The seats whose decision the game awaits now."""
     waiting = awaiting(s)
     return waiting.seats if waiting else ()
-
-
-# --- the base cards' decisions --------------------------------------------------------------------------------
-
-
-def grocer_income(s: GameState) -> list[MoneyGained]:
-    """The yellow Grocer's $8 chosen for the estate income, paid with it."""
-    return [
-        {"type": "money_gained", "seat": p.seat, "amount": GROCER_MONEY, "reason": "grocer"}
-        for p in s.players
-        if p.card_option == "money_at_income" and s.holds(p.seat, "grocer", "yellow")
-    ]
-
-
-@runs("end_of_round_vp")
-def _end_of_round_vp(s: GameState) -> Step:
-    """Red Settler: 1 VP per mountain owned; red Grocer: 1 VP per house owned (`000` "Personalities")."""
-    events: list[Event] = []
-    for card, content in (("settler", "mountain"), ("grocer", "house")):
-        for seat in s.holders(card, "red"):  # a Newspaper Boy copying the card too (decision D95)
-            if s.players[seat].card_option == "vp":
-                count = sum(1 for p in s.parcels if p.owner == seat and p.content == content)
-                events.append({"type": "vp_gained", "seat": seat, "amount": RED_CARD_VP_PER_ITEM * count,
-                               "reason": f"{card}_red"})
-    return completed(s, *events) if events else None
-
-
-@runs("banker_vp")
-def _banker_vp_step(s: GameState) -> Step:
-    """The red Banker's purchase, asked of each holder in placement order (a Newspaper Boy copying it too,
-    decision D95)."""
-    for banker in s.holders("banker", "red"):
-        if s.players[banker].card_option != BANKER_VP_BOUGHT:
-            return Awaiting(Decision.BANKER_VP, (banker,))
-    return None
-
-
-
-# --- construction ---------------------------------------------------------------------------------------------
-
-
-@runs("build_from_reserve")
-def _build_from_reserve(s: GameState) -> Step:
-    for seat in s.placement_order:
-        if seat not in s.reserve_done and s.players[seat].buildings:
-            return at_once({"type": "construction_started", "seat": seat})
-    return None
-
-
-def construction_step(s: GameState) -> Step:
-    """The builder decides, or first the owner asked for permission; the flow asks this while `work` is set."""
-    assert s.work is not None
-    if s.work.request is not None:
-        return Awaiting(Decision.PERMISSION, (s.work.request.asked,))
-    return Awaiting(Decision.CONSTRUCT, (s.work.seat,))
-

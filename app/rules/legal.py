@@ -12,28 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 import app.rules.families  # noqa: F401  (every family registers its decisions' moves before they are listed)
 from app.rules.cash_limit import cash_limit
-from app.rules.catalog import (
-    BANKER_VP_PRICES,
-    BUILDINGS,
-    BUY_VP_PRICE,
-    CAPTAIN_COWBOY_PRICES,
-    CAPTAIN_REVOLVER_PRICES,
-    CHINESE_WORKER_RED_PRICE,
-    CONSTRUCTION_SQUARES,
-    COWBOYS_PER_PLAYER,
-    INCOME_BUILDINGS,
-    NO_DUEL_CHIP_SQUARES,
-    PERSONALITIES,
-)
+from app.rules.catalog import BUILDINGS, BUY_VP_PRICE, NO_DUEL_CHIP_SQUARES, PERSONALITIES
 from app.rules.characters import may_place_singer_cowboy
-from app.rules.city_hall import cowboys_away
-from app.rules.construction import (
-    askable_players,
-    build_sites,
-    has_property_tile,
-    house_targets,
-    road_edges,
-)
+from app.rules.construction import has_property_tile
 from app.rules.decisions import Awaiting, Decision
 from app.rules.duels import purchase_singles, purchase_spots
 from app.rules.dynamite import with_dynamite
@@ -41,17 +22,13 @@ from app.rules.flow import awaiting
 from app.rules.income import is_attackable
 from app.rules.model import GameState
 from app.rules.outlaws import estate_duels
-from app.rules.prices import building_price, parcel_price
+from app.rules.prices import parcel_price
 from app.rules.registry import LEGAL, lists
 from app.rules.registry import LEGAL as MOVES_BY_KIND
 from app.rules.spots import COORDINATES, claimable, cowboy_spots, open_squares, xy
-from app.rules.townhouses import townhouse_targets
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
-    from app.rules.moves import (
-        ChoosePersonality,
-        Move,
-    )
+    from app.rules.moves import ChoosePersonality, Move
 
 __all__ = ["MOVES_BY_KIND", "cowboy_spots", "is_legal", "legal_moves", "legal_moves_view", "open_squares"]
 
@@ -187,111 +164,3 @@ def is_legal(s: GameState, seat: int, move: Mapping[str, Any]) -> bool:
     except ValueError:
         return False
     return all([type(move[k]) is type(v) for k, v in candidate.items()])  # a list: one call, not one per field
-
-
-# --- the base cards' decisions --------------------------------------------------------------------------------
-
-
-@lists(Decision.SETTLER)
-def _settler(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """An owner-free parcel at once, claimed with `claim_parcel` (`000` "Settler"); with none left (or no
-    property tile), nothing."""
-    return claimable(s, seat) or [{"type": "decline"}]
-
-
-@lists(Decision.GROCER)
-def _grocer(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    """The yellow Grocer: double one type that earns money, of those the game's bag holds (RULING G16), or $8."""
-    moves: list[Move] = [
-        {"type": "grocer_choice", "option": "double", "building": b} for b in INCOME_BUILDINGS
-        if BUILDINGS[b].expansion is None or BUILDINGS[b].expansion in s.config.expansions
-    ]
-    moves += [{"type": "grocer_choice", "option": "money_now"}, {"type": "grocer_choice", "option": "money_at_income"}]
-    return moves
-
-
-@lists(Decision.SETTLER_RED)
-@lists(Decision.GROCER_RED)
-def _money_or_vp(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    return [{"type": "card_option", "option": "money"}, {"type": "card_option", "option": "vp"}]
-
-
-@lists(Decision.CAPTAIN)
-def _captain(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    p = s.players[seat]
-    return [
-        {"type": "hire_cowboys", "count": n}
-        for n, price in CAPTAIN_COWBOY_PRICES.items()
-        if price <= p.money and p.cowboys + cowboys_away(s, seat) + n <= COWBOYS_PER_PLAYER
-    ]
-
-
-@lists(Decision.CAPTAIN_RED)
-def _captain_red(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    money = s.players[seat].money
-    return [{"type": "buy_revolvers", "count": n} for n, price in CAPTAIN_REVOLVER_PRICES.items() if price <= money]
-
-
-@lists(Decision.CHINESE_WORKER_RED)
-def _chinese_worker_red(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    moves: list[Move] = [{"type": "decline"}]
-    if s.players[seat].money >= CHINESE_WORKER_RED_PRICE:
-        moves += [
-            {"type": "take_building", "square": c.square}
-            for c, building in zip(CONSTRUCTION_SQUARES, s.construction, strict=True)
-            if building is not None
-        ]
-    return moves
-
-
-@lists(Decision.BANKER_VP)
-def _banker_vp(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    money = s.players[seat].money
-    return [{"type": "banker_vp", "vp": vp} for vp, price in BANKER_VP_PRICES.items() if price <= money]
-
-
-
-# --- construction ---------------------------------------------------------------------------------------------
-
-
-@lists(Decision.BUY_BUILDING)
-def _buy_building(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    moves: list[Move] = [{"type": "decline"}]
-    if building_price(s, seat, s.step) <= s.players[seat].money:
-        moves.insert(0, {"type": "buy_building"})
-    return moves
-
-
-@lists(Decision.CONSTRUCT)
-def _construct(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    work = s.work
-    assert work is not None
-    moves: list[Move] = [
-        {"type": "place_road", "x1": e[0], "y1": e[1], "x2": e[2], "y2": e[3]} for e in road_edges(s, seat)
-    ]
-    moves += [{"type": "ask_permission", "seat": other} for other in askable_players(s, work)]
-    if work.parcel is not None:
-        targets = house_targets(s, seat, work.granted)
-        moves += [{"type": "place_house", **xy(i)} for i in targets]
-        moves += [{"type": "place_townhouse", **xy(i)} for i in townhouse_targets(s, seat, work.granted)]
-        return moves
-    candidates = [work.building] if work.building is not None else sorted(set(s.players[seat].buildings))
-    for building in candidates:
-        moves += [
-            {"type": "place_building", "building": building, **xy(i)}
-            for i in build_sites(s, seat, building, work.granted)
-        ]
-    moves.append({"type": "keep_building"})
-    return moves
-
-
-@lists(Decision.PERMISSION)
-def _permission(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
-    assert s.work is not None and s.work.request is not None
-    moves: list[Move] = []
-    for index in s.work.request.open:
-        moves.append({"type": "answer_permission", **xy(index), "grant": True})
-        moves.append({"type": "answer_permission", **xy(index), "grant": False})
-    moves.append({"type": "deny_remaining"})
-    return moves
-

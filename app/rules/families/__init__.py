@@ -14,8 +14,10 @@ from types import ModuleType
 
 from app.rules.families import (
     auction,
+    cards,
     characters,
     city_hall,
+    construction,
     doctor_undertaker,
     dynamite,
     horses,
@@ -28,6 +30,6 @@ from app.rules.families import (
 )
 
 FAMILIES: tuple[ModuleType, ...] = (
-    newspaper_boy, characters, auction, outlaws, city_hall, dynamite, doctor_undertaker, horses, vote,
-    might_is_right, new_beginning, river,
+    cards, construction, newspaper_boy, characters, auction, outlaws, city_hall, dynamite, doctor_undertaker,
+    horses, vote, might_is_right, new_beginning, river,
 )
