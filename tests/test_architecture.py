@@ -37,6 +37,11 @@ WIRING_IMPORTS = {
 }
 STARTS_A_JOB = "run_forever"
 FLOW = "app.rules.flow"
+# The rules core's kind registries and what the families build their pieces from; the families; the base game's
+# dispatch modules, which import the families so that every piece is registered before it is dispatched.
+KERNEL = {"app.rules.registry", "app.rules.draft", "app.rules.steps"}
+FAMILIES = "app.rules.families"
+DISPATCH = {"app.rules.decide", "app.rules.legal", "app.rules.flow", "app.rules.evolve"}
 
 
 def layer_of(module: str) -> str | None:
@@ -109,6 +114,62 @@ def test_flow_lends_only_the_schedule() -> None:
         if name.startswith(f"{FLOW}.") and name.removeprefix(f"{FLOW}.") not in schedule
     }
     assert borrowed == set()
+
+
+def _is_family(module: str) -> bool:
+    return module.startswith(f"{FAMILIES}.")
+
+
+def _closure(module: str) -> set[str]:
+    """Every module `module` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        for target in GRAPH[todo.pop()]:
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def test_a_family_imports_neither_another_family_nor_the_dispatch() -> None:
+    """A family of rules (`app.rules.families.*`) stands on its own: it reads the registries, the helpers every
+    effect and step is built from and the modules that compute its rules, never another family nor the base
+    game's dispatch, so that a family is read, and changed, in its own module."""
+    wrong = {
+        f"{module} imports {target}"
+        for module in GRAPH
+        if _is_family(module)
+        for target in _closure(module)
+        if _is_family(target) or target == FAMILIES or target in DISPATCH
+    }
+    assert wrong == set()
+
+
+def test_only_the_dispatch_reads_the_families() -> None:
+    """The families register themselves; the dispatch modules import them (and the schedule names the families'
+    steps at their place), no other module: what a family computes for others to read (prices, income, the view)
+    lives in the module named after that rule."""
+    wrong = {
+        f"{module} imports {target}"
+        for module, targets in GRAPH.items()
+        if module not in DISPATCH and module != FAMILIES
+        for target in targets
+        if _is_family(target) or target == FAMILIES
+    }
+    assert wrong == set()
+
+
+def test_the_registries_stand_below_the_families_and_the_dispatch() -> None:
+    """The kind registries and the helpers of the effects and the steps import no family and no dispatch module,
+    directly or through others: both can import them without a cycle."""
+    wrong = {
+        f"{module} imports {target}"
+        for module in KERNEL
+        for target in _closure(module)
+        if _is_family(target) or target == FAMILIES or target in DISPATCH
+    }
+    assert wrong == set()
 
 
 def test_only_the_composition_root_opens_the_database_and_starts_the_jobs() -> None:
