@@ -63,6 +63,7 @@ class Lobby:
         move_timeout_hours: int | None = None,
         public: bool = True,
         bots: int = 0,
+        rated: bool = True,
         address: str = "unknown",
     ) -> GameSummary:
         """Open a table. An admin's table seats the `players` listed and starts at once when they fill it (random
@@ -77,7 +78,7 @@ class Lobby:
         Raises NotAllowed `players_create_games_off` (a player, where only admins create games) or
         `seed_admin_only`, Invalid for variants, player lists or numbers of bots that cannot be played, TooMany
         `too_many_tables` / `too_many_invitations`; Invalid `link_in_name` for a name that reads as an address
-        (app.play.table_names)."""
+        (app.play.table_names). An unrated (`rated` false) table's game changes nobody's rating."""
         table_names.check_name(name)
         if not creator.is_admin:
             if not self.players_create_games:
@@ -123,6 +124,7 @@ class Lobby:
                 move_timeout_hours=move_timeout_hours,
                 created_by=creator.id,
                 public=public,
+                rated=rated,
             )
             session.add(game)
             await session.flush()

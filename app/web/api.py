@@ -217,6 +217,7 @@ async def create_game(request: Request, body: CreateGameIn, account: CurrentAcco
         move_timeout_hours=body.move_timeout_hours,
         public=body.public,
         bots=body.bots,
+        rated=body.rated,
         address=client_address(request),
     )
     return GameOut.of(summary)

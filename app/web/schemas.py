@@ -149,6 +149,9 @@ class CreateGameIn(BaseModel):
         "(422 `too_many_bots`); it moves by itself within seconds. A player's table that its creator and the bots "
         "fill starts at once.",
     )
+    rated: bool = Field(
+        default=True, description="The finished game rates its players from their places; false: an unrated table."
+    )
 
 
 class SeatOut(BaseModel):
