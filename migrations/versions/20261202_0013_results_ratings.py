@@ -9,7 +9,7 @@ them: `ratings` is the newest, kept for the leaderboard. The three are data reco
 (`python -m app ratings --rebuild`).
 
 Revision ID: 0013
-Revises: 0012
+Revises: 0011 (chained after the newest revision on main)
 Create Date: 2026-12-02 00:00:00.000000
 
 """
