@@ -784,4 +784,6 @@ def table_context(
         "log": log,
         "deadlines": deadlines or [],
         "hint_squares": present.HINT_SQUARES,
+        "standings": present.standings(doc),
+        "vp_shown": present.vp_shown(doc),
     }

@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 from app.i18n import N_, gettext, ngettext
 from app.rules.catalog import (
     BUILDINGS,
+    CONSTRUCTION_PRICE,
     FINAL_MONEY_PER_VP,
     HORSE_VP,
     PERSONALITIES,
@@ -347,8 +348,12 @@ def track(doc: Doc, targets: dict[str, Target]) -> list[TrackItem]:
     for step in TRACK_STEPS:
         square = squares.get(step)
         name = gettext(SQUARES[step].name if step in SQUARES else STEP_NAMES.get(step, step))
+        if step in CONSTRUCTION_PRICE:  # "Build $3" beside its building: the track stays in the first screen
+            name = gettext("Build ${price}").format(price=CONSTRUCTION_PRICE[step])
         built = construction.get(step, {})
-        hints = [(p["username"], p["hints"][step]) for p in doc["players"]] if step in HINT_SQUARES else []
+        # What a square would give now; once the game is over there is no "now" (the score says the rest).
+        hints = [(p["username"], p["hints"][step]) for p in doc["players"]] \
+            if step in HINT_SQUARES and doc["status"] != "finished" else []
         explained = " ".join([square_help(step), *(
             option_square_help(option, step) for option, extra in OPTION_SQUARE_TEXTS.items()
             if doc["variants"].get(option) and step in extra
@@ -412,6 +417,21 @@ def score_part(key: str) -> str:
     if key not in SCORE_PARTS:
         return key.replace("_", " ").capitalize()
     return gettext(SCORE_PARTS[key]).format(money=FINAL_MONEY_PER_VP, vp=HORSE_VP)
+
+
+def standings(doc: Doc) -> list[dict[str, Any]]:
+    """The players of a finished game, the winner first, then by final total (the score table's columns); empty
+    while the game is on."""
+    if doc["status"] != "finished" or not all(p.get("score") for p in doc["players"]):
+        return []
+    return sorted(doc["players"], key=lambda p: (p["seat"] != doc.get("winner"), -p["score"]["total"], p["seat"]))
+
+
+def vp_shown(doc: Doc) -> dict[int, int]:
+    """Each player's VP as the table shows it: the VP track while the game is on, the final total once it is over
+    (a panel showing the track beside "bob wins." would seem to crown the wrong player)."""
+    final = doc["status"] == "finished"
+    return {p["seat"]: p["score"]["total"] if final and p.get("score") else p["vp"] for p in doc["players"]}
 
 
 # The phases the state document names (`phase`), in words for the table's heading.
