@@ -70,6 +70,7 @@ CARDS_BY_NUMBER = [card for card in sorted(PERSONALITIES.values(), key=lambda ca
 STALE_NOTICE = N_("The game moved on before your click arrived: here is the table as it is now. Please choose again.")
 LOBBY_WATCHABLE = 20  # games being played that the lobby offers to watch, newest first
 LOBBY_VIEWS = 20  # games whose decision the lobby names (one state read each)
+LOBBY_RESULTS = 10  # finished games whose result the lobby shows (one state read each)
 
 FormStr = Annotated[str, Form()]
 FormText = Annotated[Text, Form()]
@@ -284,7 +285,7 @@ async def _lobby_context(request: Request, positions: Positions, account: Accoun
     context: dict[str, Any] = {
         "mine": rows, "joinable": joinable,
         "invitations": [{**_plain_row(account, i.game), "invited_by": i.invited_by} for i in invitations],
-        "finished": [_plain_row(account, g) for g in finished],
+        "finished": [await _finished_row(positions, account, g, i < LOBBY_RESULTS) for i, g in enumerate(finished)],
         "watchable": [_plain_row(account, g) for g in playing if g.seat_of(account.id) is None],
         "refresh_seconds": request.app.state.settings.lobby_refresh_seconds,
     }
@@ -324,6 +325,13 @@ def _plain_row(account: Account, g: GameSummary) -> dict[str, Any]:
         "host": is_host(account, g),
         "free": free_seats(g),
     }
+
+
+async def _finished_row(positions: Positions, account: Account, g: GameSummary, with_result: bool) -> dict[str, Any]:
+    """A finished game of the lobby, with its result (the players by place, with their final totals)."""
+    row = _plain_row(account, g)
+    row["result"] = present.standings(await positions.view(account, g.id)) if with_result else []
+    return row
 
 
 async def _lobby_row(positions: Positions, account: Account, g: GameSummary, with_view: bool) -> dict[str, Any]:
@@ -785,5 +793,6 @@ def table_context(
         "deadlines": deadlines or [],
         "hint_squares": present.HINT_SQUARES,
         "standings": present.standings(doc),
+        "stake": present.stake(doc, moves),
         "vp_shown": present.vp_shown(doc),
     }

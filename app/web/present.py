@@ -6,7 +6,7 @@ decides nothing about the rules.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -135,6 +135,7 @@ class Choice:
     value: str
     tone: str = ""  # "yes", "no" or "" — only for the button's look
     confirm: str = ""  # the question asked before the move is sent (moves that end something for the round)
+    detail: str = ""  # what the choice means, under its words (a personality card's text and cash limit)
 
 
 @dataclass
@@ -177,10 +178,12 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
     on_board: list[Move] = []
     for move in moves:
         keys = target_keys(move, askable)
-        if not keys:
+        if not keys or move["type"] == ASKING:  # asking is the next step of a build: a button as well
             free.append(move)
+        if not keys:
             continue
-        on_board.append(move)
+        if move["type"] != ASKING:  # listed once: among the buttons
+            on_board.append(move)
         for key in keys:
             target = targets.setdefault(key, Target(key))
             target.moves.append(Choice(labeller.label(move), encode(move), _tone(move)))
@@ -206,7 +209,8 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
         many = len(free) > 10
         groups.insert(0, Group(
             gettext("Your choice"),
-            [Choice(labeller.label(m), encode(m), _tone(m), labeller.confirmation(m)) for m in free],
+            [Choice(labeller.label(m), encode(m), _tone(m), labeller.confirmation(m), card_detail(doc, m))
+             for m in free],
             as_select=many,
             note=said(DECISION_NOTES.get(doc.get("awaiting") or "", "")),
         ))
@@ -218,6 +222,138 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
             note=gettext("Or click the highlighted spots on the board."),
         ))
     return groups, targets
+
+
+def card_detail(doc: Doc, move: Move) -> str:
+    """A personality card's choice in full: the text of the side it is played on, and its cash limit; both sides'
+    while the side is still to be decided."""
+    if move["type"] not in ("choose_personality", "copy_card") or move.get("card") not in PERSONALITIES:
+        return ""
+    row = PERSONALITIES[move["card"]]
+    side = move.get("side") or next((c.get("side") for c in doc["personalities"] if c["card"] == move["card"]), None)
+    sides = [side] if side else ["yellow", "red"]
+    return " / ".join(
+        gettext("{text} (cash limit ${limit})").format(text=said(row.side(s).text), limit=row.side(s).cash_limit)
+        for s in sides)
+
+
+def stake(doc: Doc, moves: Sequence[Move]) -> list[str]:
+    """What the viewer's decision puts at stake, in sentences read from the view and the legal moves: a duel's
+    place, duellists and prize; a build's building, sites and what it still lacks; a permission's asker, parcels
+    and what the house does for each side; an auction's lots, high bid and bidders still in."""
+    viewer = doc.get("viewer")
+    kind = doc.get("awaiting")
+    if viewer is None or viewer not in doc["to_act"] or kind is None:
+        return []
+    explain = STAKES.get(Decision(kind))
+    return explain(doc, moves, Labeller(doc)) if explain else []
+
+
+def _parcel(doc: Doc, x: int, y: int) -> dict[str, Any]:
+    return next(p for p in doc["board"]["parcels"] if p["x"] == x and p["y"] == y)
+
+
+def _duel_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[str]:
+    duel = doc.get("duel")
+    if not duel:
+        return []
+    firepower = {p["seat"]: p["firepower"] for p in doc["players"]}
+    sides = [gettext("{player}: firepower {firepower}").format(player=lab.who(seat), firepower=firepower[seat])
+             for seat in duel["seats"]]
+    if "square" in duel:
+        lines = [gettext("Duel on {square}.").format(square=square_name(duel["square"])),
+                 gettext("The winner takes the square's action.")]
+    else:
+        x, y = duel["x"], duel["y"]
+        parcel = _parcel(doc, x, y)
+        where = gettext("Duel over parcel ({x}, {y})").format(x=x, y=y)
+        name = content_name(parcel)
+        lines = [f"{where}: {name}." if name else f"{where}."]
+        hall = doc.get("city_hall") or {}
+        if parcel.get("outlaw"):
+            lines.append(gettext("Whoever beats the outlaw (strength {strength}) takes its reward.").format(
+                strength=parcel["outlaw"]["strength"]))
+        elif (hall.get("x"), hall.get("y")) == (x, y):
+            lines.append(gettext("The winner occupies the City Hall."))
+        elif parcel["content"] in BUILDINGS and parcel["owner"] is not None:
+            lines.append(gettext("If {owner} wins, the {building} pays them as usual; an attacker who wins takes "
+                                 "half its income (${income}).").format(
+                owner=lab.who(parcel["owner"]), building=gettext(BUILDINGS[parcel["content"]].name),
+                income=parcel["income"] or 0))
+        else:
+            lines.append(gettext("The winner may buy the parcel for ${price}.").format(price=parcel["price"]))
+    return [lines[0], gettext("Each side: {sides}.").format(sides="; ".join(sides)), *lines[1:],
+            gettext("A tie goes to the player who passed first this round.")]
+
+
+def _build_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[str]:
+    work = doc.get("construction_work") or {}
+    if work.get("seat") != doc.get("viewer"):
+        return []
+    lines = []
+    if work.get("building"):
+        lines.append(gettext("Your {building}: {help}").format(
+            building=building_name(work["building"]), help=building_help(work["building"])))
+    if work.get("stage") == "house":
+        lines.append(gettext("Next: its house, on one of the highlighted parcels."))
+        return lines
+    sites = work.get("site_incomes") or []
+    if sites:
+        lines.append(gettext("It may go now on {sites}.").format(sites=", ".join(
+            gettext("({x}, {y}) for ${income} a round").format(x=p["x"], y=p["y"], income=p["income"])
+            for p in sites)))
+        return lines
+    kinds = {m["type"] for m in moves}
+    missing = [text for kind, text in MISSING_FOR_BUILDING.items() if kind in kinds]
+    if work.get("building"):
+        lines.append(gettext("It cannot go anywhere yet. Still missing: {missing}.").format(
+            missing=gettext(" or ").join(said(text) for text in missing) if missing else gettext("a free parcel")))
+    return lines
+
+
+# What a building without a site may still get, by the move that gets it.
+MISSING_FOR_BUILDING: Final[Mapping[MoveType, str]] = {
+    "place_road": N_("a road reaching one of your free parcels"),
+    "ask_permission": N_("another player's permission to use their parcel"),
+}
+
+
+def _permission_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[str]:
+    work = doc.get("construction_work") or {}
+    request = work.get("request") or {}
+    if request.get("asked") != doc.get("viewer") or work.get("seat") is None:
+        return []
+    builder = lab.who(work["seat"])
+    building = building_name(work["building"]) if work.get("building") else gettext("building")
+    parcels = ", ".join(gettext("({x}, {y})").format(x=x, y=y) for x, y in request.get("parcels", []))
+    return [
+        gettext("{builder} asks to build the house of their {building} on your parcels {parcels}.").format(
+            builder=builder, building=building, parcels=parcels),
+        gettext("For you: the house stands on your parcel and stays yours (2 VP at the game's end), but that parcel "
+                "can no longer take a building of yours."),
+        gettext("For {builder}: the {building} can be built with its house there; refused, they must find "
+                "another parcel.").format(builder=builder, building=building),
+    ]
+
+
+def _auction_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[str]:
+    auction = doc.get("auction")
+    if not auction:
+        return []
+    still = [lab.who(p["seat"]) for p in doc["players"] if p["seat"] not in auction["passed"]]
+    lines = [gettext("Still in: {players}.").format(players=", ".join(still))]
+    if auction.get("high"):
+        lines.append(gettext("To win, bid more than ${amount}.").format(amount=auction["high"]["amount"]))
+    return lines
+
+
+STAKES: Final[Mapping[Decision, Callable[[Doc, Sequence[Move], Labeller], list[str]]]] = {
+    Decision.DUEL_TILE: _duel_stake,
+    Decision.REROLL: _duel_stake,
+    Decision.CONSTRUCT: _build_stake,
+    Decision.PERMISSION: _permission_stake,
+    Decision.AUCTION_BID: _auction_stake,
+}
 
 
 def _spot_title(key: str) -> str:

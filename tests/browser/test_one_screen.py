@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from app.rules import GameConfig, legal_moves, new_game, play, replay, to_act
@@ -19,7 +20,7 @@ from app.rules.model import GameState
 from app.rules.moves import Move
 from app.rules.rng import Rng
 from tests.browser.conftest import ARTIFACTS, LiveServer
-from tests.browser.helpers import fast_forward, sign_up
+from tests.browser.helpers import fast_forward, sign_in_admin, sign_up
 
 NAMES = ("ona", "pete")
 SCREENS = ({"width": 1280, "height": 900}, {"width": 1440, "height": 900})
@@ -50,7 +51,7 @@ def until(seed: int, stop: Callable[[GameState, list[Move]], bool], variants: di
     raise AssertionError(f"no game with seed {seed} reached the stage")
 
 
-def NEVER(state: GameState, legal: list[Move]) -> bool:  # noqa: N802 - a constant-like predicate
+def NEVER(state: GameState, legal: list[Move]) -> bool:
     return False
 
 
@@ -62,6 +63,8 @@ def offers(kind: str) -> Callable[[GameState, list[Move]], bool]:
 class Players:
     pages: dict[str, Page]
     base: str
+
+    games: dict[str, int]
 
     def open(self, name: str, seed: int, stop: Callable[[GameState, list[Move]], bool],
              variants: dict[str, Any] | None = None) -> Page:
@@ -75,6 +78,7 @@ class Players:
         page.set_viewport_size(SCREENS[0])
         page.goto(f"{self.base}/games/{game['id']}")
         expect(page.locator("#board")).to_be_attached()
+        self.games[name] = game["id"]
         return page
 
 
@@ -88,7 +92,7 @@ def players(browser: Browser, live: LiveServer) -> Iterator[Players]:
             page.on("dialog", lambda dialog: dialog.accept())
             sign_up(page, live.url, name)
             pages[name] = page
-        yield Players(pages, live.url)
+        yield Players(pages, live.url, {})
     finally:
         for context in contexts:
             context.close()
@@ -179,7 +183,7 @@ def test_a_build_fits_one_screen_and_says_where_it_may_go(players: Players) -> N
 def test_an_auction_fits_one_screen_with_its_lots_and_bids(players: Players) -> None:
     page = players.open("Auction", 12, offers("bid"), GOLD)
     check_stage(page, "auction")
-    expect(page.locator("#decision .stake")).to_contain_text("still in")
+    expect(page.locator("#decision .stake")).to_contain_text("Still in")
 
 
 def test_the_final_score_is_in_the_first_screen_winner_first_with_totals_everywhere(players: Players) -> None:
@@ -194,3 +198,48 @@ def test_the_final_score_is_in_the_first_screen_winner_first_with_totals_everywh
     assert sorted(shown, reverse=True) == totals, (shown, totals)
     winner = page.locator("#turn-status")
     expect(winner).to_contain_text("wins")
+
+
+def serious_violations(page: Page) -> list[str]:
+    """axe-core's violations of impact "serious" or "critical" on the page as it is now, each with its nodes."""
+    results = Axe().run(page)
+    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def test_every_page_passes_axe_and_fits_a_phone(players: Players, browser: Browser, live: LiveServer) -> None:
+    """axe-core finds no serious or critical violation on the lobby, the new-game form, the rules, a profile, the
+    settings, a live table, a finished table and a past position; none of them scrolls sideways at 390 px. (Runs
+    after the stages above, whose tables it visits again.)"""
+    page = players.pages[NAMES[0]]
+    if "Placement" not in players.games:
+        players.open("Placement", 31, lambda s, legal: s.round == 2 and offers("place_cowboy")(s, legal))
+    if "Finished" not in players.games:
+        players.open("Finished", 31, NEVER)
+    admin_context = browser.new_context()
+    admin = admin_context.new_page()
+    try:
+        sign_in_admin(admin, live.url)
+        pages = [
+            (page, "lobby", "/"),
+            (page, "rules", "/rules"),
+            (page, "profile", f"/players/{NAMES[1]}"),
+            (page, "settings", "/settings/notifications"),
+            (page, "live-table", f"/games/{players.games['Placement']}"),
+            (page, "finished-table", f"/games/{players.games['Finished']}"),
+            (page, "past-position", f"/games/{players.games['Placement']}?at=12"),
+            (admin, "new-game", "/games/new"),
+        ]
+        problems = []
+        for viewer, name, path in pages:
+            viewer.set_viewport_size(SCREENS[0])
+            viewer.goto(live.url + path)
+            problems += [f"{name}: {v}" for v in serious_violations(viewer)]
+            viewer.set_viewport_size(PHONE)
+            first_screen(viewer, f"31-{name}-390")
+            if (width := no_sideways_scrolling(viewer)) > PHONE["width"]:
+                problems.append(f"{name}: {width} px wide on a phone")
+        assert not problems, "\n".join(problems)
+    finally:
+        admin_context.close()
+        page.set_viewport_size(SCREENS[0])
