@@ -50,6 +50,9 @@ REFUSING: tuple[MoveType, ...] = ("decline", "decline_parcel", "deny_remaining",
 ASKING: MoveType = "ask_permission"
 # What a decision's buttons need said beside them (RULING X6: where horses are shown, the page says what is not played).
 DECISION_NOTES: Mapping[str, str] = {Decision.HORSE: HORSES_NOT_PLAYED}
+# From how many board spots with several choices each the spots' buttons are folded away until a spot is clicked
+# (the Sheriff's placement offers two moves on every parcel: 128 buttons unfolded).
+FOLDED_FROM = 3
 HINT_SQUARES = ("parcel_income", "cowboy_income", "parcels_vp", "cowboy_vp", "estate_vp")
 
 
@@ -145,6 +148,7 @@ class Group:
     anchor: str | None = None
     as_select: bool = False
     note: str = ""
+    folded: bool = False  # a board spot's choices, shown once the spot is clicked (many spots would be a wall)
 
 
 @dataclass
@@ -202,9 +206,10 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
                                     for m in card_moves], note=note
             ))
         free = []
-    for key, target in sorted(targets.items()):
-        if target.single is None:
-            groups.append(Group(_spot_title(key), target.moves, anchor=f"choose-{key}"))
+    several = [(key, target) for key, target in sorted(targets.items()) if target.single is None]
+    for key, target in several:
+        groups.append(Group(_spot_title(key), target.moves, anchor=f"choose-{key}",
+                            folded=len(several) > FOLDED_FROM))
     if free:
         many = len(free) > 10
         groups.insert(0, Group(
