@@ -17,6 +17,7 @@ from app.rules.catalog import (
     BUILDINGS,
     CONSTRUCTION_PRICE,
     FINAL_MONEY_PER_VP,
+    FINAL_VP_PER_ITEM,
     HORSE_VP,
     PERSONALITIES,
     SHOP,
@@ -334,8 +335,8 @@ def _permission_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[st
     return [
         gettext("{builder} asks to build the house of their {building} on your parcels {parcels}.").format(
             builder=builder, building=building, parcels=parcels),
-        gettext("For you: the house stands on your parcel and stays yours (2 VP at the game's end), but that parcel "
-                "can no longer take a building of yours."),
+        gettext("For you: the house stands on your parcel and stays yours ({vp} VP at the game's end), but that "
+                "parcel can no longer take a building of yours.").format(vp=FINAL_VP_PER_ITEM),
         gettext("For {builder}: the {building} can be built with its house there; refused, they must find "
                 "another parcel.").format(builder=builder, building=building),
     ]
