@@ -27,14 +27,17 @@ from app.play.chat import Chat
 from app.play.email_change import EmailLinks
 from app.play.hosting_limits import HostingLimits
 from app.play.keeper import ClockKeeper
+from app.play.lobby import Lobby
 from app.play.notes import NoteBook
 from app.play.password_reset import ResetLinks
+from app.play.positions import Positions
 from app.play.service import GameService
 from app.play.sign_in import SignIn
 from app.play.sign_in_limits import Limits
 from app.settings import Settings
 from app.store import migrate
 from app.store.db import Database, open_database
+from app.store.repository import StateCache
 from app.web.app import Services, build_app
 
 log = logging.getLogger(__name__)
@@ -154,13 +157,16 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
             sign_in = build_sign_in(settings, db)
             if settings.admin_username and settings.admin_password:
                 await sign_in.ensure_admin(settings.admin_username, settings.admin_password)
-            service = GameService(
-                db, players_create_games=settings.players_create_games, hosting_limits=hosting_limits_for(settings)
-            )
+            cache = StateCache()  # all that the write path, the reads and the lobby share
+            service = GameService(db, cache)
+            positions = Positions(db, cache)
+            lobby = Lobby(db, cache, positions, players_create_games=settings.players_create_games,
+                          hosting_limits=hosting_limits_for(settings))
             bus.hear(service.hear, service.forget_seats)  # seats changing hands on any instance
             services = Services(
                 service=service,
-                positions=service.positions,
+                positions=positions,
+                lobby=lobby,
                 sign_in=sign_in,
                 bus=bus,
                 chat=Chat(db),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import graphlib
+import re
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
@@ -36,6 +37,11 @@ WIRING_IMPORTS = {
 }
 STARTS_A_JOB = "run_forever"
 FLOW = "app.rules.flow"
+# The rules core's kind registries and what the families build their pieces from; the families; the base game's
+# dispatch modules, which import the families so that every piece is registered before it is dispatched.
+KERNEL = {"app.rules.registry", "app.rules.draft", "app.rules.steps"}
+FAMILIES = "app.rules.families"
+DISPATCH = {"app.rules.decide", "app.rules.legal", "app.rules.flow", "app.rules.evolve"}
 
 
 def layer_of(module: str) -> str | None:
@@ -110,6 +116,62 @@ def test_flow_lends_only_the_schedule() -> None:
     assert borrowed == set()
 
 
+def _is_family(module: str) -> bool:
+    return module.startswith(f"{FAMILIES}.")
+
+
+def _closure(module: str) -> set[str]:
+    """Every module `module` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        for target in GRAPH[todo.pop()]:
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def test_a_family_imports_neither_another_family_nor_the_dispatch() -> None:
+    """A family of rules (`app.rules.families.*`) stands on its own: it reads the registries, the helpers every
+    effect and step is built from and the modules that compute its rules, never another family nor the base
+    game's dispatch, so that a family is read, and changed, in its own module."""
+    wrong = {
+        f"{module} imports {target}"
+        for module in GRAPH
+        if _is_family(module)
+        for target in _closure(module)
+        if _is_family(target) or target == FAMILIES or target in DISPATCH
+    }
+    assert wrong == set()
+
+
+def test_only_the_dispatch_reads_the_families() -> None:
+    """The families register themselves; the dispatch modules import them (and the schedule names the families'
+    steps at their place), no other module: what a family computes for others to read (prices, income, the view)
+    lives in the module named after that rule."""
+    wrong = {
+        f"{module} imports {target}"
+        for module, targets in GRAPH.items()
+        if module not in DISPATCH and module != FAMILIES
+        for target in targets
+        if _is_family(target) or target == FAMILIES
+    }
+    assert wrong == set()
+
+
+def test_the_registries_stand_below_the_families_and_the_dispatch() -> None:
+    """The kind registries and the helpers of the effects and the steps import no family and no dispatch module,
+    directly or through others: both can import them without a cycle."""
+    wrong = {
+        f"{module} imports {target}"
+        for module in KERNEL
+        for target in _closure(module)
+        if _is_family(target) or target == FAMILIES or target in DISPATCH
+    }
+    assert wrong == set()
+
+
 def test_only_the_composition_root_opens_the_database_and_starts_the_jobs() -> None:
     """ARCHITECTURE: the composition root "wires the layers together and starts background jobs"."""
     wrong = []
@@ -122,3 +184,85 @@ def test_only_the_composition_root_opens_the_database_and_starts_the_jobs() -> N
         if any(isinstance(node, ast.Attribute) and node.attr == STARTS_A_JOB for node in ast.walk(tree)):
             wrong.append(f"{module} starts a background job")
     assert wrong == []
+
+
+WEB_FACTORY = "app.web.app"  # builds the application: the one module that gathers the routes
+RECORD = "app.play.record.record"  # the one statement that writes a game's log
+# Who records a game's events with it: the write path (every change of a running game) and the lobby (the start).
+RECORDERS = {"app.play.service", "app.play.lobby"}
+# The write path and the reads share the state cache (app.store.repository) and nothing else.
+APART = {"app.play.service": {"app.play.positions", "app.play.lobby"}, "app.play.positions": {"app.play.service",
+                                                                                                "app.play.lobby"}}
+WRITES_THE_LOG = re.compile(r"\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+game_events\b", re.IGNORECASE)
+
+
+def route_modules() -> set[str]:
+    """The modules of the web layer that declare routes (an `APIRouter`): the areas of the site."""
+    found = set()
+    for module, path in modules(APP_DIR).items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if layer_of(module) == "web" and any(
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "APIRouter"
+            for node in ast.walk(tree)
+        ):
+            found.add(module)
+    return found
+
+
+def test_the_web_layer_never_reads_the_store() -> None:
+    """Pages and the API reach the database only through the play layer's services and functions, which keep
+    its rows, sessions and errors to themselves (an account, not a `users` row)."""
+    wrong = {
+        f"{module} imports {name}"
+        for module, path in modules(APP_DIR).items()
+        if layer_of(module) == "web"
+        for name in imported_names(path, APP_DIR)
+        if name == "app.store" or name.startswith("app.store.")
+    }
+    assert wrong == set()
+
+
+def test_route_modules_import_no_other_route_module() -> None:
+    """Each area of the site (the lobby, the table, the accounts, the API, ...) is a module of routes built on
+    the web layer's toolkit (rendering, forms, fields, dependencies), never on another area; only the
+    application's factory gathers them."""
+    routes = route_modules()
+    assert {"app.web.api", "app.web.lobby_pages", "app.web.table_pages"} <= routes  # the test sees the areas
+    wrong = {
+        f"{module} imports {target}"
+        for module, targets in GRAPH.items()
+        if module != WEB_FACTORY
+        for target in targets & routes
+    }
+    assert wrong == set()
+
+
+def test_the_write_path_and_the_reads_share_only_the_state_cache() -> None:
+    """`GameService` (the write path) and `Positions` (the reads) meet in the state cache they are both handed;
+    neither imports the other, nor the lobby."""
+    wrong = {f"{module} imports {target}" for module, apart in APART.items() for target in GRAPH[module] & apart}
+    assert wrong == set()
+
+
+def test_a_games_events_are_written_by_one_statement() -> None:
+    """Every event of a game's log is written by `app.play.record` (one statement, the move clocks, the mails
+    and the live notice with it), called by the write path and by the lobby when a game starts; no other module
+    writes the log."""
+    recorders = {module for module, path in modules(APP_DIR).items() if RECORD in imported_names(path, APP_DIR)}
+    assert recorders == RECORDERS
+    writers = {
+        module for module, path in modules(APP_DIR).items()
+        if WRITES_THE_LOG.search(path.read_text(encoding="utf-8")) or _builds_event_rows(path)
+    }
+    assert writers == {"app.play.record"}
+
+
+def _builds_event_rows(path: Path) -> bool:
+    """Whether the module makes `GameEvent` rows or statements on them (`GameEvent(...)`, `insert(GameEvent)`)."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            called = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            args = [arg.id for arg in node.args if isinstance(arg, ast.Name)]
+            if called == "GameEvent" or (called in {"insert", "update", "delete"} and "GameEvent" in args):
+                return True
+    return False

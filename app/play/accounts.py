@@ -153,6 +153,19 @@ async def set_language(session: AsyncSession, user_id: int, language: str | None
     await session.execute(update(User).where(User.id == user_id).values(language=language))
 
 
+async def account_by_id(session: AsyncSession, user_id: int) -> Account | None:
+    """The account of `user_id` (None when there is none), for a page whose reader need not be signed in: an
+    unsubscribe link names its account."""
+    user = await session.get(User, user_id)
+    return Account(user.id, user.username, user.is_admin, user.language) if user is not None else None
+
+
+async def email_of(session: AsyncSession, user_id: int) -> str | None:
+    """The address `user_id`'s mails go to (None: a bot's, which is never mailed)."""
+    email: str | None = await session.scalar(select(User.email).where(User.id == user_id))
+    return email
+
+
 async def find_by_name(session: AsyncSession, username: str) -> User | None:
     """The user called `username`, ignoring case."""
     result = await session.execute(select(User).where(func.lower(User.username) == username.lower()))

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.rules.errors import N_
+from app.store.availability import is_unavailable
 
 
 class PlayError(Exception):
@@ -71,3 +72,9 @@ class TooManyAttempts(TooMany):
             retry_after=retry_after,
             minutes=minutes,
         )
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """Whether `exc` says the database cannot be reached now (an outage to wait out, which the web layer answers
+    503), not that a statement was wrong: the store's own test, for the layer above that never reads the store."""
+    return is_unavailable(exc)

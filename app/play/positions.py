@@ -1,7 +1,8 @@
 """The reads of games: summaries and lists, a viewer's state, moves, log, history and export, the live stream's
-head, and the table page's one read (`Positions.table`). Nothing here writes; the write path
-(`app.play.service.GameService`) and these reads share the state cache, and two hooks the write path hands over:
-learning who sits where from a head read (for its one-trip move), and the state of a statement still under way.
+head, and the table page's one read (`Positions.table`). Nothing here writes a game; the write path
+(`app.play.service.GameService`) and these reads share the state cache, and only it: the states it holds, those
+a statement of this process is still recording, and the memo of who sits where that a head read teaches (for the
+write path's one-trip move).
 
 Every seq a caller sees is counted as that caller counts the log (`app.play.head.counted`).
 """
@@ -9,7 +10,7 @@ Every seq a caller sees is counted as that caller counts the log (`app.play.head
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -34,10 +35,6 @@ from app.store.repository import StateCache
 from app.store.tables import Game, Seat, User
 
 GameStatus = Literal["open", "active", "finished"]
-# The write path's hooks: keep what a head read told (game, user, head); the state a statement of this process
-# under way records at (game, head), if one is.
-Learn = Callable[[int, int, Head], None]
-Landing = Callable[[int, int], "asyncio.Future[GameState | None] | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,15 +183,10 @@ class Positions:
         db: Database,
         cache: StateCache,
         clock: clocks.Clock = clocks.utc_now,
-        *,
-        learn: Learn | None = None,
-        landing: Landing | None = None,
     ) -> None:
         self.db = db
         self.cache = cache
         self.clock = clock
-        self._learn: Learn = learn or (lambda game_id, user_id, head: None)
-        self._landing: Landing = landing or (lambda game_id, seq: None)
 
     async def pending_invitations(self, account: Account) -> list[PendingInvitation]:
         """The caller's pending invitations, oldest first."""
@@ -265,11 +257,12 @@ class Positions:
         return None if head is None else await self._options(game_id, sign_in.user_id, head)
 
     async def _options(self, game_id: int, user_id: int, head: Head) -> MoveOptions:
-        """The moves of `user_id`'s seat at `head` (learnt by the write path, for its one-trip move)."""
+        """The moves of `user_id`'s seat at `head` (which the cache's seat memo learns, for the write path's
+        one-trip move)."""
         if head.status == "open":
             raise not_started()
         state = await self._state(game_id, head.seq)
-        self._learn(game_id, user_id, head)
+        self.cache.seats.learn(game_id, user_id, head.seed, head.seat)
         seat = head.seat
         if seat is None or seat not in to_act(state):
             return MoveOptions(counted(state, seat), seat, [])
@@ -372,10 +365,10 @@ class Positions:
         """`change` as `seat` (None: a spectator) counts the log — with `offer`, and every move the seat may
         submit there, so that a client following the stream needs no request of its own before its move. Read
         from the newest state this process knows, which is at least the change's (a stream never goes back):
-        cached, being recorded here (`_record`), or read from the database."""
+        cached, being recorded here (`StateCache.recording`), or read from the database."""
         state = self.cache.get(change.game_id)
         if state is None or state.seq < change.seq:
-            landed = self._landing(change.game_id, change.seq)
+            landed = self.cache.landing(change.game_id, change.seq)
             if landed is not None:
                 state = await asyncio.shield(landed)
         if state is None or state.seq < change.seq:

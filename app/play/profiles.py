@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 from app.play.accounts import Account, find_by_name
 from app.play.errors import NotFound
-from app.play.positions import GameSummary
-from app.play.service import GameService
+from app.play.positions import GameSummary, Positions
 
 FINISHED_SHOWN = 50
 RUNNING_SHOWN = 50
@@ -47,26 +46,25 @@ class PlayerRecord:
         return self.wins / len(self.finished) if self.finished else None
 
 
-async def player_record(service: GameService, viewer: Account, username: str) -> PlayerRecord:
+async def player_record(positions: Positions, viewer: Account, username: str) -> PlayerRecord:
     """The record of the player called `username` (any case) as `viewer` may see it (game summaries are
     public to the signed-in); NotFound `player_not_found` for nobody."""
-    async with service.db.reading() as session:
+    async with positions.db.reading() as session:
         user = await find_by_name(session, username)
         if user is None:
             raise NotFound("player_not_found", "There is no player called '{name}'.", name=username)
         user_id, name = user.id, user.username
-    positions = service.positions
     finished, total = await positions.list_games(viewer, status="finished", player_id=user_id, limit=FINISHED_SHOWN)
     active, _ = await positions.list_games(viewer, status="active", player_id=user_id, limit=RUNNING_SHOWN)
-    results = [await _result(service, user_id, g) for g in finished]
+    results = [await _result(positions, user_id, g) for g in finished]
     return PlayerRecord(name, [r for r in results if r is not None], total, active)
 
 
-async def _result(service: GameService, user_id: int, game: GameSummary) -> Result | None:
+async def _result(positions: Positions, user_id: int, game: GameSummary) -> Result | None:
     seat = game.seat_of(user_id)
     if seat is None:
         return None
-    view = await service.positions.view(None, game.id)  # a spectator's view: everything, once the game is over
+    view = await positions.view(None, game.id)  # a spectator's view: everything, once the game is over
     players = view["players"]
     ranked = sorted(players, key=lambda p: (-_points(p), -int(p.get("money") or 0)))
     winner = view.get("winner")

@@ -1,5 +1,5 @@
-"""The authoritative game service, the write path: create, join and start games; apply commands. The reads are
-`app.play.positions.Positions` (`GameService.positions`), on the same state cache.
+"""The authoritative game service, the write path: every change of a running game's log. The tables before their
+game are `app.play.lobby.Lobby`, the reads `app.play.positions.Positions`; the three share the state cache.
 
 Every change of a running game's log — a player's move, a timeout, the site's bot's move, a seat changing hands,
 an undo — goes through one function, `GameService.apply`: read the head, decide with the rules core (which returns
@@ -13,11 +13,8 @@ itself works with the real head (`games.seq`).
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import random
-import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, overload
@@ -25,30 +22,17 @@ from typing import Any, overload
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.play import clocks, hosting_limits, invitations, table_names
-from app.play.accounts import Account, bot_accounts
+from app.play import clocks
+from app.play.accounts import Account
 from app.play.bus import Change
 from app.play.commands import BotMove, Command, PlayerMove, ReplaceSeat, TimeOut, Undo
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, PlayError, TooMany
 from app.play.head import Head, counted, read_head
-from app.play.hosting_limits import HostingLimits
-from app.play.positions import GameSummary, Positions
 from app.play.record import Mail, Outcome, SignInCheck, record
 from app.play.thinking import Thinker
-from app.rules import (
-    ConfigError,
-    Event,
-    GameConfig,
-    GameState,
-    IllegalMove,
-    default_move,
-    new_game,
-    play,
-    replay,
-    to_act,
-)
+from app.rules import Event, GameState, IllegalMove, default_move, play, replay, to_act
 from app.rules.events import SeatReplaced
-from app.rules.fairness import SEED_BYTES, seed_bytes, seed_number
+from app.rules.fairness import seed_number
 from app.rules.rng import Rng
 from app.rules.undo import may_be_undone, move_undone
 from app.store.db import Database, DriverConnection
@@ -81,8 +65,8 @@ class Applied:
 
 
 class GameService:
-    """Game commands against one database (the write path); owns the state cache of this process, which its
-    reads (`positions`) share."""
+    """Game commands against one database (the write path), on this process's state cache, which the lobby and
+    the reads share: the write path fills it, and remembers there who sits where for its one-trip move."""
 
     def __init__(
         self,
@@ -91,22 +75,13 @@ class GameService:
         clock: clocks.Clock = clocks.utc_now,
         moves_per_minute: int = MOVES_PER_MINUTE,
         *,
-        players_create_games: bool = True,
         thinker: Thinker | None = None,
-        hosting_limits: HostingLimits | None = None,
     ) -> None:
         self.db = db
-        self.hosting_limits = hosting_limits or HostingLimits()  # tables and invitations a player makes a day
         self.thinker = thinker or Thinker()  # the site's bot, thinking off the event loop against a deadline
-        self.players_create_games = players_create_games  # False: only admins open tables (PLAYERS_CREATE_GAMES)
         self.cache = cache or StateCache()
         self.clock = clock
         self.moves_per_minute = moves_per_minute
-        self._tables: dict[int, _Table] = {}  # game -> its seed and who sits where, as last read (oldest first)
-        # (game, head after it) -> the state, once a statement of this process under way has recorded it (_record)
-        self._recording: dict[tuple[int, int], asyncio.Future[GameState | None]] = {}
-        # the reads, on the same cache: they teach the one-trip move who sits where, and wait for a statement here
-        self.positions = Positions(db, self.cache, clock, learn=self._learn, landing=self._landing)
         self._deciders: dict[type[Any], Callable[[AsyncSession, Any], Awaitable[Outcome | None]]] = {
             PlayerMove: self._decide_move,
             TimeOut: self._decide_timeout,
@@ -114,210 +89,6 @@ class GameService:
             ReplaceSeat: self._decide_replacement,
             Undo: self._decide_undo,
         }
-
-    # --- games -------------------------------------------------------------------------------------------
-
-    async def create_game(
-        self,
-        creator: Account,
-        *,
-        name: str,
-        seat_count: int,
-        variants: dict[str, Any],
-        players: Sequence[str] | None = None,
-        seed: int | None = None,
-        move_timeout_hours: int | None = None,
-        public: bool = True,
-        bots: int = 0,
-        address: str = "unknown",
-    ) -> GameSummary:
-        """Open a table. An admin's table seats the `players` listed and starts at once when they fill it (random
-        seating); a player's table seats its creator and invites the `players` listed, who accept or decline.
-        `bots` more seats are taken by the site's bots (`bot-1` ...), and a player's table that they fill with its
-        creator starts at once too. The secret seed is 32 random bytes, or the admin's `seed`
-        (`app.rules.fairness`); its commitment is fixed here, before any draw.
-
-        A player's tables and invitations are counted per account and per client `address`
-        (app.play.hosting_limits), once the request is otherwise valid.
-
-        Raises NotAllowed `players_create_games_off` (a player, where only admins create games) or
-        `seed_admin_only`, Invalid for variants, player lists or numbers of bots that cannot be played, TooMany
-        `too_many_tables` / `too_many_invitations`; Invalid `link_in_name` for a name that reads as an address
-        (app.play.table_names)."""
-        table_names.check_name(name)
-        if not creator.is_admin:
-            if not self.players_create_games:
-                raise NotAllowed("players_create_games_off", "On this site only an admin may open a table.")
-            if seed is not None:
-                raise NotAllowed("seed_admin_only", "Only an admin may choose a game's seed.")
-        config = _config(seat_count, variants)
-        players = list(players or [])
-        if not creator.is_admin:  # the creator sits down anyway: naming oneself invites nobody
-            players = [p for p in players if p.lower() != creator.username.lower()]
-        _check_bots(seat_count, bots)
-        places = (seat_count if creator.is_admin else seat_count - 1) - bots
-        if len(players) > places:
-            if bots:
-                raise Invalid(
-                    "too_many_players",
-                    "The game has {seats} seats but {players} players were listed besides the bots ({bots}).",
-                    seats=seat_count, players=len(players), bots=bots,
-                )
-            raise Invalid(
-                "too_many_players", "The game has {seats} seats but {players} players were listed.",
-                seats=seat_count, players=len(players),
-            )
-        if len({p.lower() for p in players}) != len(players):
-            raise Invalid("duplicate_player", "A player is listed twice.")
-        if not creator.is_admin:
-            async with self.db.session() as session:
-                await _users_named(session, players)  # unknown names and bots are refused before anything counts
-                await hosting_limits.count_table(session, self.hosting_limits, creator.username, address, self.clock())
-                await hosting_limits.count_invitations(
-                    session, self.hosting_limits, creator.username, address, self.clock(), len(players)
-                )
-        async with self.db.session() as session:
-            users = await _users_named(session, players)
-            robots = await bot_accounts(session, bots)
-            secret = seed_bytes(seed) if seed is not None else secrets.token_bytes(SEED_BYTES)
-            game = Game(
-                name=name,
-                seat_count=seat_count,
-                variants=config.to_json(),
-                seed=secret,
-                seed_chosen=seed is not None,
-                move_timeout_hours=move_timeout_hours,
-                created_by=creator.id,
-                public=public,
-            )
-            session.add(game)
-            await session.flush()
-            state = None
-            seated = [user.id for user in users] if creator.is_admin else [creator.id]
-            seated += [robot.id for robot in robots]
-            session.add_all(Seat(game_id=game.id, user_id=user_id) for user_id in seated)
-            await session.flush()
-            if not creator.is_admin:
-                await invitations.invite(session, game.id, creator.id, users)
-            if len(seated) == seat_count:
-                state = await self._start(session, game)
-            await session.commit()
-            game_id = game.id
-        if state is not None:
-            self.cache.remember(game_id, state)
-        return await self.positions.summary(game_id)
-
-    async def join(self, account: Account, game_id: int) -> GameSummary:
-        """Take a free seat in an open game, or the seat one's invitation holds (accepting it). A table by
-        invitation only takes its invited players alone."""
-        async with self.db.session() as session:
-            game = await _game_for_update(session, game_id)
-            if game.status != "open":
-                raise Conflict("game_started", "This game has already started; nobody can join it now.")
-            if await session.get(Seat, (game_id, account.id)) is not None:
-                raise Conflict("already_joined", "You have already joined this game.")
-            if not await invitations.take(session, game_id, account.id):
-                if not game.public:
-                    raise NotAllowed("invitation_required", "This table is by invitation only.")
-                if await invitations.free_seats(session, game_id, game.seat_count) <= 0:
-                    raise Conflict("game_full", "Every seat of this game is taken or held for an invited player.")
-            session.add(Seat(game_id=game_id, user_id=account.id))
-            await session.commit()
-        return await self.positions.summary(game_id)
-
-    async def leave(self, account: Account, game_id: int) -> None:
-        """Give up one's seat at an open table. The last player to leave closes the table (it is deleted with its
-        invitations and chat); a creator who leaves hands the table to the player seated longest."""
-        async with self.db.session() as session:
-            game = await _game_for_update(session, game_id)
-            if game.status != "open":
-                raise Conflict("game_started", "This game has started; its seats are played to the end.")
-            seat = await session.get(Seat, (game_id, account.id))
-            if seat is None:
-                raise Conflict("not_joined", "You have no seat at this table.")
-            await session.delete(seat)
-            await session.flush()
-            stays = await session.scalar(
-                select(Seat.user_id)
-                .join(User, User.id == Seat.user_id)
-                .where(Seat.game_id == game_id, User.is_bot.is_(False))
-                .order_by(Seat.joined_at, Seat.user_id)
-                .limit(1)
-            )
-            if stays is None:  # only bots would be left
-                await session.delete(game)
-            elif game.created_by == account.id:
-                game.created_by = stays
-            await session.commit()
-
-    async def invite(self, account: Account, game_id: int, username: str, address: str = "unknown") -> GameSummary:
-        """Invite the player called `username` to an open table (its creator, or an admin): the invitation holds
-        a seat for them and is mailed to them. A player's invitation is counted first (per account and client
-        `address`): TooMany `too_many_invitations`."""
-        if not account.is_admin:
-            async with self.db.session() as session:
-                await hosting_limits.count_invitations(
-                    session, self.hosting_limits, account.username, address, self.clock(), 1
-                )
-        async with self.db.session() as session:
-            game = await _game_for_update(session, game_id)
-            _require_host(account, game)
-            if game.status != "open":
-                raise Conflict("game_started", "This game has already started; nobody can be invited now.")
-            (user,) = await _users_named(session, [username])
-            if await session.get(Seat, (game_id, user.id)) is not None:
-                raise Conflict("already_joined", "{name} already sits at this table.", name=user.username)
-            if await invitations.is_invited(session, game_id, user.id):
-                raise Conflict("already_invited", "{name} is invited already.", name=user.username)
-            if await invitations.free_seats(session, game_id, game.seat_count) <= 0:
-                raise Conflict("game_full", "Every seat of this table is taken or held for an invited player.")
-            await invitations.invite(session, game_id, account.id, [user])
-            await session.commit()
-        return await self.positions.summary(game_id)
-
-    async def decline(self, account: Account, game_id: int) -> None:
-        """Turn down one's invitation to a table; its seat is free again."""
-        async with self.db.session() as session:
-            if not await invitations.take(session, game_id, account.id):
-                raise NotFound("no_invitation", "You have no invitation to this table.")
-            await session.commit()
-
-    async def start(self, account: Account, game_id: int) -> GameSummary:
-        """Start an open game with the players who joined, seated at random (its creator, or an admin); the
-        invitations nobody answered lapse."""
-        async with self.db.session() as session:
-            game = await _game_for_update(session, game_id)
-            _require_host(account, game)
-            if game.status != "open":
-                raise Conflict("game_started", "This game has already started.")
-            state = await self._start(session, game)
-            await invitations.drop_all(session, game_id)
-            await session.commit()
-        self.cache.remember(game_id, state)
-        return await self.positions.summary(game_id)
-
-    async def _start(self, session: AsyncSession, game: Game) -> GameState:
-        seats = list(
-            (await session.execute(select(Seat).where(Seat.game_id == game.id).order_by(Seat.joined_at, Seat.user_id)))
-            .scalars()
-            .all()
-        )
-        if len(seats) < 2:
-            raise Conflict("not_enough_players", "A game needs at least two players to start.")
-        config = _config(len(seats), game.variants)
-        # Seating follows from the seed, so a game created with a given seed is reproducible end to end.
-        order = list(range(len(seats)))
-        seed = seed_number(game.seed)
-        random.Random(seed).shuffle(order)
-        for seat, index in zip(seats, order, strict=True):
-            seat.seat = index
-        events = new_game(config, seed)
-        state = replay(events)
-        game.seat_count = len(seats)
-        await session.flush()
-        if not await record(session, Outcome(game.id, 0, (), events, state, self.clock())):
-            raise Conflict("game_started", "This game has already started.")
-        return state
 
     @overload
     async def apply(self, command: TimeOut | BotMove) -> Applied | None: ...
@@ -368,24 +139,12 @@ class GameService:
     async def _record(self, on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
         """Record `outcome` in autocommit and remember the state after it. The commit's notice can reach this
         process's live streams before the statement's own answer does: while the statement is under way, a
-        stream that hears of its head waits here for the state (`seen_by`) instead of reading it back from the
-        database; it gets None, and reads, if the statement recorded nothing (another writer got that head)."""
-        key = (outcome.game_id, outcome.new_seq)
-        landed = None if key in self._recording else asyncio.get_running_loop().create_future()
-        if landed is not None:
-            self._recording[key] = landed
-        recorded = False
-        try:
-            recorded = await record(on, outcome)
-            if recorded:
-                self.cache.remember(outcome.game_id, outcome.after)
-                if outcome.handover is not None:
-                    self._forget_seat(outcome.game_id, outcome.handover[0])
-            return recorded
-        finally:
-            if landed is not None:
-                del self._recording[key]
-                landed.set_result(outcome.after if recorded else None)
+        stream that hears of its head waits for the state in the cache (`StateCache.recording`) instead of
+        reading it back from the database."""
+        recorded = await self.cache.recording(outcome.game_id, outcome.new_seq, outcome.after, record(on, outcome))
+        if recorded and outcome.handover is not None:
+            self.cache.seats.forget_seat(outcome.game_id, outcome.handover[0])
+        return recorded
 
     def _decide_on_cache(self, command: PlayerMove) -> Outcome | None:
         """The move decided on this process's cached state, without reading the head: the common case of a
@@ -393,15 +152,15 @@ class GameService:
         read would have (the head itself, that the player still holds the seat this process remembers for them,
         the moves-per-minute cap) and records nothing otherwise; None whenever anything here is unknown or
         refused, and the move takes the full path, which decides at the real head and words any refusal."""
-        table = self._tables.get(command.game_id)
+        seated = self.cache.seats.seated(command.game_id, command.user_id)
         state = self.cache.get(command.game_id)
-        if table is None or state is None or state.status != "active":
+        if seated is None or state is None or state.status != "active":
             return None
-        seat = table.seats.get(command.user_id)
-        if seat is None or command.seq != counted(state, seat):
+        seat = seated.seat
+        if command.seq != counted(state, seat):
             return None
         try:
-            events, after, draws = _play(state, seat, command.move, table.seed)
+            events, after, draws = _play(state, seat, command.move, seated.seed)
         except PlayError:
             return None
         return Outcome(
@@ -409,42 +168,22 @@ class GameService:
             mover=command.user_id, move_cap=self.moves_per_minute, undoable=may_be_undone(events, draws),
         )
 
-    def _landing(self, game_id: int, seq: int) -> asyncio.Future[GameState | None] | None:
-        """The state a statement of this process under way records at head `seq` of `game_id`, if one is."""
-        return self._recording.get((game_id, seq))
-
     def hear(self, change: Change) -> None:
         """Forget who this process remembers at a seat that changed hands (`change.handed`), whichever instance
         recorded the handover (the bus hands every instance each change): the player who left the seat then
         takes the full path, which finds them seatless. The recording statement refuses a stale memo anyway
         (`Outcome.mover`); this keeps it from being tried."""
         if change.handed is not None:
-            self._forget_seat(change.game_id, change.handed)
+            self.cache.seats.forget_seat(change.game_id, change.handed)
 
     def forget_seats(self) -> None:
         """Drop every memo of who sits where, in every game: called when notices may have been lost (a handover
         among them), so that each player's next move reads the head again."""
-        for table in self._tables.values():
-            table.seats.clear()
-
-    def _forget_seat(self, game_id: int, seat: int) -> None:
-        """Drop every memo of a user at `seat`: whoever sits there now is learnt from the next head read."""
-        table = self._tables.get(game_id)
-        if table is not None:
-            for user_id in [user for user, theirs in table.seats.items() if theirs == seat]:
-                del table.seats[user_id]
+        self.cache.seats.forget_all()
 
     def _learn(self, game_id: int, user_id: int, head: Head) -> None:
-        """Keep what a head read told about a game that never changes (its seed) or changes only with a seat's
-        handover (who sits where), for `_decide_on_cache`."""
-        table = self._tables.pop(game_id, None) or _Table(head.seed, {})
-        if head.seat is None:
-            table.seats.pop(user_id, None)
-        else:
-            table.seats[user_id] = head.seat
-        self._tables[game_id] = table
-        while len(self._tables) > self.cache.capacity:
-            self._tables.pop(next(iter(self._tables)))
+        """Keep what a head read told of who sits where, for `_decide_on_cache`."""
+        self.cache.seats.learn(game_id, user_id, head.seed, head.seat)
 
     async def _decide_move(self, session: AsyncSession, command: PlayerMove) -> Outcome:
         """A player's move, made against `command.seq` as the player counts the log. Events the player may not
@@ -567,7 +306,7 @@ class GameService:
         events, after, _ = _play(state, seat, fallback, seed)
         return fallback, events, after, False
 
-    async def take_seat_back(self, account: Account, game_id: int) -> GameSummary:
+    async def take_seat_back(self, account: Account, game_id: int) -> None:
         """The caller plays their seat again after the bot played it for them (their clock had run out): from now
         on the game waits for them. Harmless when the bot was not playing it.
 
@@ -580,10 +319,10 @@ class GameService:
                 .returning(Seat.seat)
             )
             await session.commit()
-        summary = await self.positions.summary(game_id)
+            if taken is None and await session.get(Game, game_id) is None:
+                raise NotFound("game_not_found", "There is no game {game}.", game=game_id)
         if taken is None:
             raise NotAllowed("no_seat", "You do not have a seat in this game.")
-        return summary
 
     async def _decide_replacement(self, session: AsyncSession, command: ReplaceSeat) -> Outcome:
         """A `seat_replaced` event: the seat changes hands with a fresh clock and no timeouts counted, everyone
@@ -637,14 +376,6 @@ class GameService:
         )
 
 @dataclass(frozen=True, slots=True)
-class _Table:
-    """What this process knows of a game's table from its head reads: the seed and the seats of users."""
-
-    seed: int
-    seats: dict[int, int]  # user id -> seat
-
-
-@dataclass(frozen=True, slots=True)
 class _SeatClock:
     """What a timeout needs to know first, read in one statement."""
 
@@ -696,18 +427,6 @@ def _require_admin(account: Account) -> None:
         raise NotAllowed("admin_only", "Only an admin may do this.")
 
 
-def _require_host(account: Account, game: Game) -> None:
-    """The table's creator or an admin."""
-    if not account.is_admin and game.created_by != account.id:
-        raise NotAllowed("not_creator", "Only the player who opened this table (or an admin) may do this.")
-
-
-def _config(players: int, variants: dict[str, Any]) -> GameConfig:
-    try:
-        return GameConfig.from_variants(players=players, variants=variants)
-    except ConfigError as exc:
-        # The sentence names the setting; the web layer says it in the caller's language.
-        raise Invalid("invalid_variant", exc.template, phrases=exc.phrases, **exc.params) from exc
 
 
 def _stale(current: int | None) -> Conflict:
@@ -717,43 +436,5 @@ def _stale(current: int | None) -> Conflict:
                     seq=current)
 
 
-async def _game_for_update(session: AsyncSession, game_id: int) -> Game:
-    game = await session.scalar(select(Game).where(Game.id == game_id).with_for_update())
-    if game is None:
-        raise NotFound("game_not_found", "There is no game {game}.", game=game_id)
-    return game
 
-
-async def _users_named(session: AsyncSession, names: Sequence[str]) -> list[User]:
-    if not names:
-        return []
-    found = {
-        u.username.lower(): u
-        for u in (await session.execute(select(User).where(func.lower(User.username).in_([n.lower() for n in names]))))
-        .scalars()
-        .all()
-    }
-    missing = [n for n in names if n.lower() not in found]
-    if missing:
-        raise Invalid("unknown_player", "There is no player called '{name}'.", name=missing[0])
-    robots = [found[n.lower()].username for n in names if found[n.lower()].is_bot]
-    if robots:
-        raise Invalid(
-            "bot_not_invited",
-            "{name} is the site's bot, who is not invited: ask for bots with \"Bots\" when you open a table.",
-            name=robots[0],
-        )
-    return [found[n.lower()] for n in names]
-
-
-def _check_bots(seat_count: int, bots: int) -> None:
-    """A game takes 0 .. seats - 1 bots: at least one seat is a person's (who opens the table or joins it)."""
-    if bots < 0:
-        raise Invalid("invalid_bots", "The number of bots cannot be negative.")
-    if bots > seat_count - 1:
-        raise Invalid(
-            "too_many_bots",
-            "A game of {seats} seats leaves at least one seat to a person: the most bots it takes is {most}.",
-            seats=seat_count, most=seat_count - 1,
-        )
 

@@ -134,7 +134,7 @@ OUTLAW_INCOME_DIVISOR: Final = 2  # a building with an outlaw keeps half its inc
 
 
 # Buildings whose income can be doubled by the Grocer: those that earn something (`000` "Grocer"), with Gold & Guns
-# the general store and the blacksmith too (RULING G16); a game offers those of its expansions (`legal._grocer`).
+# the general store and the blacksmith too (RULING G16); a game offers those of its expansions (`families.cards`).
 INCOME_BUILDINGS: Final = ("ranch", "mine", "drugstore", "bank", "saloon", "hotel", "general_store", "blacksmith")
 
 
@@ -232,7 +232,7 @@ FINAL_STEPS: Final = ("final_roads", "final_scoring")
 @dataclass(frozen=True, slots=True)
 class Side:
     """One side of a personality card. `decision` names what its holder is asked right after choosing it (the
-    red Banker's end-of-round purchase is a step of the schedule, `flow._banker_vp`)."""
+    red Banker's end-of-round purchase is a step of the schedule, in `families.cards`)."""
 
     cash_limit: int
     text: str

@@ -1,5 +1,6 @@
 """The Gold & Guns characters (`001` "New Characters", "The Indian"; RULINGS G1, G10, G12): what the cards do that
-the base game's rules do not already read from their catalog row.
+the base game's rules do not already read from their catalog row; and what any card gives and does the moment it
+is chosen or copied (`card_gains`, `on_choosing`).
 
 Each rule reads a field of the holder's side (`catalog.Side`), never the card's name, so a side is switched on or
 off in the catalog alone. The dice are rolled with the generator of the decision and written into the event.
@@ -20,17 +21,34 @@ from app.rules.catalog import (
 )
 from app.rules.construction import parcels_owned
 from app.rules.dynamite import chips_received
-from app.rules.events import CardFlipped, Event, IndianParcelsTaken, SingerGambled, TaxPayment
+from app.rules.events import CardFlipped, CardGains, Event, IndianParcelsTaken, SingerGambled, TaxPayment
 from app.rules.model import GameState, Parcel, about_parcels, about_roads
 from app.rules.rng import Rng
+from app.rules.supply import roads_in_supply
 
 MINE = "mine"
 GAMBLING = "gambling_income"
 INNER = frozenset(parcel_index(x, y) for x in range(2, 8) for y in range(2, 8))  # what two dice address (B1)
 
 
+def card_gains(s: GameState, side: Side) -> CardGains:
+    """What a side gives at once, written into the event of its choice or its copy."""
+    gains: CardGains = {}
+    if side.money:
+        gains["money"] = side.money
+    if side.roads:
+        gains["roads"] = min(side.roads, roads_in_supply(s))  # a gain beyond the supply is lost (RULING B3)
+    if chips := chips_received(s, side):  # the red Prospector's and Gunsmith's dynamite (RULING G7)
+        gains["dynamite"] = chips
+    if side.no_duel_chips:
+        gains["no_duel_chips"] = side.no_duel_chips
+    if side.horses:  # Big Box's Cowboy: a horse into the reserve (RULING X6)
+        gains["horses"] = side.horses
+    return gains
+
+
 def on_choosing(s: GameState, seat: int, card: str, side: Side, rng: Rng) -> list[Event]:
-    """What a card does by itself the moment it is chosen, beyond its money and roads (`decide` adds those)."""
+    """What a card does by itself the moment it is chosen, beyond what it gives (`card_gains`)."""
     events: list[Event] = []
     if side.parcels_by_dice:
         taken = indian_parcels(s, seat, side.parcels_by_dice, rng)

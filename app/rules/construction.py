@@ -13,7 +13,7 @@ from app.rules.townhouses import townhouse_permission_parcels, townhouse_targets
 
 
 def _owners(parcels: tuple[Parcel, ...]) -> tuple[int | None, ...]:
-    return tuple(p.owner for p in parcels)
+    return tuple([p.owner for p in parcels])  # a list, not a generator: one call instead of one per parcel
 
 
 def parcels_owned(s: GameState, seat: int) -> int:
@@ -24,11 +24,11 @@ def owner_free_land(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
     """Owner-free parcels off the river, mountain or centre included: where a cowboy may go to buy, and what a
     player may claim (RULING B19); never the City Hall's, which nobody may buy (RULING G2), nor one with an
     outlaw (RULING G4)."""
-    return tuple(
+    return tuple([
         i
         for i, parcel in enumerate(parcels)
         if parcel.owner is None and not parcel.river and parcel.content != CITY_HALL and not parcel.outlaw
-    )
+    ])
 
 
 def has_property_tile(s: GameState, seat: int) -> bool:

@@ -2,125 +2,50 @@
 run the flow's automatic steps until the next real decision.
 
 A move outside `legal_moves` raises IllegalMove with a stable code and a sentence for the player; nothing is
-produced, so nothing changes. One handler per move type.
+produced, so nothing changes. One handler per move type (`registry.MOVES`): the base game's below, the families'
+in their own modules (`app.rules.families`); `decline`, one move for many decisions, means what the family of the
+decision it answers registered (`registry.DECLINES`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from app.rules.board import parcel_index, parcel_xy
-from app.rules.catalog import (
-    BANKER_VP_PRICES,
-    BRIDGE_ROADS,
-    BUILDINGS,
-    BUY_VP_PRICE,
-    CAPTAIN_COWBOY_PRICES,
-    CAPTAIN_REVOLVER_PRICES,
-    CASH_LIMIT_MONEY_PER_VP,
-    CHINESE_WORKER_RED_PRICE,
-    CONSTRUCTION_INDEX,
-    GROCER_MONEY,
-    PERSONALITIES,
-    PROSPECTOR_PRICE,
-    SETTLER_RED_MONEY,
-    SHOP,
-    Side,
-)
-from app.rules.characters import MINE_REVOLVERS, on_choosing, road_vp, tax_payments
-from app.rules.city_hall import city_hall_sites
-from app.rules.construction import houses_to_place, is_bridge, needs_house, permission_parcels
-from app.rules.decisions import Decision
-from app.rules.defeats import doctor, healing_price, undertaker
-from app.rules.duels import duelling_seats, fight, throw
-from app.rules.dynamite import chips_received, rerolling_seat
-from app.rules.events import (
-    BuildingPlaced,
-    BuildingTaken,
-    CardCopied,
-    CardGains,
-    CityHallPlaced,
-    ClaimReason,
-    CowboyHealed,
-    CowboyPlaced,
-    DuelTileChosen,
-    Event,
-    MineProspected,
-    PermissionAnswered,
-    PermissionAsked,
-    PersonalityChosen,
-    RoadPlaced,
-)
-from app.rules.evolve import evolve
+import app.rules.families  # noqa: F401  (every family registers its moves before one is played)
+from app.rules.board import parcel_index
+from app.rules.catalog import BUY_VP_PRICE, CASH_LIMIT_MONEY_PER_VP, PERSONALITIES
+from app.rules.characters import card_gains, on_choosing
+from app.rules.decisions import Awaiting, Decision
+from app.rules.draft import evolve
+from app.rules.duels import duelling_seats, fight
+from app.rules.dynamite import rerolling_seat
+from app.rules.events import ClaimReason, CowboyPlaced, Event, PersonalityChosen
 from app.rules.explain import explain_illegal
-from app.rules.flow import Awaiting, awaiting, finish_step, next_step
+from app.rules.flow import awaiting, next_step
 from app.rules.legal import is_legal, legal_moves_view
 from app.rules.model import GameState
-from app.rules.outlaws import fight_outlaw, move_outlaw, outlaw_vp
-from app.rules.prices import building_price, parcel_price
+from app.rules.outlaws import fight_outlaw
+from app.rules.prices import parcel_price
+from app.rules.registry import DECLINES, move_handler
+from app.rules.registry import MOVES as _MOVES
 from app.rules.rng import Rng
-from app.rules.supply import refill_event, roads_in_supply
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
     from app.rules.moves import (
-        AnswerPermission,
-        AskPermission,
-        AuctionParcel,
-        BankerVp,
-        Bid,
-        BidPass,
-        BuyBuilding,
-        BuyHorse,
         BuyParcel,
-        BuyRevolvers,
         BuyVp,
-        CardOption,
         ChoosePersonality,
         ClaimParcel,
-        CollectTax,
-        CopyCard,
         Decline,
         DeclineParcel,
-        DenyRemaining,
-        FinishRoads,
         GiveUpMoney,
-        GrocerChoice,
-        HealCowboy,
-        HireCowboys,
-        KeepBuilding,
-        KeepDynamite,
-        KeepRoll,
         Move,
-        MoveOutlaw,
-        MoveType,
-        OutlawReward,
         Pass,
-        PayUndertaker,
-        PlaceBuilding,
-        PlaceCityHall,
         PlaceCowboy,
-        PlaceHouse,
-        PlaceRoad,
-        PlaceSingerCowboy,
-        PlaceTownhouse,
         PlaceWhiteCowboy,
-        PlayTile,
-        ProspectMine,
-        Reroll,
         ResolveDuel,
-        ShopAdd,
-        ShopDone,
-        ShopRemove,
-        TakeBuilding,
-        UseDynamite,
-        VoteSide,
     )
-
-# A handler takes the move of its own type (the table dispatches on `type`); typed `Any` here so that each
-# handler can declare its own TypedDict.
-MoveHandler = Callable[[GameState, int, Any, Rng, Decision], list[Event]]
-_MOVES: dict[MoveType, MoveHandler] = {}
 
 MAX_AUTOMATIC_EVENTS = 10_000  # a guard against a flow that never waits; a real game has a few hundred
 # Why a parcel is claimed, by the decision that claims it; any other claim is the Settler's.
@@ -128,18 +53,6 @@ _CLAIM_REASONS: Final[dict[Decision, ClaimReason]] = {
     Decision.START_PARCEL: "start",
     Decision.PARCEL_PICK: "pick",
 }
-
-
-def move_handler(move_type: MoveType) -> Callable[[MoveHandler], MoveHandler]:
-    def register(fn: MoveHandler) -> MoveHandler:
-        _MOVES[move_type] = fn
-        return fn
-
-    return register
-
-
-def _legal(s: GameState, seat: int) -> list[Move]:
-    return legal_moves_view(s, seat)
 
 
 def decide(s: GameState, seat: int, move: Mapping[str, Any], seed: int) -> list[Event]:
@@ -185,7 +98,7 @@ def advance(s: GameState, rng: Rng) -> tuple[list[Event], GameState]:
 
 def _forced_move(s: GameState, waiting: Awaiting) -> tuple[int, Move] | None:
     for seat in waiting.seats:
-        moves = _legal(s, seat)
+        moves = legal_moves_view(s, seat)
         if len(moves) == 1 and not _asking_hides_a_hand(s, seat, moves[0]):
             return seat, moves[0]
     return None
@@ -215,96 +128,8 @@ def _choose_personality(s: GameState, seat: int, move: ChoosePersonality, rng: R
     colour = move.get("side") or s.sides.get(card, "yellow")
     side = PERSONALITIES[card].side(colour)
     event: PersonalityChosen = {"type": "personality_chosen", "seat": seat, "card": card, "side": colour,
-                                **_gains(s, side)}
+                                **card_gains(s, side)}
     return [event, *on_choosing(s, seat, card, side, rng)]
-
-
-def _gains(s: GameState, side: Side) -> CardGains:
-    """What a side gives at once, written into the event of its choice or its copy."""
-    gains: CardGains = {}
-    if side.money:
-        gains["money"] = side.money
-    if side.roads:
-        gains["roads"] = min(side.roads, roads_in_supply(s))  # a gain beyond the supply is lost (RULING B3)
-    if chips := chips_received(s, side):  # the red Prospector's and Gunsmith's dynamite (RULING G7)
-        gains["dynamite"] = chips
-    if side.no_duel_chips:
-        gains["no_duel_chips"] = side.no_duel_chips
-    if side.horses:  # Big Box's Cowboy: a horse into the reserve (RULING X6)
-        gains["horses"] = side.horses
-    return gains
-
-
-@move_handler("copy_card")
-def _copy_card(s: GameState, seat: int, move: CopyCard, rng: Rng, kind: Decision) -> list[Event]:
-    """The Newspaper Boy copies a card with its abilities: what it gives at once and what it does on choosing
-    (RULING X2); the Doctor / Undertaker on the side its holder chose, or that the copy names (decision D95)."""
-    card = move["card"]
-    colour = move.get("side") or s.sides.get(card, "yellow")
-    side = PERSONALITIES[card].side(colour)
-    event: CardCopied = {"type": "card_copied", "seat": seat, "card": card, "side": colour, **_gains(s, side)}
-    return [event, *on_choosing(s, seat, card, side, rng)]
-
-
-@move_handler("grocer_choice")
-def _grocer_choice(s: GameState, seat: int, move: GrocerChoice, rng: Rng, kind: Decision) -> list[Event]:
-    option = move["option"]
-    if option == "double":
-        return [{"type": "card_option_chosen", "seat": seat, "option": f"double:{move['building']}"}]
-    money = GROCER_MONEY if option == "money_now" else 0
-    return [{"type": "card_option_chosen", "seat": seat, "option": option, "money": money}]
-
-
-@move_handler("card_option")
-def _card_option(s: GameState, seat: int, move: CardOption, rng: Rng, kind: Decision) -> list[Event]:
-    """Red Settler and red Grocer: $8 now, or VP at the end of the round (`000` "Personalities")."""
-    money = SETTLER_RED_MONEY if move["option"] == "money" else 0
-    return [{"type": "card_option_chosen", "seat": seat, "option": move["option"], "money": money}]
-
-
-@move_handler("hire_cowboys")
-def _hire_cowboys(s: GameState, seat: int, move: HireCowboys, rng: Rng, kind: Decision) -> list[Event]:
-    count = move["count"]
-    return [{"type": "cowboys_hired", "seat": seat, "count": count, "price": CAPTAIN_COWBOY_PRICES[count]}]
-
-
-@move_handler("buy_revolvers")
-def _buy_revolvers(s: GameState, seat: int, move: BuyRevolvers, rng: Rng, kind: Decision) -> list[Event]:
-    count = move["count"]
-    return [{"type": "revolvers_bought", "seat": seat, "count": count, "price": CAPTAIN_REVOLVER_PRICES[count]}]
-
-
-@move_handler("take_building")
-def _take_building(s: GameState, seat: int, move: TakeBuilding, rng: Rng, kind: Decision) -> list[Event]:
-    """Red Chinese Worker: $5 for an available building; the others slide and one is drawn (`000`)."""
-    square = move["square"]
-    building = s.construction[CONSTRUCTION_INDEX[square]]
-    assert building is not None  # only squares holding a building are listed
-    taken: BuildingTaken = {"type": "building_taken", "seat": seat, "square": square, "building": building,
-                    "price": CHINESE_WORKER_RED_PRICE}
-    return [taken, refill_event(evolve(s, taken), rng)]
-
-
-@move_handler("decline")
-def _decline(s: GameState, seat: int, move: Decline, rng: Rng, kind: Decision) -> list[Event]:
-    if kind == Decision.BUY_BUILDING:
-        return [{"type": "building_purchase_declined", "seat": seat, "square": s.step}]
-    if kind == Decision.PARCEL_PICK:
-        return [{"type": "parcel_pick_forfeited", "seat": seat, "refund": SHOP["parcel"].price}]
-    if kind == Decision.DOCTOR:
-        return [{"type": "healing_declined", "seat": seat}]
-    if kind == Decision.UNDERTAKER:  # neither $2 nor a VP to give (decision D79)
-        held = undertaker(s)
-        assert held is not None
-        return [{"type": "undertaker_paid", "seat": seat, "undertaker": held[0], "money": 0, "vp": 0}]
-    if kind == Decision.HORSE:
-        return [{"type": "wages_chosen", "seat": seat, "horse": False}]
-    return [{"type": "card_decision_declined", "seat": seat}]
-
-
-@move_handler("buy_horse")
-def _buy_horse(s: GameState, seat: int, move: BuyHorse, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "wages_chosen", "seat": seat, "horse": True}]
 
 
 # --- placement ------------------------------------------------------------------------------------------------
@@ -353,19 +178,6 @@ def _resolve_duel(s: GameState, seat: int, move: ResolveDuel, rng: Rng, kind: De
     return [chosen, fought(s, {"x": move["x"], "y": move["y"]}, seats, rng)]
 
 
-@move_handler("move_outlaw")
-def _move_outlaw(s: GameState, seat: int, move: MoveOutlaw, rng: Rng, kind: Decision) -> list[Event]:
-    return [move_outlaw(s, parcel_index(move["x"], move["y"]), rng, chosen_by=seat)]
-
-
-@move_handler("outlaw_reward")
-def _outlaw_reward(s: GameState, seat: int, move: OutlawReward, rng: Rng, kind: Decision) -> list[Event]:
-    assert s.outlaw_beaten is not None
-    x, y = parcel_xy(s.outlaw_beaten)
-    vp = outlaw_vp(s) if move["reward"] == "vp" else 0
-    return [{"type": "outlaw_reward_taken", "x": x, "y": y, "seat": seat, "reward": move["reward"], "vp": vp}]
-
-
 @move_handler("buy_parcel")
 def _buy_parcel(s: GameState, seat: int, move: BuyParcel, rng: Rng, kind: Decision) -> list[Event]:
     price = parcel_price(s, parcel_index(move["x"], move["y"]))
@@ -377,96 +189,6 @@ def _decline_parcel(s: GameState, seat: int, move: DeclineParcel, rng: Rng, kind
     return [{"type": "parcel_purchase_declined", "seat": seat, "x": move["x"], "y": move["y"]}]
 
 
-@move_handler("buy_building")
-def _buy_building(s: GameState, seat: int, move: BuyBuilding, rng: Rng, kind: Decision) -> list[Event]:
-    square = s.step
-    building = s.construction[CONSTRUCTION_INDEX[square]]
-    assert building is not None  # a square without a building is not open to cowboys
-    price = building_price(s, seat, square)
-    return [{"type": "building_bought", "seat": seat, "square": square, "building": building, "price": price}]
-
-
-@move_handler("place_road")
-def _place_road(s: GameState, seat: int, move: PlaceRoad, rng: Rng, kind: Decision) -> list[Event]:
-    event: RoadPlaced = {"type": "road_placed", "seat": seat, "x1": move["x1"], "y1": move["y1"], "x2": move["x2"],
-                         "y2": move["y2"]}
-    road = (move["x1"], move["y1"], move["x2"], move["y2"])
-    bridge = is_bridge(s, road)
-    if bridge:
-        event["bridge"] = True
-    vp = road_vp(s, seat, road, BRIDGE_ROADS if bridge else 1)  # the yellow Governor (RULING G12)
-    if vp:
-        event["vp"] = vp
-    return [event]
-
-
-@move_handler("ask_permission")
-def _ask_permission(s: GameState, seat: int, move: AskPermission, rng: Rng, kind: Decision) -> list[Event]:
-    asked = move["seat"]
-    parcels: list[list[int]] = []
-    houses: list[list[int]] = []  # with Gold & Guns, those whose house would become a townhouse (RULING G19)
-    for i in permission_parcels(s, asked):
-        parcels.append([i % 8 + 1, i // 8 + 1])
-        if s.parcels[i].content == "house":
-            houses.append(parcels[-1])
-    event: PermissionAsked = {"type": "permission_asked", "seat": seat, "asked": asked, "parcels": parcels}
-    if houses:
-        event["townhouses"] = houses
-    return [event]
-
-
-@move_handler("answer_permission")
-def _answer_permission(s: GameState, seat: int, move: AnswerPermission, rng: Rng, kind: Decision) -> list[Event]:
-    event: PermissionAnswered = {"type": "permission_answered", "seat": seat, "x": move["x"], "y": move["y"],
-                                 "granted": move["grant"]}
-    # With Gold & Guns, a townhouse in place of that parcel's house (RULING G19).
-    if "gold_and_guns" in s.config.expansions and s.parcels[parcel_index(move["x"], move["y"])].content == "house":
-        event["townhouse"] = True
-    return [event]
-
-
-@move_handler("deny_remaining")
-def _deny_remaining(s: GameState, seat: int, move: DenyRemaining, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "permission_denied_rest", "seat": seat}]
-
-
-@move_handler("place_building")
-def _place_building(s: GameState, seat: int, move: PlaceBuilding, rng: Rng, kind: Decision) -> list[Event]:
-    building = move["building"]
-    event: BuildingPlaced = {
-        "type": "building_placed", "seat": seat, "building": building, "x": move["x"], "y": move["y"],
-        "revolvers": BUILDINGS[building].revolvers, "house": needs_house(s, building),
-    }
-    houses = houses_to_place(s, building)
-    if houses > 1:  # the school's three houses (`001` "School")
-        event["houses"] = houses
-    return [event]
-
-
-@move_handler("place_house")
-def _place_house(s: GameState, seat: int, move: PlaceHouse, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "house_placed", "seat": seat, "x": move["x"], "y": move["y"]}]
-
-
-@move_handler("place_townhouse")
-def _place_townhouse(s: GameState, seat: int, move: PlaceTownhouse, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "townhouse_placed", "seat": seat, "x": move["x"], "y": move["y"]}]
-
-
-@move_handler("place_city_hall")
-def _place_city_hall(s: GameState, seat: int, move: PlaceCityHall, rng: Rng, kind: Decision) -> list[Event]:
-    """The City Hall stands with its roads from the supply; then the squares still empty are refilled (G2)."""
-    roads = city_hall_sites(s)[parcel_index(move["x"], move["y"])]
-    placed: CityHallPlaced = {"type": "city_hall_placed", "seat": seat, "x": move["x"], "y": move["y"],
-                              "roads": [list(road) for road in roads]}
-    return [placed, refill_event(evolve(s, placed), rng, slide=False)]
-
-
-@move_handler("keep_building")
-def _keep_building(s: GameState, seat: int, move: KeepBuilding, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "building_kept", "seat": seat}]
-
-
 @move_handler("buy_vp")
 def _buy_vp(s: GameState, seat: int, move: BuyVp, rng: Rng, kind: Decision) -> list[Event]:
     square = s.step
@@ -476,100 +198,7 @@ def _buy_vp(s: GameState, seat: int, move: BuyVp, rng: Rng, kind: Decision) -> l
              "price": BUY_VP_PRICE[square]}]
 
 
-# --- Gold & Guns characters ------------------------------------------------------------------------------------
-
-
-@move_handler("prospect_mine")
-def _prospect_mine(s: GameState, seat: int, move: ProspectMine, rng: Rng, kind: Decision) -> list[Event]:
-    """The yellow Prospector's mine; taken from a square, the others slide and one is drawn, as for the red
-    Chinese Worker (decision D14)."""
-    event: MineProspected = {"type": "mine_prospected", "seat": seat, "x": move["x"], "y": move["y"],
-                             "price": PROSPECTOR_PRICE, "revolvers": MINE_REVOLVERS}
-    if "square" not in move:
-        return [event]
-    event["square"] = move["square"]
-    return [event, refill_event(evolve(s, event), rng)]
-
-
-@move_handler("collect_tax")
-def _collect_tax(s: GameState, seat: int, move: CollectTax, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "tax_collected", "seat": seat, "tax": move["tax"], "payments": tax_payments(s, seat, move["tax"])}]
-
-
-@move_handler("place_singer_cowboy")
-def _place_singer_cowboy(s: GameState, seat: int, move: PlaceSingerCowboy, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "cowboy_placed", "seat": seat, "white": False, "square": "gambling_income", "singer": True}]
-
-
-# --- dynamite and the red Gunsmith (RULING G7) -----------------------------------------------------------------
-
-
-@move_handler("use_dynamite")
-def _use_dynamite(s: GameState, seat: int, move: UseDynamite, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "mine_dynamited", "seat": seat, "x": move["x"], "y": move["y"]}]
-
-
-@move_handler("keep_dynamite")
-def _keep_dynamite(s: GameState, seat: int, move: KeepDynamite, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "dynamite_kept", "seat": seat}]
-
-
-@move_handler("reroll")
-def _reroll(s: GameState, seat: int, move: Reroll, rng: Rng, kind: Decision) -> list[Event]:
-    """The Gunsmith's new throw, as his first one was made (two dice with dynamite, twice for the Marksman)."""
-    first = s.duel_rolls[seat]
-    return [{"type": "die_rerolled", "seat": seat, "first": first,
-             "throw": throw(s, seat, bool(first.get("dynamite")), rng)}]
-
-
-@move_handler("keep_roll")
-def _keep_roll(s: GameState, seat: int, move: KeepRoll, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "roll_kept", "seat": seat}]
-@move_handler("auction_parcel")
-def _auction_parcel(s: GameState, seat: int, move: AuctionParcel, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "auction_parcel_chosen", "seat": seat, "x": move["x"], "y": move["y"]}]
-
-
-@move_handler("bid")
-def _bid(s: GameState, seat: int, move: Bid, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "bid_made", "seat": seat, "amount": move["amount"]}]
-
-
-@move_handler("bid_pass")
-def _bid_pass(s: GameState, seat: int, move: BidPass, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "bid_passed", "seat": seat}]
-@move_handler("heal_cowboy")
-def _heal_cowboy(s: GameState, seat: int, move: HealCowboy, rng: Rng, kind: Decision) -> list[Event]:
-    """The Doctor moves the defeated cowboy; its owner pays him, unless it is his own (RULING G11)."""
-    held = doctor(s)
-    assert held is not None
-    healed: CowboyHealed = {"type": "cowboy_healed", "seat": seat, "doctor": held[0],
-                            "price": healing_price(s, seat)}
-    if "square" in move:
-        healed["square"] = move["square"]
-    else:
-        healed["x"], healed["y"] = move["x"], move["y"]
-    return [healed]
-
-
-@move_handler("pay_undertaker")
-def _pay_undertaker(s: GameState, seat: int, move: PayUndertaker, rng: Rng, kind: Decision) -> list[Event]:
-    held = undertaker(s)
-    assert held is not None and held[1].burial_price is not None
-    money = held[1].burial_price if move["pay"] == "money" else 0
-    vp = held[1].burial_vp if move["pay"] == "vp" else 0
-    return [{"type": "undertaker_paid", "seat": seat, "undertaker": held[0], "money": money, "vp": vp}]
-
-
 # --- end of round ---------------------------------------------------------------------------------------------
-
-
-@move_handler("banker_vp")
-def _banker_vp(s: GameState, seat: int, move: BankerVp, rng: Rng, kind: Decision) -> list[Event]:
-    vp = move["vp"]
-    bought: Event = {"type": "banker_vp_bought", "seat": seat, "vp": vp, "price": BANKER_VP_PRICES[vp]}
-    after = evolve(s, bought)
-    return [bought] if awaiting(after) else [bought, *finish_step(after)]  # another holder (decision D95)
 
 
 @move_handler("give_up_money")
@@ -578,37 +207,7 @@ def _give_up_money(s: GameState, seat: int, move: GiveUpMoney, rng: Rng, kind: D
     return [{"type": "money_given_up", "seat": seat, "amount": amount, "vp": amount // CASH_LIMIT_MONEY_PER_VP}]
 
 
-# --- variants -------------------------------------------------------------------------------------------------
-
-
-@move_handler("vote_side")
-def _vote_side(s: GameState, seat: int, move: VoteSide, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "side_voted", "seat": seat, "card": move["card"], "side": move["side"]}]
-
-
-@move_handler("play_tile")
-def _play_tile(s: GameState, seat: int, move: PlayTile, rng: Rng, kind: Decision) -> list[Event]:
-    chosen: DuelTileChosen = {"type": "duel_tile_chosen", "seat": seat, "tile": move["tile"]}
-    if "second" in move:  # dynamite: two tiles (RULING G7)
-        chosen["second"] = move["second"]
-    return [chosen]
-
-
-@move_handler("shop_add")
-def _shop_add(s: GameState, seat: int, move: ShopAdd, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "shop_item_added", "seat": seat, "item": move["item"]}]
-
-
-@move_handler("shop_remove")
-def _shop_remove(s: GameState, seat: int, move: ShopRemove, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "shop_item_removed", "seat": seat, "item": move["item"]}]
-
-
-@move_handler("shop_done")
-def _shop_done(s: GameState, seat: int, move: ShopDone, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "shopping_finished", "seat": seat}]
-
-
-@move_handler("finish_roads")
-def _finish_roads(s: GameState, seat: int, move: FinishRoads, rng: Rng, kind: Decision) -> list[Event]:
-    return [{"type": "final_roads_finished", "seat": seat}]
+@move_handler("decline")
+def _decline(s: GameState, seat: int, move: Decline, rng: Rng, kind: Decision) -> list[Event]:
+    """What declining means is the declined decision's: its family registered it (`registry.declines`)."""
+    return DECLINES[kind](s, seat, move, rng, kind)

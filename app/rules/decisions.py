@@ -1,13 +1,18 @@
-"""The decisions the game can await from a seat: `flow.Awaiting.kind`, the "awaiting" of the state document.
+"""The decisions the game can await from a seat (`Awaiting.kind`, the "awaiting" of the state document), and
+`Awaiting` itself: what the flow answers when it waits.
 
-One vocabulary for the flow that asks, the legal moves that answer (`legal.MOVES_BY_KIND`), the personality cards
-that name their holder's decision (`catalog.Side.decision`) and every phrase that puts a decision into words
-(`phrases.DECISION_PHRASES`). A StrEnum member is its string, so the state document reads as it always did.
+One vocabulary for the flow that asks, the legal moves that answer (`registry.LEGAL`, one entry per decision), the
+personality cards that name their holder's decision (`catalog.Side.decision`) and every phrase that puts a decision
+into words (`phrases.DECISION_PHRASES`). A StrEnum member is its string, so the state document reads as it always
+did.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
+
+from app.rules.events import DuelTarget
 
 
 class Decision(StrEnum):
@@ -57,3 +62,13 @@ class Decision(StrEnum):
     BANKER_VP = "banker_vp"
     CASH_LIMIT = "cash_limit"
     FINAL_ROADS = "final_roads"
+
+
+@dataclass(frozen=True, slots=True)
+class Awaiting:
+    """A decision the game waits for: its kind (which moves are listed) and the seats that must decide; for a
+    duel's decisions, what the duel is fought over (a dynamite chip there asks for two tiles)."""
+
+    kind: Decision
+    seats: tuple[int, ...]
+    target: DuelTarget | None = None

@@ -12,7 +12,8 @@ supply (decision D57). A chip is used once, either
 
 The red Gunsmith may roll again once in each duel, outlaw fights included, and with Might Is Right plays his
 tile after his opponents have shown theirs. Where these rules touch a duel, the duel's own module reads them
-(`duels.throw`, `duels.dynamite_seats`); the flow asks the decisions (`flow.duel_step`, `flow._estate_income`).
+(`duels.throw`, `duels.dynamite_seats`); the decisions are asked and answered in `families.dynamite` (with Might
+Is Right, `families.might_is_right`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from app.rules.board import parcel_xy
 from app.rules.catalog import DYNAMITE_CHIPS, DYNAMITE_DICE, SQUARES, Side
 from app.rules.duels import dynamite_seats
 from app.rules.events import DuelFought, DuelTarget, DuelTilesRevealed, OutlawFought, RevealedTile
@@ -112,15 +112,6 @@ def dynamite_deciders(s: GameState) -> tuple[int, ...]:
         seat for seat in s.placement_order
         if s.players[seat].dynamite and seat not in s.dynamite_done and dynamite_targets(s, seat)
     )
-
-
-def dynamite_moves(s: GameState, seat: int) -> list[Move]:
-    moves: list[Move] = []
-    for index in dynamite_targets(s, seat):
-        x, y = parcel_xy(index)
-        moves.append({"type": "use_dynamite", "x": x, "y": y})
-    moves.append({"type": "keep_dynamite"})
-    return moves
 
 
 # --- the red Gunsmith (R-GG-8) -----------------------------------------------------------------------------------

@@ -1,22 +1,22 @@
-"""evolve(state, event) -> state: one small handler per event type; replay is the fold.
+"""The base game's events and what each does to the state (`registry.handles`, dispatched by `evolve`), and
+`replay`, the fold of a log.
 
-Handlers never validate and never draw: everything random or chosen is already inside the event. They only
-do the bookkeeping an event implies (a placed cowboy leaves the reserve, the turn moves on, ...).
+Effects never validate and never draw: everything random or chosen is already inside the event. They only do the
+bookkeeping an event implies (a placed cowboy leaves the reserve, the turn moves on, ...). The families' events
+have their effects in their own modules (`app.rules.families`); `evolve` itself and the helpers every effect
+writes the state with are `app.rules.draft`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from itertools import islice
-from typing import Any, TypeVar
+from typing import Any
 
-from app.rules.auction import next_bidder
+import app.rules.families  # noqa: F401  (every family registers its events' effects before one is applied)
 from app.rules.board import PARCELS, SIDES, parcel_index
 from app.rules.catalog import (
-    BANKER_VP_BOUGHT,
     BASE_CARDS,
-    BRIDGE_ROADS,
-    BUILDINGS,
     CITY_HALL,
     CONSTRUCTION_INDEX,
     COWBOYS_PER_PLAYER,
@@ -28,7 +28,6 @@ from app.rules.catalog import (
     ROUND_STEPS,
     ROUNDS,
     SETUP_STEPS,
-    SHERIFF_RED_VP_PER_LOST_DUEL,
     START_COWBOYS,
     START_MONEY,
     START_REVOLVERS,
@@ -36,153 +35,65 @@ from app.rules.catalog import (
     bag_contents,
 )
 from app.rules.config import GameConfig
-from app.rules.defeats import defeated_cowboys
+from app.rules.draft import (
+    card_taken,
+    clear_parcel,
+    clear_square,
+    duel_outcome,
+    evolve,
+    gain,
+    index_of,
+    remove_cowboys,
+    replace,
+    set_parcel,
+    square_done,
+    update_player,
+    with_player,
+)
 from app.rules.events import (
     ActionDeclined,
     AttackCancelled,
     AttackWon,
-    AuctionClosed,
-    AuctionOpened,
-    AuctionParcelChosen,
-    BankerVpBought,
-    BidMade,
-    BidPassed,
-    BuildingBought,
     BuildingDefended,
-    BuildingKept,
-    BuildingPlaced,
-    BuildingPurchaseDeclined,
-    BuildingTaken,
-    CardCopied,
-    CardDecisionDeclined,
-    CardFlipped,
-    CardOptionChosen,
     CentrePlaced,
     ChipTaken,
-    CityHallPlaced,
-    CityHallSetAside,
     ConstructionRefilled,
-    ConstructionStarted,
-    CowboyHealed,
     CowboyPlaced,
-    CowboysHired,
     CowboysReceived,
-    DieRerolled,
     DuelFought,
-    Duelist,
     DuelOrderChosen,
-    DuelRolled,
-    DuelTileChosen,
-    DuelTilesRevealed,
-    DynamiteKept,
     EstateIncomePaid,
     Event,
-    EventType,
-    FinalRoadsFinished,
     GameFinished,
     GameStarted,
-    HealingDeclined,
-    HousePlaced,
-    IndianParcelsTaken,
-    MineDynamited,
-    MineProspected,
     MoneyGained,
     MoneyGivenUp,
     MountainsPlaced,
     MoveUndone,
-    OutlawFought,
-    OutlawJailed,
-    OutlawMoved,
-    OutlawRewardTaken,
-    OutlawsArrived,
-    OutlawsSettled,
     ParcelBought,
     ParcelClaimed,
-    ParcelPickForfeited,
     ParcelPurchaseDeclined,
-    PermissionAnswered,
-    PermissionAsked,
-    PermissionDeniedRest,
     PersonalityChosen,
     PlacementOrderSet,
     PlayerPassed,
-    RevolversBought,
-    RoadPlaced,
     RoadsGained,
     RoadsHandedOut,
-    RollKept,
     RoundEnded,
     SeatReplaced,
-    ShopItemAdded,
-    ShopItemRemoved,
-    ShoppingFinished,
-    ShoppingRevealed,
-    SidesDecided,
-    SideVoted,
-    SingerGambled,
     StepCompleted,
-    TaxCollected,
-    Throw,
-    TilesDealt,
-    TilesDrawn,
-    TownhousePlaced,
     TurnOrderDrawn,
-    UndertakerPaid,
     VpBought,
     VpGained,
-    WagesChosen,
     WagesPaid,
-    private_to,
 )
-from app.rules.model import (
-    COWBOYS,
-    DYNAMITE_COWBOYS,
-    NO_DUEL_COWBOYS,
-    SINGER_COWBOYS,
-    Auction,
-    Construction,
-    GameState,
-    Parcel,
-    PermissionRequest,
-    PlayerState,
-)
+from app.rules.model import COWBOYS, DYNAMITE_COWBOYS, NO_DUEL_COWBOYS, SINGER_COWBOYS, GameState, Parcel, PlayerState
 from app.rules.model import replace as model_replace
+from app.rules.registry import EFFECTS as _HANDLERS  # noqa: F401  (the table of every effect, for its tests)
+from app.rules.registry import handles
+from app.rules.shop import next_picker
 from app.rules.undo import taken_back
 
-# A handler takes the event of its own type (the table dispatches on `type`); typed `Any` here so that each
-# handler can declare its own TypedDict.
-Handler = Callable[[GameState, Any], GameState]
-T = TypeVar("T")
-_HANDLERS: dict[EventType, Handler] = {}
-
-
-def handles(event_type: EventType) -> Callable[[Handler], Handler]:
-    def register(fn: Handler) -> Handler:
-        _HANDLERS[event_type] = fn
-        return fn
-
-    return register
-
-
-def evolve(s: GameState, event: Event) -> GameState:
-    """Apply one event. Unknown event types are a programming error, not a player's.
-
-    The handler works on a fresh copy of the state that nobody else holds yet (the draft): the changes an
-    event makes are written into it directly, so an event costs one copy of the state however many fields it
-    changes. `s` itself is never changed."""
-    draft = model_replace(s, seq=s.seq + 1)
-    owner = private_to(event)
-    if owner is not None:
-        replace(draft, private_events={**s.private_events, owner: s.private_events.get(owner, 0) + 1})
-    return _HANDLERS[event["type"]](draft, event)
-
-
-def replace(obj: T, **changes: Any) -> T:
-    """Change the draft state in place; any other (shared) value is copied with its changes."""
-    if type(obj) is GameState:
-        obj.__dict__.update(changes)
-        return obj
-    return model_replace(obj, **changes)
+__all__ = ["UndoBeyondState", "evolve", "replay"]
 
 
 class UndoBeyondState(ValueError):
@@ -238,98 +149,6 @@ def _replay_with_undos(log: list[Event], start: int, state: GameState, undos: li
     return state
 
 
-# --- helpers --------------------------------------------------------------------------------------------------
-
-
-def _with_player(players: tuple[PlayerState, ...], seat: int, **changes: Any) -> tuple[PlayerState, ...]:
-    changed = list(players)
-    changed[seat] = model_replace(players[seat], **changes)
-    return tuple(changed)
-
-
-def _update_player(s: GameState, seat: int, **changes: Any) -> GameState:
-    return replace(s, players=_with_player(s.players, seat, **changes))
-
-
-def _gain(s: GameState, seat: int, money: int = 0, vp: int = 0, roads: int = 0, cowboys: int = 0,
-          revolvers: int = 0) -> GameState:
-    p = s.players[seat]
-    return _update_player(
-        s, seat, money=p.money + money, vp=p.vp + vp, roads=p.roads + roads, cowboys=p.cowboys + cowboys,
-        revolvers=p.revolvers + revolvers,
-    )
-
-
-def _chips(s: GameState, seat: int, change: int) -> GameState:
-    """Dynamite chips received (or used, `change` negative) by `seat` (RULING G7)."""
-    return _update_player(s, seat, dynamite=s.players[seat].dynamite + change)
-
-
-def _set_parcel(s: GameState, index: int, **changes: Any) -> GameState:
-    parcels = list(s.parcels)
-    parcels[index] = model_replace(parcels[index], **changes)
-    return replace(s, parcels=tuple(parcels))
-
-
-def _idx(e: Mapping[str, Any]) -> int:
-    return parcel_index(e["x"], e["y"])
-
-
-def _clear_square(s: GameState, square: str | None) -> GameState:
-    if square is None or square not in s.squares:
-        return s
-    squares = dict(s.squares)
-    del squares[square]
-    return replace(s, squares=squares)
-
-
-def _square_done(s: GameState, square: str | None, seat: int) -> GameState:
-    """The cowboys of `seat` have performed the square's action and leave it. The others stay only beside a
-    cowboy that never duels, which acts first (RULING G9); otherwise the performer is the last one there."""
-    if square is None or square not in s.squares:
-        return s
-    for c in s.squares[square]:
-        if c.seat != seat:
-            break
-    else:  # the usual case, and the only one without a chip: a plain loop, as this runs at every action
-        return _clear_square(s, square)
-    squares = dict(s.squares)
-    squares[square] = tuple(c for c in squares[square] if c.seat != seat)
-    return replace(s, squares=squares)
-
-
-def _clear_parcel(s: GameState, index: int) -> GameState:
-    if index not in s.parcel_cowboys:
-        return s
-    spots = dict(s.parcel_cowboys)
-    del spots[index]
-    return replace(s, parcel_cowboys=spots)
-
-
-def _next_turn(s: GameState, after: int) -> int | None:
-    """The next seat in placement order after `after` that has not passed."""
-    order = s.placement_order
-    start = order.index(after)
-    for k in range(1, len(order) + 1):
-        seat = order[(start + k) % len(order)]
-        if not s.players[seat].passed:
-            return seat
-    return None
-
-
-def _remove_cowboys(s: GameState, target: Mapping[str, Any], seats: Iterable[int]) -> GameState:
-    """Take the cowboys of `seats` off a square or parcel (not the white cowboy, which never duels)."""
-    gone = set(seats)
-    if "square" in target:
-        squares = dict(s.squares)
-        squares[target["square"]] = tuple(c for c in squares[target["square"]] if c.seat not in gone)
-        return replace(s, squares=squares)
-    index = _idx(target)
-    spots = dict(s.parcel_cowboys)
-    spots[index] = tuple(c for c in spots[index] if c.seat not in gone)
-    return replace(s, parcel_cowboys=spots)
-
-
 # --- setup ----------------------------------------------------------------------------------------------------
 
 
@@ -347,19 +166,10 @@ def _game_started(s: GameState, e: GameStarted) -> GameState:
     land, water = Parcel(), Parcel(river=True)  # every parcel starts empty; equal parcels may share one value
     bag = bag_contents(s.config.expansions)
     return replace(
-        s, players=players, parcels=tuple(water if i in river else land for i in PARCELS), bag=bag,
+        s, players=players, parcels=tuple([water if i in river else land for i in PARCELS]), bag=bag,
         sides=dict(e["sides"]), construction=(None,) * len(CONSTRUCTION_INDEX),
         cards=tuple(e["characters"]) if "characters" in e else BASE_CARDS,
     )
-
-
-@handles("tiles_dealt")
-def _tiles_dealt(s: GameState, e: TilesDealt) -> GameState:
-    for seat, hand in enumerate(e["hands"]):
-        s = _update_player(s, seat, tiles=tuple(hand))
-        if "money" in e:
-            s = _update_player(s, seat, money=e["money"][seat])
-    return s
 
 
 @handles("turn_order_drawn")
@@ -369,15 +179,15 @@ def _turn_order_drawn(s: GameState, e: TurnOrderDrawn) -> GameState:
 
 @handles("centre_placed")
 def _centre_placed(s: GameState, e: CentrePlaced) -> GameState:
-    index = _idx(e)
-    s = _set_parcel(s, index, content="house")
+    index = index_of(e)
+    s = set_parcel(s, index, content="house")
     return replace(s, centre=index, roads=frozenset(SIDES[index]), houses=s.houses - 1)
 
 
 @handles("mountains_placed")
 def _mountains_placed(s: GameState, e: MountainsPlaced) -> GameState:
     for spot in e["parcels"]:
-        s = _set_parcel(s, _idx(spot), content="mountain")
+        s = set_parcel(s, index_of(spot), content="mountain")
     return s
 
 
@@ -391,12 +201,12 @@ def _construction_refilled(s: GameState, e: ConstructionRefilled) -> GameState:
 
 @handles("parcel_claimed")
 def _parcel_claimed(s: GameState, e: ParcelClaimed) -> GameState:
-    s = _set_parcel(s, _idx(e), owner=e["seat"])
+    s = set_parcel(s, index_of(e), owner=e["seat"])
     if e["reason"] == "start":
         return replace(s, draft_claims=s.draft_claims + 1)
     if e["reason"] == "pick":
-        s = _update_player(s, e["seat"], picks=s.players[e["seat"]].picks - 1)
-        return replace(s, turn=_next_picker(s, e["seat"]))
+        s = update_player(s, e["seat"], picks=s.players[e["seat"]].picks - 1)
+        return replace(s, turn=next_picker(s, e["seat"]))
     return replace(s, card_decision=None)
 
 
@@ -406,55 +216,8 @@ def _parcel_claimed(s: GameState, e: ParcelClaimed) -> GameState:
 @handles("personality_chosen")
 def _personality_chosen(s: GameState, e: PersonalityChosen) -> GameState:
     seat = e["seat"]
-    s = _update_player(s, seat, personality=e["card"])
-    return _card_taken(s, seat, e)
-
-
-@handles("card_copied")
-def _card_copied(s: GameState, e: CardCopied) -> GameState:
-    """The Newspaper Boy has the copied card's abilities for the round (RULING X2)."""
-    return _card_taken(_update_player(s, e["seat"], copied=e["card"]), e["seat"], e)
-
-
-def _card_taken(s: GameState, seat: int, e: PersonalityChosen | CardCopied) -> GameState:
-    """What a card chosen or copied gives at once; its side, when its holder names it; its decision, if any."""
-    s = _gain(s, seat, money=e.get("money", 0), roads=e.get("roads", 0))
-    if "dynamite" in e:
-        s = _chips(s, seat, e["dynamite"])
-    if "no_duel_chips" in e:
-        s = _update_player(s, seat, no_duel_chips=e["no_duel_chips"])
-    if "horses" in e:  # Big Box's Cowboy (RULING X6)
-        s = _update_player(s, seat, horses=s.players[seat].horses + e["horses"])
-    if e["card"] not in s.sides and PERSONALITIES[e["card"]].holder_chooses_side:  # the Doctor / Undertaker
-        s = replace(s, sides={**s.sides, e["card"]: e["side"]})
-    side = PERSONALITIES[e["card"]].side(s.sides.get(e["card"], "yellow"))
-    return replace(s, card_decision=seat if side.decision else None)
-
-
-@handles("card_option_chosen")
-def _card_option_chosen(s: GameState, e: CardOptionChosen) -> GameState:
-    s = _update_player(s, e["seat"], card_option=e["option"])
-    return replace(_gain(s, e["seat"], money=e.get("money", 0)), card_decision=None)
-
-
-@handles("cowboys_hired")
-def _cowboys_hired(s: GameState, e: CowboysHired) -> GameState:
-    return replace(_gain(s, e["seat"], money=-e["price"], cowboys=e["count"]), card_decision=None)
-
-
-@handles("revolvers_bought")
-def _revolvers_bought(s: GameState, e: RevolversBought) -> GameState:
-    return replace(_gain(s, e["seat"], money=-e["price"], revolvers=e["count"]), card_decision=None)
-
-
-@handles("building_taken")
-def _building_taken(s: GameState, e: BuildingTaken) -> GameState:
-    return _building_to_player(s, e, source="card")
-
-
-@handles("card_decision_declined")
-def _card_decision_declined(s: GameState, e: CardDecisionDeclined) -> GameState:
-    return replace(s, card_decision=None)
+    s = update_player(s, seat, personality=e["card"])
+    return card_taken(s, seat, e)
 
 
 @handles("placement_order_set")
@@ -468,6 +231,17 @@ def _placement_order_set(s: GameState, e: PlacementOrderSet) -> GameState:
 # --- placement ------------------------------------------------------------------------------------------------
 
 
+def _next_turn(s: GameState, after: int) -> int | None:
+    """The next seat in placement order after `after` that has not passed."""
+    order = s.placement_order
+    start = order.index(after)
+    for k in range(1, len(order) + 1):
+        seat = order[(start + k) % len(order)]
+        if not s.players[seat].passed:
+            return seat
+    return None
+
+
 @handles("cowboy_placed")
 def _cowboy_placed(s: GameState, e: CowboyPlaced) -> GameState:
     seat = e["seat"]
@@ -479,26 +253,26 @@ def _cowboy_placed(s: GameState, e: CowboyPlaced) -> GameState:
     elif "dynamite" in e:  # a chip goes with it (RULING G7): on one's own mine it triples the mine as well
         cowboy = DYNAMITE_COWBOYS[seat]
         p = s.players[seat]
-        changes["players"] = _with_player(s.players, seat, cowboys=p.cowboys - 1, dynamite=p.dynamite - 1)
-        if "x" in e and s.parcels[_idx(e)].owner == seat and s.parcels[_idx(e)].content == "mine":
-            changes["dynamite_mines"] = s.dynamite_mines | {_idx(e)}
+        changes["players"] = with_player(s.players, seat, cowboys=p.cowboys - 1, dynamite=p.dynamite - 1)
+        if "x" in e and s.parcels[index_of(e)].owner == seat and s.parcels[index_of(e)].content == "mine":
+            changes["dynamite_mines"] = s.dynamite_mines | {index_of(e)}
     elif "no_duel" in e:  # one of the player's own cowboys, with one of the yellow Singer's chips (RULING G9)
         cowboy = NO_DUEL_COWBOYS[seat]
         p = s.players[seat]
-        changes["players"] = _with_player(s.players, seat, cowboys=p.cowboys - 1, no_duel_chips=p.no_duel_chips - 1)
+        changes["players"] = with_player(s.players, seat, cowboys=p.cowboys - 1, no_duel_chips=p.no_duel_chips - 1)
     else:
         cowboy = COWBOYS[seat, e.get("white", False)]
         if cowboy.white:
             changes["white_cowboy"] = False
         else:
-            changes["players"] = _with_player(s.players, seat, cowboys=s.players[seat].cowboys - 1)
+            changes["players"] = with_player(s.players, seat, cowboys=s.players[seat].cowboys - 1)
     if "square" in e:
         squares = dict(s.squares)
         squares[e["square"]] = (*squares.get(e["square"], ()), cowboy)
         changes["squares"] = squares
     else:
         spots = dict(s.parcel_cowboys)
-        index = _idx(e)
+        index = index_of(e)
         spots[index] = (*spots.get(index, ()), cowboy)
         changes["parcel_cowboys"] = spots
     return replace(s, **changes)  # one copy: this is the most frequent event
@@ -507,7 +281,7 @@ def _cowboy_placed(s: GameState, e: CowboyPlaced) -> GameState:
 @handles("player_passed")
 def _player_passed(s: GameState, e: PlayerPassed) -> GameState:
     seat = e["seat"]
-    s = _update_player(s, seat, passed=True)
+    s = update_player(s, seat, passed=True)
     return replace(s, passing_order=(*s.passing_order, seat), turn=_next_turn(s, seat))
 
 
@@ -524,218 +298,75 @@ def _step_completed(s: GameState, e: StepCompleted) -> GameState:
 @handles("wages_paid")
 def _wages_paid(s: GameState, e: WagesPaid) -> GameState:
     for pay in e["payments"]:
-        s = _gain(s, pay["seat"], money=pay["amount"])
+        s = gain(s, pay["seat"], money=pay["amount"])
         if pay.get("horse"):
-            s = _update_player(s, pay["seat"], horses=s.players[pay["seat"]].horses + 1)
+            s = update_player(s, pay["seat"], horses=s.players[pay["seat"]].horses + 1)
     if s.wages_chosen:
         s = replace(s, wages_chosen={})
-    return _clear_square(s, "wages")
-
-
-@handles("wages_chosen")
-def _wages_chosen(s: GameState, e: WagesChosen) -> GameState:
-    return replace(s, wages_chosen={**s.wages_chosen, e["seat"]: e["horse"]})
+    return clear_square(s, "wages")
 
 
 @handles("roads_handed_out")
 def _roads_handed_out(s: GameState, e: RoadsHandedOut) -> GameState:
-    for gain in e["gains"]:
-        s = _gain(s, gain["seat"], roads=gain["roads"])
-    return _clear_square(s, "road")
-
-
-@handles("duel_fought")
-def _duel_fought(s: GameState, e: DuelFought) -> GameState:
-    return _duel_outcome(s, e["target"], e["duelists"], e["winner"], e.get("winner_vp", 0))
-
-
-def _duel_outcome(
-    s: GameState, target: Mapping[str, Any], duelists: list[Duelist], winner: int | None, winner_vp: int,
-    outlaw_fight: bool = False,
-) -> GameState:
-    """Every duellist but the winner goes back to their reserve (the red Sheriff scoring for each lost duel) —
-    or, while the Doctor or the Undertaker is held, waits for its owner's decision (RULING G11); with Might Is
-    Right the played tiles go to the used pile; the winner scores what winning gives (the yellow Gunsmith)."""
-    losers = [d["seat"] for d in duelists if d["seat"] != winner]
-    defeat = defeated_cowboys(s, losers, target, outlaw_fight)
-    waiting = defeat.seats if defeat is not None else ()
-    s = replace(_remove_cowboys(s, target, losers), duel_target=None, defeat=defeat)
-    if s.duel_rolls:  # the red Gunsmith's duel is over (RULING G7)
-        s = replace(s, duel_rolls={}, reroll_pending=False)
-    if s.config.might_is_right:  # played tiles go to the used pile (`000` "Might Is Right")
-        used = list(s.used_tiles)
-        for d in duelists:
-            hand = list(s.players[d["seat"]].tiles)
-            played = [d["tile"], d["second_tile"]] if "second_tile" in d else [d["tile"]]  # dynamite: two (G7)
-            for tile in played:
-                hand.remove(tile)
-                used.append(tile)
-            s = _update_player(s, d["seat"], tiles=tuple(hand))
-        s = replace(s, used_tiles=tuple(sorted(used)), duel_tiles={})
-        if s.duel_second_tiles or s.duel_tiles_revealed:
-            s = replace(s, duel_second_tiles={}, duel_tiles_revealed=False)
-    for seat in losers:
-        vp = SHERIFF_RED_VP_PER_LOST_DUEL if s.holds(seat, "sheriff", "red") else 0
-        s = _gain(s, seat, cowboys=0 if seat in waiting else 1, vp=vp)
-    if winner is not None and winner_vp:
-        s = _gain(s, winner, vp=winner_vp)
-    return s
+    for handed in e["gains"]:
+        s = gain(s, handed["seat"], roads=handed["roads"])
+    return clear_square(s, "road")
 
 
 @handles("chip_taken")
 def _chip_taken(s: GameState, e: ChipTaken) -> GameState:
-    return _square_done(replace(s, chip_holder=e["seat"]), e["square"], e["seat"])
+    return square_done(replace(s, chip_holder=e["seat"]), e["square"], e["seat"])
 
 
 @handles("roads_gained")
 def _roads_gained(s: GameState, e: RoadsGained) -> GameState:
-    return _square_done(_gain(s, e["seat"], roads=e["count"]), e.get("square"), e["seat"])
+    return square_done(gain(s, e["seat"], roads=e["count"]), e.get("square"), e["seat"])
 
 
 @handles("money_gained")
 def _money_gained(s: GameState, e: MoneyGained) -> GameState:
-    return _square_done(_gain(s, e["seat"], money=e["amount"]), e.get("square"), e["seat"])
+    return square_done(gain(s, e["seat"], money=e["amount"]), e.get("square"), e["seat"])
 
 
 @handles("vp_gained")
 def _vp_gained(s: GameState, e: VpGained) -> GameState:
-    return _square_done(_gain(s, e["seat"], vp=e["amount"]), e.get("square"), e["seat"])
+    return square_done(gain(s, e["seat"], vp=e["amount"]), e.get("square"), e["seat"])
 
 
 @handles("vp_bought")
 def _vp_bought(s: GameState, e: VpBought) -> GameState:
-    s = _gain(s, e["seat"], money=-e["count"] * e["price"], vp=e["count"])
-    return _square_done(s, e["square"], e["seat"])
+    s = gain(s, e["seat"], money=-e["count"] * e["price"], vp=e["count"])
+    return square_done(s, e["square"], e["seat"])
 
 
 @handles("action_declined")
 def _action_declined(s: GameState, e: ActionDeclined) -> GameState:
-    return _square_done(s, e["square"], e["seat"])
+    return square_done(s, e["square"], e["seat"])
 
 
 @handles("parcel_bought")
 def _parcel_bought(s: GameState, e: ParcelBought) -> GameState:
-    index = _idx(e)
-    s = _gain(_set_parcel(s, index, owner=e["seat"]), e["seat"], money=-e["price"])
-    return _clear_parcel(s, index)
+    index = index_of(e)
+    s = gain(set_parcel(s, index, owner=e["seat"]), e["seat"], money=-e["price"])
+    return clear_parcel(s, index)
 
 
 @handles("parcel_purchase_declined")
 def _parcel_purchase_declined(s: GameState, e: ParcelPurchaseDeclined) -> GameState:
-    return _clear_parcel(s, _idx(e))
+    return clear_parcel(s, index_of(e))
 
 
-# --- construction ---------------------------------------------------------------------------------------------
+# --- duels ----------------------------------------------------------------------------------------------------
 
 
-def _building_to_player(s: GameState, e: BuildingTaken | BuildingBought, source: str) -> GameState:
-    """A building leaves its construction square for the player's reserve; its construction begins."""
-    seat = e["seat"]
-    construction = list(s.construction)
-    construction[CONSTRUCTION_INDEX[e["square"]]] = None
-    p = s.players[seat]
-    s = _update_player(s, seat, money=p.money - e["price"], buildings=(*p.buildings, e["building"]))
-    return replace(s, construction=tuple(construction), work=Construction(seat, source, e["building"]),
-                   card_decision=None)
+@handles("duel_order_chosen")
+def _duel_order_chosen(s: GameState, e: DuelOrderChosen) -> GameState:
+    return replace(s, duel_target={"x": e["x"], "y": e["y"]})
 
 
-@handles("building_bought")
-def _building_bought(s: GameState, e: BuildingBought) -> GameState:
-    return _clear_square(_building_to_player(s, e, source="square"), e["square"])
-
-
-@handles("building_purchase_declined")
-def _building_purchase_declined(s: GameState, e: BuildingPurchaseDeclined) -> GameState:
-    return _clear_square(s, e["square"])
-
-
-@handles("construction_started")
-def _construction_started(s: GameState, e: ConstructionStarted) -> GameState:
-    return replace(s, work=Construction(e["seat"], "reserve", None))
-
-
-@handles("road_placed")
-def _road_placed(s: GameState, e: RoadPlaced) -> GameState:
-    road = (e["x1"], e["y1"], e["x2"], e["y2"])
-    pieces = BRIDGE_ROADS if e.get("bridge") else 1
-    return replace(_gain(s, e["seat"], roads=-pieces, vp=e.get("vp", 0)), roads=s.roads | {road})
-
-
-@handles("permission_asked")
-def _permission_asked(s: GameState, e: PermissionAsked) -> GameState:
-    assert s.work is not None
-    request = PermissionRequest(asked=e["asked"], open=tuple(parcel_index(x, y) for x, y in e["parcels"]))
-    return replace(s, work=replace(s.work, asked=s.work.asked | {e["asked"]}, request=request))
-
-
-@handles("permission_answered")
-def _permission_answered(s: GameState, e: PermissionAnswered) -> GameState:
-    work = s.work
-    assert work is not None and work.request is not None
-    index = _idx(e)
-    still_open = tuple(i for i in work.request.open if i != index)
-    request = replace(work.request, open=still_open) if still_open else None
-    granted = work.granted | {index} if e["granted"] else work.granted
-    return replace(s, work=replace(work, request=request, granted=granted))
-
-
-@handles("permission_denied_rest")
-def _permission_denied_rest(s: GameState, e: PermissionDeniedRest) -> GameState:
-    assert s.work is not None
-    return replace(s, work=replace(s.work, request=None))
-
-
-@handles("building_placed")
-def _building_placed(s: GameState, e: BuildingPlaced) -> GameState:
-    seat, building, index = e["seat"], e["building"], _idx(e)
-    p = s.players[seat]
-    remaining = list(p.buildings)
-    remaining.remove(building)
-    s = _update_player(s, seat, buildings=tuple(remaining), revolvers=p.revolvers + BUILDINGS[building].revolvers)
-    s = _set_parcel(s, index, content=building)
-    assert s.work is not None
-    work = replace(s.work, building=building, parcel=index, houses=e.get("houses", 1)) if e["house"] else None
-    return replace(s, work=work)
-
-
-def _house_done(s: GameState) -> GameState:
-    """One of the building's houses stands; the construction ends with its last (a school has three)."""
-    assert s.work is not None
-    return replace(s, work=replace(s.work, houses=s.work.houses - 1) if s.work.houses > 1 else None)
-
-
-@handles("house_placed")
-def _house_placed(s: GameState, e: HousePlaced) -> GameState:
-    s = _set_parcel(s, _idx(e), content="house")
-    return _house_done(replace(s, houses=s.houses - 1))
-
-
-@handles("townhouse_placed")
-def _townhouse_placed(s: GameState, e: TownhousePlaced) -> GameState:
-    """The townhouse replaces the house, which goes back to the supply (decision D35)."""
-    s = _set_parcel(s, _idx(e), content="townhouse")
-    return _house_done(replace(s, houses=s.houses + 1, townhouses=s.townhouses - 1))
-
-
-@handles("city_hall_placed")
-def _city_hall_placed(s: GameState, e: CityHallPlaced) -> GameState:
-    """Free, on an owner-free parcel; its roads come from the general supply, nobody's reserve (RULING G2)."""
-    index = _idx(e)
-    roads = frozenset((x1, y1, x2, y2) for x1, y1, x2, y2 in e["roads"])
-    s = _set_parcel(s, index, content=CITY_HALL)
-    return replace(s, city_hall=index, city_hall_drawn=False, roads=s.roads | roads)
-
-
-@handles("city_hall_set_aside")
-def _city_hall_set_aside(s: GameState, e: CityHallSetAside) -> GameState:
-    return replace(s, city_hall_drawn=False)
-
-
-@handles("building_kept")
-def _building_kept(s: GameState, e: BuildingKept) -> GameState:
-    assert s.work is not None
-    done = s.reserve_done | {e["seat"]} if s.work.source == "reserve" else s.reserve_done
-    return replace(s, work=None, reserve_done=done)
+@handles("duel_fought")
+def _duel_fought(s: GameState, e: DuelFought) -> GameState:
+    return duel_outcome(s, e["target"], e["duelists"], e["winner"], e.get("winner_vp", 0))
 
 
 # --- estate income and attacks --------------------------------------------------------------------------------
@@ -743,22 +374,22 @@ def _building_kept(s: GameState, e: BuildingKept) -> GameState:
 
 @handles("attack_cancelled")
 def _attack_cancelled(s: GameState, e: AttackCancelled) -> GameState:
-    s = _remove_cowboys(s, e, e["seats"])
+    s = remove_cowboys(s, e, e["seats"])
     for seat in e["seats"]:
-        s = _gain(s, seat, cowboys=1)
+        s = gain(s, seat, cowboys=1)
     return s
 
 
 @handles("building_defended")
 def _building_defended(s: GameState, e: BuildingDefended) -> GameState:
-    return _clear_parcel(s, _idx(e))
+    return clear_parcel(s, index_of(e))
 
 
 @handles("attack_won")
 def _attack_won(s: GameState, e: AttackWon) -> GameState:
     attacks = dict(s.attacks)
-    attacks[_idx(e)] = e["seat"]
-    return _clear_parcel(replace(s, attacks=attacks), _idx(e))
+    attacks[index_of(e)] = e["seat"]
+    return clear_parcel(replace(s, attacks=attacks), index_of(e))
 
 
 @handles("estate_income_paid")
@@ -766,11 +397,11 @@ def _estate_income_paid(s: GameState, e: EstateIncomePaid) -> GameState:
     """Every income is paid; an outlaw's winner who stayed on a building now leaves it (RULING G13)."""
     for index in s.attacks:
         if index in s.parcel_cowboys:
-            s = _clear_parcel(s, index)
+            s = clear_parcel(s, index)
     for pay in e["payments"]:
-        s = _gain(s, pay["owner"], money=pay["owner_gets"])
+        s = gain(s, pay["owner"], money=pay["owner_gets"])
         if pay["attacker"] is not None:
-            s = _gain(s, pay["attacker"], money=pay["attacker_gets"])
+            s = gain(s, pay["attacker"], money=pay["attacker_gets"])
     if s.dynamite_mines or s.dynamite_done:
         s = replace(s, dynamite_mines=frozenset(), dynamite_done=frozenset())
     return replace(s, attacks={})
@@ -779,23 +410,15 @@ def _estate_income_paid(s: GameState, e: EstateIncomePaid) -> GameState:
 # --- end of round and game ------------------------------------------------------------------------------------
 
 
-@handles("banker_vp_bought")
-def _banker_vp_bought(s: GameState, e: BankerVpBought) -> GameState:
-    """The purchase is the holder's choice on the card this round: a Newspaper Boy copying the red Banker is asked
-    too (decision D95)."""
-    s = _update_player(s, e["seat"], card_option=BANKER_VP_BOUGHT)
-    return _gain(s, e["seat"], money=-e["price"], vp=e["vp"])
-
-
 @handles("money_given_up")
 def _money_given_up(s: GameState, e: MoneyGivenUp) -> GameState:
-    return _gain(s, e["seat"], money=-e["amount"], vp=e["vp"])
+    return gain(s, e["seat"], money=-e["amount"], vp=e["vp"])
 
 
 @handles("cowboys_received")
 def _cowboys_received(s: GameState, e: CowboysReceived) -> GameState:
-    for gain in e["gains"]:
-        s = _gain(s, gain["seat"], cowboys=gain["count"])
+    for received in e["gains"]:
+        s = gain(s, received["seat"], cowboys=received["count"])
     return s
 
 
@@ -840,333 +463,7 @@ def _game_finished(s: GameState, e: GameFinished) -> GameState:
     return replace(s, step="finished", winner=e["winner"], scores=tuple(e["scores"]))
 
 
-@handles("duel_order_chosen")
-def _duel_order_chosen(s: GameState, e: DuelOrderChosen) -> GameState:
-    return replace(s, duel_target={"x": e["x"], "y": e["y"]})
-
-
-# --- variants -------------------------------------------------------------------------------------------------
-
-
-@handles("side_voted")
-def _side_voted(s: GameState, e: SideVoted) -> GameState:
-    votes = {seat: dict(v) for seat, v in s.votes.items()}
-    votes.setdefault(e["seat"], {})[e["card"]] = e["side"]
-    return replace(s, votes=votes)
-
-
-@handles("sides_decided")
-def _sides_decided(s: GameState, e: SidesDecided) -> GameState:
-    return replace(s, sides=dict(e["sides"]), votes={})  # the votes are public now, in this event
-
-
-@handles("duel_tile_chosen")
-def _duel_tile_chosen(s: GameState, e: DuelTileChosen) -> GameState:
-    if "second" in e:  # dynamite: a second tile (RULING G7)
-        s = replace(s, duel_second_tiles={**s.duel_second_tiles, e["seat"]: e["second"]})
-    return replace(s, duel_tiles={**s.duel_tiles, e["seat"]: e["tile"]})
-
-
-@handles("tiles_drawn")
-def _tiles_drawn(s: GameState, e: TilesDrawn) -> GameState:
-    used = list(s.used_tiles)
-    for tile in e["tiles"]:
-        used.remove(tile)
-    s = _update_player(s, e["seat"], tiles=tuple(sorted((*s.players[e["seat"]].tiles, *e["tiles"]))))
-    return replace(s, used_tiles=tuple(used))
-
-
-def _basket_change(s: GameState, seat: int, item: str, change: int) -> GameState:
-    baskets = {k: dict(v) for k, v in s.baskets.items()}
-    basket = baskets.setdefault(seat, {})
-    basket[item] = basket.get(item, 0) + change
-    return replace(s, baskets=baskets)
-
-
-@handles("shop_item_added")
-def _shop_item_added(s: GameState, e: ShopItemAdded) -> GameState:
-    return _basket_change(s, e["seat"], e["item"], 1)
-
-
-@handles("shop_item_removed")
-def _shop_item_removed(s: GameState, e: ShopItemRemoved) -> GameState:
-    return _basket_change(s, e["seat"], e["item"], -1)
-
-
-@handles("shopping_finished")
-def _shopping_finished(s: GameState, e: ShoppingFinished) -> GameState:
-    return replace(s, shopping_done=s.shopping_done | {e["seat"]})
-
-
-@handles("shopping_revealed")
-def _shopping_revealed(s: GameState, e: ShoppingRevealed) -> GameState:
-    for basket in e["baskets"]:
-        items = basket["items"]
-        s = _gain(s, basket["seat"], money=basket["money"], vp=basket["vp"], roads=basket["roads"],
-                  cowboys=items.get("cowboy", 0), revolvers=items.get("revolver", 0))
-        s = _update_player(s, basket["seat"], picks=items.get("parcel", 0), marksman=bool(items.get("marksman")))
-    return replace(s, baskets={}, turn=_next_picker(s, None))
-
-
-def _next_picker(s: GameState, after: int | None) -> int | None:
-    """The next player in turn order with a parcel pick left (A New Beginning, RULING V4)."""
-    order = s.initial_order
-    start = -1 if after is None else order.index(after)
-    for k in range(1, len(order) + 1):
-        seat = order[(start + k) % len(order)]
-        if s.players[seat].picks > 0:
-            return seat
-    return None
-
-
-@handles("parcel_pick_forfeited")
-def _parcel_pick_forfeited(s: GameState, e: ParcelPickForfeited) -> GameState:
-    p = s.players[e["seat"]]
-    s = _update_player(s, e["seat"], picks=p.picks - 1, money=p.money + e["refund"])
-    return replace(s, turn=_next_picker(s, e["seat"]))
-
-
-@handles("final_roads_finished")
-def _final_roads_finished(s: GameState, e: FinalRoadsFinished) -> GameState:
-    return replace(s, final_roads_done=s.final_roads_done | {e["seat"]})
-
-
-# --- Gold & Guns characters ------------------------------------------------------------------------------------
-
-
-@handles("indian_parcels_taken")
-def _indian_parcels_taken(s: GameState, e: IndianParcelsTaken) -> GameState:
-    for spot in e["parcels"]:
-        s = _set_parcel(s, _idx(spot), owner=e["seat"])
-    return s
-
-
-@handles("card_flipped")
-def _card_flipped(s: GameState, e: CardFlipped) -> GameState:
-    """The card shows its other side for the rest of the game; its holder is asked what that side asks, if
-    anything."""
-    s = replace(s, sides={**s.sides, e["card"]: e["side"]})
-    if "dynamite" in e:
-        s = _chips(s, e["seat"], e["dynamite"])
-    side = PERSONALITIES[e["card"]].side(e["side"])
-    return replace(s, card_decision=e["seat"] if side.decision else None)
-
-
-@handles("mine_prospected")
-def _mine_prospected(s: GameState, e: MineProspected) -> GameState:
-    """The mine leaves its square (or the bag) for an owner-free parcel, which becomes the Prospector's."""
-    if "square" in e:
-        construction = list(s.construction)
-        construction[CONSTRUCTION_INDEX[e["square"]]] = None
-        s = replace(s, construction=tuple(construction))
-    else:
-        s = replace(s, bag={**s.bag, "mine": s.bag["mine"] - 1})
-    s = _set_parcel(s, _idx(e), owner=e["seat"], content="mine")
-    s = _gain(s, e["seat"], money=-e["price"], revolvers=e["revolvers"])
-    return replace(s, card_decision=None)
-
-
-@handles("tax_collected")
-def _tax_collected(s: GameState, e: TaxCollected) -> GameState:
-    for pay in e["payments"]:
-        s = _gain(s, pay["seat"], money=-pay["amount"])
-    s = _gain(s, e["seat"], money=sum(pay["amount"] for pay in e["payments"]))
-    return replace(s, card_decision=None)
-
-
-@handles("singer_gambled")
-def _singer_gambled(s: GameState, e: SingerGambled) -> GameState:
-    """The Singer's cowboy has acted; the other cowboys on Gambling income are resolved after it."""
-    squares = dict(s.squares)
-    squares["gambling_income"] = tuple(c for c in squares["gambling_income"] if not c.singer)
-    return replace(_gain(s, e["seat"], money=e["amount"]), squares=squares)
-# --- the Auctioneer (RULING G8) ----------------------------------------------------------------------------------
-
-
-@handles("auction_opened")
-def _auction_opened(s: GameState, e: AuctionOpened) -> GameState:
-    """The chip's bidding starts at once with the Auctioneer; parcels are chosen first."""
-    turn = None if e["size"] else e["seat"]
-    return replace(s, auction=Auction(e["seat"], e["lot"], size=e["size"], turn=turn))
-
-
-@handles("auction_parcel_chosen")
-def _auction_parcel_chosen(s: GameState, e: AuctionParcelChosen) -> GameState:
-    """With the last parcel chosen, the bidding starts with the Auctioneer."""
-    a = s.auction
-    assert a is not None
-    parcels = (*a.parcels, _idx(e))
-    return replace(s, auction=replace(a, parcels=parcels, turn=a.seat if len(parcels) == a.size else None))
-
-
-@handles("bid_made")
-def _bid_made(s: GameState, e: BidMade) -> GameState:
-    a = s.auction
-    assert a is not None
-    a = replace(a, bids=(*a.bids, (e["seat"], e["amount"])))
-    return replace(s, auction=replace(a, turn=next_bidder(a, e["seat"], len(s.players))))
-
-
-@handles("bid_passed")
-def _bid_passed(s: GameState, e: BidPassed) -> GameState:
-    a = s.auction
-    assert a is not None
-    a = replace(a, passed=a.passed | {e["seat"]})
-    return replace(s, auction=replace(a, turn=next_bidder(a, e["seat"], len(s.players))))
-
-
-@handles("auction_closed")
-def _auction_closed(s: GameState, e: AuctionClosed) -> GameState:
-    """The winner pays the bid and the Auctioneer receives his share (so the Auctioneer winning pays only the
-    bank's part); the winner takes the parcels, or the 3-guns chip, which leaves Ammunition (decision D68)."""
-    s = replace(s, auction=None)
-    winner = e["winner"]
-    if winner is None:
-        return s
-    s = _gain(_gain(s, winner, money=-e["amount"]), e["seat"], money=e["auctioneer_gets"])
-    for spot in e["parcels"]:
-        s = _set_parcel(s, _idx(spot), owner=winner)
-    if e["lot"] == "chip":
-        s = replace(s, chip_holder=winner, chip_sold=True)
-    return s
-
-
-# --- the Outlaws (RULING G4) ------------------------------------------------------------------------------------
-
-
-def _outlaw_vp(s: GameState, seat: int, vp: int) -> GameState:
-    """VP won from an outlaw, kept apart as well for the final score's `outlaws` part."""
-    s = _gain(s, seat, vp=vp)
-    return _update_player(s, seat, outlaw_vp=s.players[seat].outlaw_vp + vp)
-
-
-@handles("outlaw_jailed")
-def _outlaw_jailed(s: GameState, e: OutlawJailed) -> GameState:
-    return _outlaw_vp(_set_parcel(s, _idx(e), outlaw=False), e["seat"], e["vp"])
-
-
-@handles("outlaws_arrived")
-def _outlaws_arrived(s: GameState, e: OutlawsArrived) -> GameState:
-    for spot in e["parcels"]:
-        s = _set_parcel(s, _idx(spot), outlaw=True)
-    return replace(s, outlaw_strength=e["strength"], outlaw_round=e["round"], outlaws_moved=frozenset())
-
-
-@handles("outlaw_moved")
-def _outlaw_moved(s: GameState, e: OutlawMoved) -> GameState:
-    to = _idx(e["to"])
-    s = _set_parcel(_set_parcel(s, _idx(e), outlaw=False), to, outlaw=True)
-    return replace(s, outlaws_moved=(s.outlaws_moved or frozenset()) | {to})
-
-
-@handles("outlaws_settled")
-def _outlaws_settled(s: GameState, e: OutlawsSettled) -> GameState:
-    return replace(s, outlaws_moved=None)
-
-
-@handles("outlaw_fought")
-def _outlaw_fought(s: GameState, e: OutlawFought) -> GameState:
-    """The losers go home; a beaten outlaw goes back to the supply, its winner's cowboy waits for the reward."""
-    s = _duel_outcome(s, e, e["duelists"], e["winner"], e.get("winner_vp", 0), outlaw_fight=True)
-    for paid in (e.get("bounty"), e.get("copier_bounty")):
-        if paid is not None:
-            s = _gain(s, paid["seat"], money=paid["amount"])
-    if e["winner"] is None:
-        return _clear_parcel(s, _idx(e))
-    return replace(_set_parcel(s, _idx(e), outlaw=False), outlaw_beaten=_idx(e))
-
-
-@handles("outlaw_reward_taken")
-def _outlaw_reward_taken(s: GameState, e: OutlawRewardTaken) -> GameState:
-    """The tile's VP (the cowboy leaves), or half the building's income at this round's estate income, taken as an
-    attacker's: the cowboy then stays on the building until the income is paid (RULING G13)."""
-    index = _idx(e)
-    if e["reward"] == "income":
-        return replace(s, attacks={**s.attacks, index: e["seat"]}, outlaw_beaten=None)
-    s = _outlaw_vp(s, e["seat"], e["vp"])
-    if index == s.city_hall:  # the fight was for the City Hall too: its winner occupies it (decision D52)
-        return replace(s, outlaw_beaten=None)
-    return replace(_clear_parcel(s, index), outlaw_beaten=None)
-
-
-# --- dynamite and the red Gunsmith (RULING G7) -----------------------------------------------------------------
-
-
-@handles("duel_rolled")
-def _duel_rolled(s: GameState, e: DuelRolled) -> GameState:
-    """The first throws stand while the red Gunsmith decides."""
-    rolls: dict[int, Throw] = {}
-    for d in e["duelists"]:
-        rolled: Throw = {"roll": d["roll"]}
-        if "rolls" in d:
-            rolled["rolls"] = d["rolls"]
-        if "dynamite" in d:
-            rolled["dynamite"] = d["dynamite"]
-        if "dice" in d:
-            rolled["dice"] = d["dice"]
-        rolls[d["seat"]] = rolled
-    return replace(s, duel_rolls=rolls, reroll_pending=True)
-
-
-@handles("die_rerolled")
-def _die_rerolled(s: GameState, e: DieRerolled) -> GameState:
-    """The new throw counts; the first one is kept beside it for the duel's record."""
-    first = e["first"]
-    thrown: Throw = {**e["throw"], "first_roll": first["roll"],
-                     "first_dice": first.get("dice", first.get("rolls", [first["roll"]]))}
-    return replace(s, duel_rolls={**s.duel_rolls, e["seat"]: thrown}, reroll_pending=False)
-
-
-@handles("roll_kept")
-def _roll_kept(s: GameState, e: RollKept) -> GameState:
-    return replace(s, reroll_pending=False)
-
-
-@handles("duel_tiles_revealed")
-def _duel_tiles_revealed(s: GameState, e: DuelTilesRevealed) -> GameState:
-    return replace(s, duel_tiles_revealed=True)
-
-
-@handles("mine_dynamited")
-def _mine_dynamited(s: GameState, e: MineDynamited) -> GameState:
-    """The chip is used (back to the supply, decision D57) and the mine earns three times as much this round."""
-    return replace(_chips(s, e["seat"], -1), dynamite_mines=s.dynamite_mines | {_idx(e)})
-
-
-@handles("dynamite_kept")
-def _dynamite_kept(s: GameState, e: DynamiteKept) -> GameState:
-    return replace(s, dynamite_done=s.dynamite_done | {e["seat"]})
-# --- the Doctor and the Undertaker (RULING G11) -----------------------------------------------------------------
-
-
-def _defeat_settled(s: GameState, seat: int) -> GameState:
-    """The first defeated cowboy's owner has decided; the next one decides, if any."""
-    assert s.defeat is not None and s.defeat.seats[0] == seat
-    rest = s.defeat.seats[1:]
-    return replace(s, defeat=replace(s.defeat, seats=rest) if rest else None)
-
-
-@handles("cowboy_healed")
-def _cowboy_healed(s: GameState, e: CowboyHealed) -> GameState:
-    """The cowboy goes to its new place as if placed there; the Doctor is paid."""
-    seat = e["seat"]
-    s = _gain(_gain(_defeat_settled(s, seat), seat, money=-e["price"]), e["doctor"], money=e["price"])
-    cowboy = COWBOYS[seat, False]
-    if "square" in e:
-        return replace(s, squares={**s.squares, e["square"]: (*s.squares.get(e["square"], ()), cowboy)})
-    index = _idx(e)
-    return replace(s, parcel_cowboys={**s.parcel_cowboys, index: (*s.parcel_cowboys.get(index, ()), cowboy)})
-
-
-@handles("healing_declined")
-def _healing_declined(s: GameState, e: HealingDeclined) -> GameState:
-    return _gain(_defeat_settled(s, e["seat"]), e["seat"], cowboys=1)
-
-
-@handles("undertaker_paid")
-def _undertaker_paid(s: GameState, e: UndertakerPaid) -> GameState:
-    s = _gain(_defeat_settled(s, e["seat"]), e["seat"], cowboys=1, money=-e["money"], vp=-e["vp"])
-    return _gain(s, e["undertaker"], money=e["money"])
+# --- outside the game -----------------------------------------------------------------------------------------
 
 
 @handles("seat_replaced")

@@ -10,12 +10,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from app.rules.board import is_on_board, parcel_index
-from app.rules.decisions import Decision
+from app.rules.decisions import Awaiting, Decision
 from app.rules.errors import N_, IllegalMove, IllegalMoveCode
-from app.rules.flow import Awaiting
-from app.rules.legal import MOVES_BY_KIND
 from app.rules.model import GameState
 from app.rules.phrases import DECISION_PHRASES
+from app.rules.registry import LEGAL
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
     from app.rules.moves import MoveType
@@ -43,8 +42,8 @@ _REFUSED: Final = (IllegalMoveCode.ILLEGAL_MOVE, N_("That move is not allowed no
 _CLAIMS: Final[tuple[MoveType, ...]] = ("claim_parcel", "buy_parcel")
 
 
-def _legal_types(s: GameState, seat: int, kind: Decision) -> set[str]:
-    return {m["type"] for m in MOVES_BY_KIND[kind](s, seat)}
+def _legal_types(s: GameState, seat: int, waiting: Awaiting) -> set[str]:
+    return {m["type"] for m in LEGAL[waiting.kind](s, seat, waiting)}
 
 
 def _parcel_reason(s: GameState, seat: int, kind: MoveType, move: dict[str, Any]) -> IllegalMove | None:
@@ -85,7 +84,7 @@ def explain_illegal(s: GameState, seat: int, move: object, waiting: Awaiting | N
         # place the white cowboy), and "you must place a cowboy or pass" would mislead.
         return IllegalMove(IllegalMoveCode.NO_COWBOYS_LEFT,
                            "You have no cowboy left in your reserve: you can only pass.")
-    if move["type"] not in _legal_types(s, seat, waiting.kind):
+    if move["type"] not in _legal_types(s, seat, waiting):
         return IllegalMove(IllegalMoveCode.WRONG_DECISION, "'{type}' is not possible now: you must {what}.",
                            type=move["type"], phrases={"what": what})
     kind: MoveType = move["type"]  # one of the listed types now

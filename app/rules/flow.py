@@ -1,65 +1,57 @@
 """The flow of the game: from any state, what happens next — an automatic step or a decision to await.
 
-`next_step(state)` looks at the state's current step (setup, the round's phases, the action track in order,
-the end of round, the final scoring) and returns either `Awaiting(kind, seats)` or an `Auto` that produces the
-next events with the seeded generator. `advance` runs automatic steps (and moves that are the only possible
+`next_step(state)` looks at what must be settled first (the defeated cowboys, the City Hall just drawn, a
+construction under way), then at the state's current step (setup, the round's phases, the action track in order,
+the end of round, the final scoring), and returns either `Awaiting(kind, seats)` or an `Auto` that produces the
+next events with the seeded generator. `decide.advance` runs automatic steps (and moves that are the only possible
 one: "the player is asked only where there is a choice or a cost", RULING B10) until a real decision is needed.
 
-This module is the schedule only: which step comes next and whose decision it awaits. What a step computes —
-prices, income, the supply, duels, the shop, the score — lives in the module named after that part of the rules.
+This module is the schedule: which step comes next and whose decision it awaits. Each step is registered by name
+(`registry.STEPS`): the base game's here, the families' in their modules, and where a family acts within a step of
+the base game (the horses at Wages, the Outlaws before the personalities, ...) the step here calls the family's
+`..._step` at its place. What a step computes — prices, income, the supply, duels, the shop, the score — lives in
+the module named after that part of the rules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import Final
 
-from app.rules.auction import auction_closed
+import app.rules.families  # noqa: F401  (every family registers its steps before the schedule is read)
 from app.rules.board import parcel_index, parcel_xy
 from app.rules.cash_limit import over_cash_limit
 from app.rules.catalog import (
-    BANKER_VP_BOUGHT,
     BUY_VP_PRICE,
     CONSTRUCTION_PRICE,
     COWBOYS_PER_PLAYER,
-    FINAL_STEPS,
-    GROCER_MONEY,
-    MIGHT_REDRAW,
     NEW_COWBOYS,
     PERSONALITIES,
-    RED_CARD_VP_PER_ITEM,
-    ROUND_STEPS,
-    SETUP_STEPS,
     THREE_ROADS,
-    sided_cards,
 )
-from app.rules.characters import singer_cowboy_on, singer_gambles
-from app.rules.city_hall import city_hall_sites, cowboys_away, first_player
-from app.rules.construction import buildable_roads
-from app.rules.decisions import Decision
-from app.rules.defeats import defeat_decision
+from app.rules.city_hall import cowboys_away
+from app.rules.decisions import Awaiting, Decision
 from app.rules.duels import (
     attack_spots,
     city_hall_contenders,
-    duelists,
     duelling_seats,
     earliest_passer,
     fight,
     purchase_spots,
 )
-from app.rules.dynamite import Fought, dynamite_deciders, reroll_may_win, rerolling_seat, tiles_revealed
-from app.rules.events import (
-    XY,
-    CowboyGain,
-    DuelRolled,
-    DuelTarget,
-    Event,
-    MoneyGained,
-    RoadGain,
-    TilesDrawn,
-)
-from app.rules.evolve import evolve
-from app.rules.horses import horse_chooser, wages_payments
+from app.rules.dynamite import Fought, rerolling_seat
+from app.rules.events import XY, CowboyGain, DuelTarget, Event, RoadGain
+from app.rules.families.auction import auction_step
+from app.rules.families.cards import grocer_income
+from app.rules.families.characters import singer_step
+from app.rules.families.city_hall import city_hall_step
+from app.rules.families.construction import construction_step
+from app.rules.families.doctor_undertaker import defeat_step
+from app.rules.families.dynamite import dynamite_step, gunsmith_rolls
+from app.rules.families.horses import horse_step
+from app.rules.families.might_is_right import tiles_step
+from app.rules.families.outlaws import outlaws_step, reward_step
+from app.rules.horses import wages_payments
 from app.rules.income import (
     cowboy_income,
     cowboy_vp,
@@ -70,50 +62,14 @@ from app.rules.income import (
     parcels_vp,
 )
 from app.rules.model import GameState
-from app.rules.outlaws import (
-    arrival,
-    arrival_due,
-    estate_duels,
-    fight_outlaw,
-    jailed,
-    move_outlaw,
-    movers,
-    reward_winner,
-)
+from app.rules.outlaws import estate_duels, fight_outlaw
+from app.rules.registry import STEPS, Step, StepFunction, runs
 from app.rules.rng import Rng
 from app.rules.scoring import final_scores
-from app.rules.shop import shopping_revealed
+from app.rules.steps import at_once, completed, finish_step
 from app.rules.supply import refill_event, roads_in_supply
 
-
-@dataclass(frozen=True, slots=True)
-class Awaiting:
-    """A decision the game waits for: its kind (which moves are listed) and the seats that must decide; for a
-    duel's decisions, what the duel is fought over (a dynamite chip there asks for two tiles)."""
-
-    kind: Decision
-    seats: tuple[int, ...]
-    target: DuelTarget | None = None
-
-
-Auto = Callable[[Rng], list[Event]]
-Step = Awaiting | Auto | None
-
-
-def _events(*events: Event) -> Auto:
-    return lambda rng: list(events)
-
-
-def _completed(s: GameState, *events: Event) -> Auto:
-    """The events of a step that finish it at once, then the cursor moves on."""
-
-    def produce(rng: Rng) -> list[Event]:
-        after = s
-        for event in events:
-            after = evolve(after, event)
-        return [*events, *finish_step(after)]
-
-    return produce
+__all__ = ["STEPS", "Awaiting", "Step", "awaiting", "finish_step", "next_step", "to_act"]
 
 
 # --- shared by several steps ----------------------------------------------------------------------------------
@@ -127,84 +83,15 @@ def _target(index: int) -> XY:
 def duel_step(s: GameState, target: DuelTarget, seats: list[int], fought: Fought = fight) -> Step:
     """A duel (or an outlaw fight, `fought`): dice at once, or with Might Is Right the secret tiles of those
     involved first (RULING V2). The red Gunsmith may roll again, or plays his tile after the others (RULING G7)."""
-    last = rerolling_seat(s, seats)
-    if not s.config.might_is_right:
-        if last is None:
-            return lambda rng: [fought(s, target, seats, rng)]
-        return _gunsmith_rolls(s, target, seats, fought, last)
-    missing = tuple(seat for seat in seats if seat not in s.duel_tiles)
-    if last in missing and len(seats) > 1:  # the red Gunsmith plays after his opponents have shown theirs
-        assert last is not None
-        others = tuple(seat for seat in missing if seat != last)
-        if others:
-            return Awaiting(Decision.DUEL_TILE, others, target)
-        if not s.duel_tiles_revealed:
-            return _events(tiles_revealed(s, target, last))
-    if missing:
-        return Awaiting(Decision.DUEL_TILE, missing, target)
-
-    def reveal(rng: Rng) -> list[Event]:
-        duel = fought(s, target, seats, rng)
-        after = evolve(s, duel)
-        events: list[Event] = [duel]
-        for seat in seats:  # an empty hand takes three tiles at random from the used pile (`000`)
-            if not after.players[seat].tiles and after.used_tiles:
-                pile = list(after.used_tiles)
-                drawn = [pile.pop(rng.choice(range(len(pile)))) for _ in range(min(MIGHT_REDRAW, len(pile)))]
-                draw: TilesDrawn = {"type": "tiles_drawn", "seat": seat, "tiles": sorted(drawn)}
-                after = evolve(after, draw)
-                events.append(draw)
-        return events
-
-    return reveal
-
-
-def _gunsmith_rolls(s: GameState, target: DuelTarget, seats: list[int], fought: Fought, gunsmith: int) -> Step:
-    """Everyone rolls; the red Gunsmith is asked whether to roll again when that could still make him win
-    (decision D62), and the duel is then fought with the throws as they stand (`001` "The Gunsmith (10)")."""
-    if s.reroll_pending:
-        return Awaiting(Decision.REROLL, (gunsmith,), target)
-    if s.duel_rolls:
+    gunsmith = rerolling_seat(s, seats)
+    if s.config.might_is_right:
+        return tiles_step(s, target, seats, fought, gunsmith)
+    if gunsmith is None:
         return lambda rng: [fought(s, target, seats, rng)]
-
-    def roll(rng: Rng) -> list[Event]:
-        rolled: DuelRolled = {"type": "duel_rolled", "target": target.copy(), "seat": gunsmith,
-                              "duelists": duelists(s, target, seats, rng)}
-        after = evolve(s, rolled)
-        if reroll_may_win(after, target, seats, fought, gunsmith, rng):
-            return [rolled]
-        return [fought(after, target, seats, rng)]  # nothing to decide: the first throws are the duel's
-
-    return roll
+    return gunsmith_rolls(s, target, seats, fought, gunsmith)
 
 
 # --- the steps ------------------------------------------------------------------------------------------------
-
-
-def _vote(s: GameState) -> Step:
-    """The per-card vote on sides: secret and simultaneous; majority wins, a tie is drawn (RULING V1)."""
-    if s.config.sides != "vote" or s.sides:
-        return None
-    cards = sided_cards(s.cards)  # not the Doctor / Undertaker, whose holder chooses (decision D73)
-    missing = tuple(p.seat for p in s.players if len(s.votes.get(p.seat, {})) < len(cards))
-    if missing:
-        return Awaiting(Decision.VOTE, missing)
-
-    def count(rng: Rng) -> list[Event]:
-        sides: dict[str, str] = {}
-        drawn: list[str] = []
-        for card in cards:
-            red = sum(1 for votes in s.votes.values() if votes[card] == "red")
-            yellow = len(s.votes) - red
-            if red == yellow:
-                drawn.append(card)
-                sides[card] = rng.choice(("yellow", "red"))
-            else:
-                sides[card] = "red" if red > yellow else "yellow"
-        votes = {str(seat): dict(v) for seat, v in sorted(s.votes.items())}
-        return _completed(s, {"type": "sides_decided", "sides": sides, "votes": votes, "drawn": drawn})(rng)
-
-    return count
 
 
 def _start_parcels(s: GameState) -> Step:
@@ -216,44 +103,8 @@ def _start_parcels(s: GameState) -> Step:
     return None
 
 
-def _shopping(s: GameState) -> Step:
-    """A New Beginning: everyone shops in secret; the baskets are revealed together (RULING V4)."""
-    if not s.config.new_beginning:
-        return None
-    missing = tuple(p.seat for p in s.players if p.seat not in s.shopping_done)
-    if missing:
-        return Awaiting(Decision.SHOPPING, missing)
-    return _completed(s, shopping_revealed(s))
-
-
-def _parcel_picks(s: GameState) -> Step:
-    """The parcels bought in A New Beginning are placed in turn order, one at a time (RULING V4)."""
-    if not s.config.new_beginning or s.turn is None:
-        return None
-    return Awaiting(Decision.PARCEL_PICK, (s.turn,))
-
-
-def _outlaws(s: GameState) -> Step:
-    """The Outlaws at the start of rounds 2-4, before the personalities (RULING G4): those on a prison go to jail
-    (decision D49), the new ones arrive, then every outlaw moves, in the order the first player picks when two or
-    more would move."""
-    if arrival_due(s):
-        jail = jailed(s)
-        if jail:
-            return _events(*jail)
-        return lambda rng: [arrival(s, rng)]
-    if s.outlaws_moved is None:
-        return None
-    moving = movers(s)
-    if not moving:
-        return _events({"type": "outlaws_settled"})
-    if len(moving) == 1:
-        return lambda rng: [move_outlaw(s, moving[0], rng)]
-    return Awaiting(Decision.OUTLAW_ORDER, (first_player(s),))
-
-
 def _personalities(s: GameState) -> Step:
-    outlaws = _outlaws(s)
+    outlaws = outlaws_step(s)  # the Outlaws arrive and move first (RULING G4)
     if outlaws is not None:
         return outlaws
     if s.card_decision is not None:
@@ -261,7 +112,7 @@ def _personalities(s: GameState) -> Step:
         assert side is not None and side.decision is not None
         return Awaiting(side.decision, (s.card_decision,))
     if s.auction is not None:
-        return _auction(s)
+        return auction_step(s)
     chosen = sum(1 for p in s.players if p.personality is not None)
     if chosen < len(s.players):
         return Awaiting(Decision.PERSONALITY, (s.choosing_order[chosen],))
@@ -269,19 +120,7 @@ def _personalities(s: GameState) -> Step:
         (p.seat for p in s.players),
         key=lambda seat: PERSONALITIES[s.players[seat].personality or ""].number,
     )
-    return _completed(s, {"type": "placement_order_set", "order": order})
-
-
-def _auction(s: GameState) -> Step:
-    """The Auctioneer's auction, at once on choosing the card (RULING G8, decision D65): the Auctioneer chooses the
-    parcels one by one, then one bidder at a time in seat order, then the settlement."""
-    a = s.auction
-    assert a is not None
-    if len(a.parcels) < a.size:
-        return Awaiting(Decision.AUCTION_PARCELS, (a.seat,))
-    if a.turn is not None:
-        return Awaiting(Decision.AUCTION_BID, (a.turn,))
-    return _events(auction_closed(s))
+    return completed(s, {"type": "placement_order_set", "order": order})
 
 
 def _placement(s: GameState) -> Step:
@@ -294,10 +133,10 @@ def _wages(s: GameState) -> Step:
     """Wages for every cowboy there; with Big Box's horses each seat that could buy one is asked first (X6)."""
     if not s.squares.get("wages"):
         return None
-    buyer = horse_chooser(s)
-    if buyer is not None:
-        return Awaiting(Decision.HORSE, (buyer,))
-    return _events({"type": "wages_paid", "payments": wages_payments(s)})
+    asked = horse_step(s)
+    if asked is not None:
+        return asked
+    return at_once({"type": "wages_paid", "payments": wages_payments(s)})
 
 
 def _road(s: GameState) -> Step:
@@ -311,7 +150,7 @@ def _road(s: GameState) -> Step:
         if n:
             gains.append({"seat": seat, "cowboys": n, "roads": min(n, supply)})
             supply -= min(n, supply)
-    return _events({"type": "roads_handed_out", "gains": gains})
+    return at_once({"type": "roads_handed_out", "gains": gains})
 
 
 def _single_square(square: str, perform: Callable[[GameState, str, int], Step]) -> Callable[[GameState], Step]:
@@ -335,17 +174,17 @@ def _single_square(square: str, perform: Callable[[GameState, str, int], Step]) 
 
 
 def _ammunition(s: GameState, square: str, seat: int) -> Step:
-    return _events({"type": "chip_taken", "seat": seat, "square": square})
+    return at_once({"type": "chip_taken", "seat": seat, "square": square})
 
 
 def _three_roads(s: GameState, square: str, seat: int) -> Step:
-    return _events({"type": "roads_gained", "seat": seat, "square": square,
+    return at_once({"type": "roads_gained", "seat": seat, "square": square,
                     "count": min(THREE_ROADS, roads_in_supply(s))})
 
 
 def _money_square(amount: Callable[[GameState, int], int]) -> Callable[[GameState, str, int], Step]:
     def perform(s: GameState, square: str, seat: int) -> Step:
-        return _events({"type": "money_gained", "seat": seat, "square": square, "amount": amount(s, seat)})
+        return at_once({"type": "money_gained", "seat": seat, "square": square, "amount": amount(s, seat)})
 
     return perform
 
@@ -353,9 +192,9 @@ def _money_square(amount: Callable[[GameState, int], int]) -> Callable[[GameStat
 def _gambling_income(s: GameState) -> Step:
     """The red Singer's cowboy acts first and never duels; the other cowboys are then resolved among themselves
     as if it were absent (`001` "The Singer (11)", RULING G9 by analogy, decision D43)."""
-    singer = singer_cowboy_on(s, "gambling_income")
+    singer = singer_step(s)
     if singer is not None:
-        return lambda rng: [singer_gambles(singer, rng)]
+        return singer
     return _single_square("gambling_income", _gambling)(s)
 
 
@@ -369,7 +208,7 @@ def _gambling(s: GameState, square: str, seat: int) -> Step:
 
 def _vp_square(amount: Callable[[GameState, int], int]) -> Callable[[GameState, str, int], Step]:
     def perform(s: GameState, square: str, seat: int) -> Step:
-        return _events({"type": "vp_gained", "seat": seat, "square": square, "amount": amount(s, seat)})
+        return at_once({"type": "vp_gained", "seat": seat, "square": square, "amount": amount(s, seat)})
 
     return perform
 
@@ -417,20 +256,13 @@ def _offer_building(s: GameState, square: str, seat: int) -> Step:
     return Awaiting(Decision.BUY_BUILDING, (seat,))
 
 
-def _build_from_reserve(s: GameState) -> Step:
-    for seat in s.placement_order:
-        if seat not in s.reserve_done and s.players[seat].buildings:
-            return _events({"type": "construction_started", "seat": seat})
-    return None
-
-
 def _estate_income(s: GameState) -> Step:
     """The City Hall's duel first (RULING G2, decision D38), then the attacks nobody contests, then the outlaw
     fights (`001` "How to Fight an Outlaw?": before the incomes) and the contested buildings, one pool in the order
     the earliest passer among those involved picks (RULINGS B9, G15, decision D51), each fight followed by its
     winner's reward; then the incomes (B13)."""
     if s.outlaw_beaten is not None:
-        return Awaiting(Decision.OUTLAW_REWARD, (reward_winner(s),))
+        return reward_step(s)
     contenders = city_hall_contenders(s)
     if len(contenders) > 1:
         assert s.city_hall is not None
@@ -441,52 +273,26 @@ def _estate_income(s: GameState) -> Step:
         owner = s.parcels[index].owner
         attackers = [seat for seat in seats if seat != owner]
         if attackers and is_protected_by_church(s.parcels, index):
-            return _events({"type": "attack_cancelled", **_target(index), "seats": attackers})
+            return at_once({"type": "attack_cancelled", **_target(index), "seats": attackers})
 
     def single(index: int, seats: list[int]) -> Step:
         if seats[0] == s.parcels[index].owner:
-            return _events({"type": "building_defended", **_target(index), "seat": seats[0]})
-        return _events({"type": "attack_won", **_target(index), "seat": seats[0]})
+            return at_once({"type": "building_defended", **_target(index), "seat": seats[0]})
+        return at_once({"type": "attack_won", **_target(index), "seat": seats[0]})
 
     # Without the Outlaws the duels are the contested buildings, `_contested_or_single`'s own.
     step = _contested_or_single(s, spots, single, estate_duels if s.config.outlaws else None)
     if step is not None:
         return step
-    deciding = dynamite_deciders(s)  # dynamite on a mine, once the attacks are known (decision D60)
-    if deciding:
-        return Awaiting(Decision.DYNAMITE, deciding)
-    grocer: list[MoneyGained] = [
-        {"type": "money_gained", "seat": p.seat, "amount": GROCER_MONEY, "reason": "grocer"}
-        for p in s.players
-        if p.card_option == "money_at_income" and s.holds(p.seat, "grocer", "yellow")
-    ]
-    return _completed(s, *grocer, {"type": "estate_income_paid", "payments": estate_payments(s)})
-
-
-def _banker_vp(s: GameState) -> Step:
-    """The red Banker's purchase, asked of each holder in placement order (a Newspaper Boy copying it too,
-    decision D95)."""
-    for banker in s.holders("banker", "red"):
-        if s.players[banker].card_option != BANKER_VP_BOUGHT:
-            return Awaiting(Decision.BANKER_VP, (banker,))
-    return None
+    dynamite = dynamite_step(s)  # dynamite on a mine, once the attacks are known (decision D60)
+    if dynamite is not None:
+        return dynamite
+    return completed(s, *grocer_income(s), {"type": "estate_income_paid", "payments": estate_payments(s)})
 
 
 def _cash_limit(s: GameState) -> Step:
     over = over_cash_limit(s)
     return Awaiting(Decision.CASH_LIMIT, over) if over else None
-
-
-def _end_of_round_vp(s: GameState) -> Step:
-    """Red Settler: 1 VP per mountain owned; red Grocer: 1 VP per house owned (`000` "Personalities")."""
-    events: list[Event] = []
-    for card, content in (("settler", "mountain"), ("grocer", "house")):
-        for seat in s.holders(card, "red"):  # a Newspaper Boy copying the card too (decision D95)
-            if s.players[seat].card_option == "vp":
-                count = sum(1 for p in s.parcels if p.owner == seat and p.content == content)
-                events.append({"type": "vp_gained", "seat": seat, "amount": RED_CARD_VP_PER_ITEM * count,
-                               "reason": f"{card}_red"})
-    return _completed(s, *events) if events else None
 
 
 def _new_cowboys(s: GameState) -> Step:
@@ -496,28 +302,17 @@ def _new_cowboys(s: GameState) -> Step:
         {"seat": p.seat, "count": min(NEW_COWBOYS[s.round], COWBOYS_PER_PLAYER - p.cowboys - cowboys_away(s, p.seat))}
         for p in s.players
     ]
-    return _completed(s, {"type": "cowboys_received", "gains": gains})
+    return completed(s, {"type": "cowboys_received", "gains": gains})
 
 
 def _refill(s: GameState) -> Step:
     if s.round not in NEW_COWBOYS:
         return None
-    return lambda rng: _completed(s, refill_event(s, rng))(rng)
+    return lambda rng: completed(s, refill_event(s, rng))(rng)
 
 
 def _round_end(s: GameState) -> Step:
-    return _events({"type": "round_ended", "round": s.round})
-
-
-def _final_roads(s: GameState) -> Step:
-    """The River: after the last cash limit, each player with roads may place them, in placement order
-    (`000` "Rules adjusted to yucata", RULING V9)."""
-    if not s.config.river:
-        return None
-    for seat in s.placement_order:
-        if seat not in s.final_roads_done and buildable_roads(s, seat):
-            return Awaiting(Decision.FINAL_ROADS, (seat,))
-    return None
+    return at_once({"type": "round_ended", "round": s.round})
 
 
 def _final_scoring(s: GameState) -> Step:
@@ -528,11 +323,10 @@ def _final_scoring(s: GameState) -> Step:
     return score
 
 
-STEPS: dict[str, Callable[[GameState], Step]] = {
-    "vote": _vote,
+# The base game's steps; the families register theirs (the vote, A New Beginning's shopping and parcel picks,
+# building from the reserve, the red Banker's VP and the red cards' VP, The River's final roads).
+_BASE_STEPS: Final[dict[str, StepFunction]] = {
     "start_parcels": _start_parcels,
-    "shopping": _shopping,
-    "parcel_picks": _parcel_picks,
     "personalities": _personalities,
     "placement": _placement,
     "wages": _wages,
@@ -541,7 +335,6 @@ STEPS: dict[str, Callable[[GameState], Step]] = {
     "road": _road,
     "parcel_purchase": _parcel_purchase,
     **{square: _single_square(square, _offer_building) for square in CONSTRUCTION_PRICE},
-    "build_from_reserve": _build_from_reserve,
     "parcel_income": _single_square("parcel_income", _money_square(parcel_income)),
     "cowboy_income": _single_square("cowboy_income", _money_square(cowboy_income)),
     "gambling_income": _gambling_income,
@@ -550,15 +343,14 @@ STEPS: dict[str, Callable[[GameState], Step]] = {
     "cowboy_vp": _single_square("cowboy_vp", _vp_square(cowboy_vp)),
     "estate_vp": _single_square("estate_vp", _vp_square(estate_vp)),
     **{square: _single_square(square, _buy_vp) for square in BUY_VP_PRICE},
-    "banker_vp": _banker_vp,
     "cash_limit": _cash_limit,
-    "end_of_round_vp": _end_of_round_vp,
     "new_cowboys": _new_cowboys,
     "refill": _refill,
     "round_end": _round_end,
-    "final_roads": _final_roads,
     "final_scoring": _final_scoring,
 }
+for _name, _step in _BASE_STEPS.items():
+    runs(_name)(_step)
 
 
 def next_step(s: GameState) -> Step:
@@ -574,52 +366,21 @@ def next_step(s: GameState) -> Step:
     return step
 
 
-def _city_hall(s: GameState) -> Step:
-    """The City Hall just drawn goes onto the board at once, then its square is refilled (RULING G2)."""
-    if city_hall_sites(s):
-        return Awaiting(Decision.PLACE_CITY_HALL, (first_player(s),))
-
-    def set_aside(rng: Rng) -> list[Event]:
-        gone: Event = {"type": "city_hall_set_aside"}
-        return [gone, refill_event(evolve(s, gone), rng, slide=False)]
-
-    return set_aside
-
-
 def _next_step(s: GameState) -> Step:
     """The defeated cowboys' fate comes first, then the City Hall just drawn, then a construction under way (its
     permission request before it)."""
     if s.step == "finished":
         return None
     if s.defeat is not None:  # the owners of cowboys just defeated decide at once (RULING G11)
-        return Awaiting(defeat_decision(s), s.defeat.seats[:1])
+        return defeat_step(s)
     if s.city_hall_drawn:
-        return _city_hall(s)
+        return city_hall_step(s)
     if s.work is not None:
-        if s.work.request is not None:
-            return Awaiting(Decision.PERMISSION, (s.work.request.asked,))
-        return Awaiting(Decision.CONSTRUCT, (s.work.seat,))
+        return construction_step(s)
     step = STEPS[s.step](s)
     if step is not None:
         return step
-    return _events(*finish_step(s))
-
-
-def finish_step(s: GameState) -> list[Event]:
-    """The event that ends the current step (for decisions that end a step by themselves)."""
-    return [{"type": "step_completed", "step": s.step, "next": _next_busy_step(s)}]
-
-
-def _next_busy_step(s: GameState) -> str:
-    """The next step of the schedule that has something to do; steps with nothing to do are skipped in one
-    event, so the log shows only what happened."""
-    for schedule in (SETUP_STEPS + ROUND_STEPS[:1], ROUND_STEPS, FINAL_STEPS):
-        if s.step in schedule:
-            for step in schedule[schedule.index(s.step) + 1:]:
-                # A round always starts with the personalities (whose order is only set as it starts).
-                if step == ROUND_STEPS[0] or STEPS[step](s) is not None:
-                    return step
-    raise AssertionError("the last step of every schedule always has something to do")
+    return at_once(*finish_step(s))
 
 
 def awaiting(s: GameState) -> Awaiting | None:

@@ -24,7 +24,9 @@ _SCORE_PARTS = {"house": "houses", "townhouse": "houses", "mountain": "mountains
 def _bridge_parcels(s: GameState) -> set[int]:
     """Parcels touching the end point of a bridge (RULING V3)."""
     points = {(x, y) for x1, y1, x2, y2 in s.roads if is_bridge(s, (x1, y1, x2, y2)) for x, y in ((x1, y1), (x2, y2))}
-    return {i for i in range(len(s.parcels)) if any(c in points for c in CORNERS[i])}
+    if not points:
+        return set()
+    return {i for i in range(len(s.parcels)) if not points.isdisjoint(CORNERS[i])}
 
 
 def kit_carson_vp(s: GameState, seat: int) -> int:

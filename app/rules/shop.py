@@ -1,5 +1,5 @@
-"""A New Beginning's shop (`000` "A new beginning"; RULING V4): what a basket costs while it is filled, and what
-every basket buys when they are revealed together."""
+"""A New Beginning's shop (`000` "A new beginning"; RULING V4): what a basket costs while it is filled, what
+every basket buys when they are revealed together, and who places a parcel bought next."""
 
 from __future__ import annotations
 
@@ -29,3 +29,14 @@ def shopping_revealed(s: GameState) -> ShoppingRevealed:
         vp = sum(SHOP[item].vp * n for item, n in basket.items())
         baskets.append({"seat": seat, "items": basket, "roads": roads, "money": -cost, "vp": vp})
     return {"type": "shopping_revealed", "baskets": baskets}
+
+
+def next_picker(s: GameState, after: int | None) -> int | None:
+    """The next player in turn order with a parcel pick left (RULING V4)."""
+    order = s.initial_order
+    start = -1 if after is None else order.index(after)
+    for k in range(1, len(order) + 1):
+        seat = order[(start + k) % len(order)]
+        if s.players[seat].picks > 0:
+            return seat
+    return None

@@ -39,10 +39,10 @@ from app.rules.dynamite import dynamite_in_supply
 from app.rules.events import EventType, private_to
 from app.rules.flow import Awaiting, awaiting
 from app.rules.income import SQUARE_GAINS, building_income, firepower, income_if_built
-from app.rules.legal import open_squares
 from app.rules.model import Cowboy, GameState
 from app.rules.outlaws import outlaw_vp, outlaws_in_supply
 from app.rules.prices import building_price, parcel_price, placement_cost
+from app.rules.spots import open_squares
 from app.rules.supply import roads_in_supply
 
 

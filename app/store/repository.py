@@ -4,26 +4,37 @@ States are immutable, so a cache of the latest state per game can be shared by e
 A load reads only the events newer than the cached state (none, when the caller already knows the head), and
 folds them onto it (`replay` from that state). States enter the cache only after their events are committed,
 so the cache never holds a state the database does not.
+
+The cache is what this process's writes and reads of games share, and all they share: beside the committed states
+it holds the states a statement of this process is recording (a live stream can hear of a commit before the
+statement's own answer arrives, and then waits for the state rather than reading it back), and the memo of who
+sits where that head reads teach (`app.store.seat_memo`, for a move decided without reading the head).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Awaitable, Iterable
 from typing import cast
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.rules import Event, GameState, UndoBeyondState, replay
 from app.store import event_store
+from app.store.seat_memo import SeatMemo
 
 
 class StateCache:
-    """The most recent known state of up to `capacity` games, least recently used evicted first."""
+    """The most recent known state of up to `capacity` games, least recently used evicted first; the states
+    being recorded; who sits where in as many games."""
 
     def __init__(self, capacity: int = 2048) -> None:
         self.capacity = capacity
         self._states: OrderedDict[int, GameState] = OrderedDict()
+        # (game, head after it) -> the state, once the statement under way recording it has answered (`recording`)
+        self._landing: dict[tuple[int, int], asyncio.Future[GameState | None]] = {}
+        self.seats = SeatMemo(capacity)
         self.hits = 0
         self.misses = 0
 
@@ -41,6 +52,30 @@ class StateCache:
             self._states.move_to_end(game_id)
         while len(self._states) > self.capacity:
             self._states.popitem(last=False)
+
+    async def recording(self, game_id: int, head_seq: int, state: GameState, write: Awaitable[bool]) -> bool:
+        """Await `write`, the statement (in autocommit) that makes `state` the head `head_seq` of `game_id`, and
+        remember `state` if it did; return whether it did. Meanwhile `landing(game_id, head_seq)` is the state to
+        come: None when the statement recorded nothing (another writer got that head first)."""
+        key = (game_id, head_seq)
+        landed = None if key in self._landing else asyncio.get_running_loop().create_future()
+        if landed is not None:
+            self._landing[key] = landed
+        recorded = False
+        try:
+            recorded = await write
+            if recorded:
+                self.remember(game_id, state)
+            return recorded
+        finally:
+            if landed is not None:
+                del self._landing[key]
+                landed.set_result(state if recorded else None)
+
+    def landing(self, game_id: int, head_seq: int) -> asyncio.Future[GameState | None] | None:
+        """The state a statement of this process under way records as the head `head_seq` of `game_id`, if one
+        is (see `recording`)."""
+        return self._landing.get((game_id, head_seq))
 
     def at(self, game_id: int, head_seq: int) -> GameState | None:
         """The cached state of `game_id` if it is the one at `head_seq` (a hit), else None."""

@@ -14,6 +14,7 @@ from app.web.deps import (
     ClaimDep,
     CurrentAccount,
     CurrentSignedIn,
+    LobbyDep,
     NotesDep,
     OptionalSignedIn,
     PositionsDep,
@@ -26,6 +27,7 @@ from app.web.deps import (
 )
 from app.web.device import device_cookies
 from app.web.fields import MAX_INTEGER, Id, Name, Offset, Text
+from app.web.openapi import errors
 from app.web.schemas import (
     AccountOut,
     ChatIn,
@@ -34,7 +36,6 @@ from app.web.schemas import (
     CreateGameIn,
     EmailChangeIn,
     EmailConfirmIn,
-    ErrorResponse,
     EventOut,
     EventsOut,
     ExportOut,
@@ -58,11 +59,6 @@ from app.web.schemas import (
     UndoIn,
 )
 from app.web.security import hold_in_cookie
-
-
-def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI documentation of error answers, all shaped `{"detail": {"code", "message"}}`."""
-    return {code: {"model": ErrorResponse} for code in codes}
 
 
 class UsernamePasswordForm(OAuth2PasswordRequestForm):
@@ -193,17 +189,17 @@ async def me(account: CurrentAccount) -> MeOut:
 
 @router.get("/players/{username}", responses=errors(404), tags=["players"])
 async def get_player(username: Name, account: CurrentAccount,
-                     service: ServiceDep) -> PlayerOut:
+                     positions: PositionsDep) -> PlayerOut:
     """A player's record, as their page `/players/{name}` shows it (the name in any case): their newest finished
     games with each result, their win rate over those, and the games they play now. 404 `player_not_found`."""
-    return PlayerOut.of(await player_record(service, account, username))
+    return PlayerOut.of(await player_record(positions, account, username))
 
 
 # --- games --------------------------------------------------------------------------------------------------
 
 
 @router.post("/games", status_code=status.HTTP_201_CREATED, responses=errors(403), tags=["games"])
-async def create_game(request: Request, body: CreateGameIn, account: CurrentAccount, service: ServiceDep) -> GameOut:
+async def create_game(request: Request, body: CreateGameIn, account: CurrentAccount, lobby: LobbyDep) -> GameOut:
     """Open a table. Any signed-in player may (403 `players_create_games_off` where the site leaves it to
     admins): the creator takes a seat and `players` are invited (each mailed; they accept by joining or decline),
     and the creator starts the game once enough have joined. `seed` is for admins only (403 `seed_admin_only`).
@@ -211,7 +207,7 @@ async def create_game(request: Request, body: CreateGameIn, account: CurrentAcco
     `public: false` makes a table by invitation only. `bots` seats are taken by the site's bots (at least one
     seat stays a person's: 422 `too_many_bots`); bots cannot be invited (422 `bot_not_invited`). A player's
     tables and invitations are limited a day (429 `too_many_tables`, `too_many_invitations`, with Retry-After)."""
-    summary = await service.create_game(
+    summary = await lobby.create_game(
         account,
         name=body.name,
         seat_count=body.seats,
@@ -247,19 +243,19 @@ async def get_game(game_id: Id, account: CurrentAccount, positions: PositionsDep
 
 
 @router.post("/games/{game_id}/join", responses=errors(403, 404, 409), tags=["games"])
-async def join_game(game_id: Id, account: CurrentAccount, service: ServiceDep) -> GameOut:
+async def join_game(game_id: Id, account: CurrentAccount, lobby: LobbyDep) -> GameOut:
     """Take a free seat in an open game, or accept one's invitation (its seat was held). A table by invitation
     only: 403 `invitation_required` for the others; 409 `game_full` when the free seats are taken or held."""
-    return GameOut.of(await service.join(account, game_id))
+    return GameOut.of(await lobby.join(account, game_id))
 
 
 @router.post(
     "/games/{game_id}/leave", status_code=status.HTTP_204_NO_CONTENT, responses=errors(404, 409), tags=["games"]
 )
-async def leave_game(game_id: Id, account: CurrentAccount, service: ServiceDep) -> Response:
+async def leave_game(game_id: Id, account: CurrentAccount, lobby: LobbyDep) -> Response:
     """Free one's seat at an open table (409 `game_started` once it runs, `not_joined` without a seat). The last
     player to leave closes the table; a creator who leaves hands it to the player seated longest."""
-    await service.leave(account, game_id)
+    await lobby.leave(account, game_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -270,20 +266,20 @@ async def leave_game(game_id: Id, account: CurrentAccount, service: ServiceDep) 
     tags=["games"],
 )
 async def invite_player(
-    request: Request, game_id: Id, body: InviteIn, account: CurrentAccount, service: ServiceDep
+    request: Request, game_id: Id, body: InviteIn, account: CurrentAccount, lobby: LobbyDep
 ) -> GameOut:
     """Invite a player to an open table (its creator or an admin; 403 `not_creator` otherwise): the invitation
     holds a seat and is mailed. 409 `game_full`, `already_joined`, `already_invited`; 422 `unknown_player`; 429
     `too_many_invitations` (with Retry-After) beyond a player's invitations of a day."""
-    return GameOut.of(await service.invite(account, game_id, body.username, client_address(request)))
+    return GameOut.of(await lobby.invite(account, game_id, body.username, client_address(request)))
 
 
 @router.post(
     "/games/{game_id}/decline", status_code=status.HTTP_204_NO_CONTENT, responses=errors(404), tags=["games"]
 )
-async def decline_invitation(game_id: Id, account: CurrentAccount, service: ServiceDep) -> Response:
+async def decline_invitation(game_id: Id, account: CurrentAccount, lobby: LobbyDep) -> Response:
     """Turn down one's invitation to a table (404 `no_invitation` without one); its seat is free again."""
-    await service.decline(account, game_id)
+    await lobby.decline(account, game_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -294,10 +290,10 @@ async def my_invitations(account: CurrentAccount, positions: PositionsDep) -> In
 
 
 @router.post("/games/{game_id}/start", responses=errors(403, 404, 409), tags=["games"])
-async def start_game(game_id: Id, account: CurrentAccount, service: ServiceDep) -> GameOut:
+async def start_game(game_id: Id, account: CurrentAccount, lobby: LobbyDep) -> GameOut:
     """Start an open game with the players who joined (its creator or an admin; 403 `not_creator` otherwise);
     seats are drawn at random and unanswered invitations lapse."""
-    return GameOut.of(await service.start(account, game_id))
+    return GameOut.of(await lobby.start(account, game_id))
 
 
 # --- table talk: chat and private notes ---------------------------------------------------------------------
@@ -405,10 +401,13 @@ async def post_undo(game_id: Id, body: UndoIn, account: CurrentAccount, service:
 
 
 @play_router.post("/games/{game_id}/seat/back", responses=errors(403, 404))
-async def take_seat_back(game_id: Id, account: CurrentAccount, service: ServiceDep) -> GameOut:
+async def take_seat_back(
+    game_id: Id, account: CurrentAccount, service: ServiceDep, positions: PositionsDep
+) -> GameOut:
     """Play one's seat again after one's clock ran out: until then the site's bot plays the seat's turns as soon
     as they come (making a move oneself does the same). 403 `no_seat` without a seat."""
-    return GameOut.of(await service.take_seat_back(account, game_id))
+    await service.take_seat_back(account, game_id)
+    return GameOut.of(await positions.summary(game_id))
 
 
 @play_router.get("/games/{game_id}/events", responses=errors(404))

@@ -33,24 +33,39 @@ from app.play import notes
 from app.play.accounts import Account
 from app.play.bus import Bus
 from app.play.chat import Chat
-from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, NotSignedIn, PlayError, TooMany
+from app.play.errors import (
+    Conflict,
+    Invalid,
+    NotAllowed,
+    NotFound,
+    NotSignedIn,
+    PlayError,
+    TooMany,
+    database_unavailable,
+)
+from app.play.lobby import Lobby
 from app.play.notes import NoteBook
 from app.play.positions import Positions
 from app.play.service import GameService
 from app.play.sign_in import SignIn
 from app.settings import Settings
-from app.store.availability import is_unavailable
 from app.web import (
+    account_pages,
+    admin_api,
     api,
-    language,
+    guide_pages,
+    language_pages,
+    lobby_pages,
     notifications,
     openapi,
-    pages,
     password_pages,
     player_pages,
+    rendering,
     settings_pages,
     stream,
+    table_pages,
     talk_pages,
+    vacation_api,
 )
 from app.web.assets import STATIC_DIR, VersionedStaticFiles
 from app.web.cross_site import CrossSiteGuard
@@ -279,7 +294,7 @@ async def _error(
 ) -> Response:
     if _wants_page(request):
         account = await _page_account(request, status)
-        page = pages.render(request, "pages/error.html", account, status=status, message=gettext(message))
+        page = rendering.render(request, "pages/error.html", account, status=status, message=gettext(message))
         page.headers.update(headers or {})
         return page
     return error_response(status, code, message, headers)
@@ -320,14 +335,14 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(413, code, message)
 
     async def on_database_error(request: Request, exc: Exception) -> Response:
-        if not is_unavailable(exc):
+        if not database_unavailable(exc):
             raise exc  # a bug, not an outage: scrubbed, logged and answered 500 further out
         return await _error(request, 503, *DATABASE_UNAVAILABLE, {"Retry-After": "30"})
 
     async def on_crash(request: Request, exc: Exception) -> Response:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         if _wants_page(request):  # the page without the account: a crash may have come from its lookup
-            return pages.render(request, "pages/error.html", None, status=500, message=gettext(CRASH_MESSAGE))
+            return rendering.render(request, "pages/error.html", None, status=500, message=gettext(CRASH_MESSAGE))
         return error_response(500, "internal_error", CRASH_MESSAGE)
 
     app.add_exception_handler(PlayError, on_play_error)
@@ -343,7 +358,8 @@ class Services:
     """What the web layer serves with; the composition root (app.main) builds them at start-up."""
 
     service: GameService  # the write path
-    positions: Positions  # the reads, on the write path's state cache
+    positions: Positions  # the reads
+    lobby: Lobby  # the tables before their game; the three share one state cache
     sign_in: SignIn
     bus: Bus
     chat: Chat
@@ -362,6 +378,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
         async with running() as services:
             app.state.service = services.service
             app.state.positions = services.positions
+            app.state.lobby = services.lobby
             app.state.sign_in = services.sign_in
             app.state.accounts = services.sign_in.accounts
             app.state.bus = services.bus
@@ -405,12 +422,17 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.include_router(stream.router)
     app.include_router(api.router)
     app.include_router(notifications.router)
-    app.include_router(pages.router)
+    app.include_router(vacation_api.router)
+    app.include_router(admin_api.router)
+    app.include_router(account_pages.router)
+    app.include_router(guide_pages.router)
+    app.include_router(lobby_pages.router)  # before the table's: /games/new is not the table of a game "new"
+    app.include_router(table_pages.router)
     app.include_router(settings_pages.router)
     app.include_router(password_pages.router)
     app.include_router(player_pages.router)
     app.include_router(talk_pages.router)
-    app.include_router(language.router)
+    app.include_router(language_pages.router)
     app.mount("/static", VersionedStaticFiles(directory=STATIC_DIR), name="static")
 
     @app.get("/healthz", tags=["ops"], responses={503: {"model": ErrorResponse}})

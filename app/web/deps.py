@@ -15,6 +15,7 @@ from app.play.accounts import Account
 from app.play.bus import Bus
 from app.play.chat import Chat
 from app.play.errors import NotSignedIn
+from app.play.lobby import Lobby
 from app.play.notes import NoteBook
 from app.play.positions import Positions
 from app.play.service import GameService
@@ -41,6 +42,11 @@ async def _service(request: Request) -> GameService:
 async def _positions(request: Request) -> Positions:
     positions: Positions = request.app.state.positions
     return positions
+
+
+async def _lobby(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
 
 
 async def _bus(request: Request) -> Bus:
@@ -76,6 +82,7 @@ async def _session(request: Request) -> AsyncIterator[AsyncSession]:
 SettingsDep = Annotated[Settings, Depends(_settings)]
 ServiceDep = Annotated[GameService, Depends(_service)]
 PositionsDep = Annotated[Positions, Depends(_positions)]
+LobbyDep = Annotated[Lobby, Depends(_lobby)]
 BusDep = Annotated[Bus, Depends(_bus)]
 ChatDep = Annotated[Chat, Depends(_chat)]
 NotesDep = Annotated[NoteBook, Depends(_notes)]

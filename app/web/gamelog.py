@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Final
 
 from app.i18n import N_, gettext, ngettext
 from app.rules.catalog import BUILDINGS, CONSTRUCTION_PRICE, HORSE_PRICE, MIGHT_REDRAW, PERSONALITIES, SHOP, SQUARES
 from app.rules.events import EventType
+from app.rules.history import round_begun
 
 log = logging.getLogger(__name__)
 
@@ -572,3 +575,50 @@ EVENT_SENTENCES: Final[Mapping[EventType, Callable[[Describer, Event], str | Non
                                           else N_("{player} takes half the income of the building on {parcel}."),
                                           player=d.who(e["seat"]), vp=e.get("vp"), parcel=at(e)),
 }
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    seq: int
+    text: str
+    heading: bool = False  # a round's heading, placed where its personalities are chosen
+    seat: int | None = None  # whose action it was, for their colour and letter
+    at: datetime | None = None
+    mark: str | None = None  # who played it, when not the seat's player: "played by the clock", or by the bot
+
+    @property
+    def when(self) -> str:
+        return self.at.strftime("%d %b %H:%M") if self.at else ""
+
+
+LoggedEvent = (
+    tuple[int, dict[str, Any]]
+    | tuple[int, dict[str, Any], datetime | None, bool]
+    | tuple[int, dict[str, Any], datetime | None, bool, bool]
+)
+
+
+def game_log(describer: Describer, events: Sequence[LoggedEvent]) -> list[LogLine]:
+    """The log's sentences, newest first, with a heading where each round starts: round 1 where the setup hands
+    over to the personalities, every later round where the one before it ends. Each event is (seq, event) or
+    (seq, event, when it was recorded, whether the clock played it[, whether the bot played it for the seat's
+    absent player])."""
+    lines: list[LogLine] = []
+    for seq, e, *more in events:
+        at = more[0] if more and isinstance(more[0], datetime) else None
+        by_clock = len(more) > 1 and bool(more[1])
+        by_bot = len(more) > 2 and bool(more[2])
+        seat = e.get("seat") if isinstance(e.get("seat"), int) else None
+        if (text := describer.describe(e)) is not None:
+            lines.append(LogLine(seq, text, seat=seat, at=at, mark=_played_by(describer, seat, by_clock, by_bot)))
+        if (begun := round_begun(e)) is not None:
+            lines.append(LogLine(seq, gettext("Round {round}").format(round=begun), heading=True))
+    return lines[::-1]
+
+
+def _played_by(describer: Describer, seat: int | None, by_clock: bool, by_bot: bool) -> str | None:
+    """The log's note on a move its player did not make (None for one they made)."""
+    if by_bot:
+        player = describer.who(seat) if seat is not None else gettext("a player")
+        return gettext("played by the bot for {player}, whose time ran out").format(player=player)
+    return gettext("played by the clock") if by_clock else None

@@ -1,4 +1,4 @@
-"""The language of each request, and the footer's switcher that chooses it.
+"""The language of each request (the footer's switcher that chooses it is `language_pages`).
 
 A request speaks the signed-in account's language when it has one (set in `deps`, once the account is known),
 else the language the footer's switcher left in the `lang` cookie, else the best one of the browser's
@@ -9,23 +9,13 @@ it also saves the choice as the account's setting, which their mails follow.
 from __future__ import annotations
 
 from http.cookies import CookieError, SimpleCookie
-from typing import Annotated
 
-from fastapi import APIRouter, Form, Request
-from fastapi.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 import app.i18n as i18n
-from app.play.accounts import set_language
-from app.play.errors import NotAllowed
-from app.web import csrf
-from app.web.deps import OptionalAccount, SessionDep
-from app.web.pages import redirect, render, safe_next, said
 
 COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
-
-router = APIRouter(include_in_schema=False)
 
 
 def _header(scope: Scope, name: bytes) -> str:
@@ -56,27 +46,3 @@ class RequestLanguage:
             return
         with i18n.speaking(browser_language(scope)):
             await self.app(scope, receive, send)
-
-
-@router.post("/language")
-async def choose_language(
-    request: Request,
-    account: OptionalAccount,
-    session: SessionDep,
-    language: Annotated[str, Form()],
-    next: Annotated[str | None, Form()] = None,
-    csrf_token: Annotated[str | None, Form()] = None,
-) -> Response:
-    """The footer's switcher: remember the language in a cookie (and as the account's setting), then go back."""
-    try:
-        csrf.check(request, csrf_token)
-    except NotAllowed as exc:
-        return render(request, "pages/error.html", account, status=403, message=said(exc))
-    chosen = i18n.supported(language) or i18n.DEFAULT
-    if account is not None:
-        await set_language(session, account.id, chosen)
-        await session.commit()
-    response = redirect(safe_next(next))
-    response.set_cookie(COOKIE, chosen, max_age=COOKIE_MAX_AGE, samesite="lax",
-                        secure=request.app.state.settings.cookie_secure)
-    return response

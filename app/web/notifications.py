@@ -1,30 +1,26 @@
-"""Mail settings, the one-click unsubscribe page, vacations, and the admin's replacement of an absent player."""
+"""Mail settings over the API (how each kind of mail is sent, whose invitations are taken) and the one-click
+unsubscribe page every mail links to."""
 
 from __future__ import annotations
 
-import contextlib
-from datetime import datetime
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Form, status
+from fastapi import APIRouter, Form
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field
 
 import app.i18n as i18n
 from app.i18n import gettext
 from app.notify import preferences
 from app.notify.messages import DIGEST_LABEL, KIND_LABELS, KINDS, TEMPLATES
 from app.notify.preferences import UnsubscribeLinks
-from app.play import clocks, invitations
-from app.play.commands import ReplaceSeat
+from app.play import invitations
+from app.play.accounts import Account, account_by_id
 from app.play.errors import Invalid
 from app.settings import Settings
-from app.store.tables import User
-from app.web.api import errors
-from app.web.deps import CurrentAccount, ServiceDep, SessionDep, SettingsDep
-from app.web.fields import Id, Text
+from app.web.deps import CurrentAccount, SessionDep, SettingsDep
+from app.web.openapi import errors
 
 router = APIRouter()
 Mode = Literal["immediately", "digest", "off"]
@@ -49,52 +45,6 @@ class PreferencesIn(BaseModel):
     preferences: dict[str, Mode] = Field(default_factory=dict,
                                          description="Kinds to change, each to immediately, digest or off.")
     invitations_from: InvitationsFrom | None = Field(default=None, description=INVITATIONS_FROM)
-
-
-def _iso_string(value: object) -> object:
-    """Let only ISO 8601 strings through (and datetimes, for callers in Python): pydantic would read a number, or
-    a string of digits, as seconds since 1970, which the schema's `date-time` does not allow."""
-    if isinstance(value, datetime):
-        return value
-    if isinstance(value, str):
-        with contextlib.suppress(ValueError):
-            datetime.fromisoformat(value)
-            return value
-    raise PydanticCustomError("datetime_type", "must be an ISO 8601 date and time, e.g. 2026-12-24T00:00:00Z")
-
-
-IsoDateTime = Annotated[datetime, BeforeValidator(_iso_string)]
-
-
-class VacationIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    days: int = Field(ge=1, le=clocks.VACATION_DAYS_PER_YEAR)
-    starts_at: IsoDateTime | None = Field(
-        default=None, description="An ISO 8601 date and time with its time zone (`2026-12-24T00:00:00Z`); default: now."
-    )
-
-
-class VacationOut(BaseModel):
-    year: int
-    days_used: int
-    days_left: int
-    vacations: list[dict[str, datetime | int]]
-
-    @classmethod
-    def of(cls, v: clocks.VacationSummary) -> VacationOut:
-        return cls(
-            year=v.year,
-            days_used=v.days_used,
-            days_left=v.days_left,
-            vacations=[{"starts_at": s, "ends_at": e, "days": d} for s, e, d in v.vacations],
-        )
-
-
-class ReplaceIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    username: Text = Field(min_length=1, max_length=32)
 
 
 def _links(settings: Settings) -> UnsubscribeLinks:
@@ -132,9 +82,9 @@ async def _preferences(session: SessionDep, user_id: int) -> PreferencesOut:
     )
 
 
-async def _unsubscribe_target(token: str, settings: Settings, session: SessionDep) -> tuple[User, str]:
+async def _unsubscribe_target(token: str, settings: Settings, session: SessionDep) -> tuple[Account, str]:
     found = _links(settings).read(token)
-    user = await session.get(User, found[0]) if found is not None else None
+    user = await account_by_id(session, found[0]) if found is not None else None
     if found is None or user is None:
         raise Invalid("invalid_unsubscribe_link", "This unsubscribe link is not valid (it may be incomplete).")
     return user, found[1]
@@ -149,7 +99,7 @@ def _label(kind: str) -> str:
     return gettext(KIND_LABELS.get(kind, DIGEST_LABEL))
 
 
-def _page(user: User, kind: str, **context: object) -> HTMLResponse:
+def _page(user: Account, kind: str, **context: object) -> HTMLResponse:
     """The unsubscribe page in the account's language (else the browser's): its reader may not be signed in."""
     with i18n.speaking(user.language or i18n.current()):
         page = _pages.get_template("unsubscribe_page.html").render(
@@ -178,32 +128,3 @@ async def unsubscribe(
     await preferences.unsubscribe(session, user.id, kind, every_kind=scope == "all")
     await session.commit()
     return _page(user, kind, done=True, all_kinds=scope == "all")
-
-
-@router.get("/api/v1/me/vacation", tags=["clocks"])
-async def get_vacation(account: CurrentAccount, service: ServiceDep) -> VacationOut:
-    """The caller's vacations this year and the days left (14 a year)."""
-    return VacationOut.of(await clocks.vacation_summary(service.db, account, service.clock()))
-
-
-@router.post("/api/v1/me/vacation", status_code=status.HTTP_201_CREATED, responses=errors(409), tags=["clocks"])
-async def post_vacation(body: VacationIn, account: CurrentAccount, service: ServiceDep) -> VacationOut:
-    """Declare vacation days: the caller's move clocks stand still meanwhile (up to 14 days a year)."""
-    if body.starts_at is not None and body.starts_at.tzinfo is None:
-        raise Invalid("naive_datetime", "starts_at needs a time zone, e.g. 2026-12-24T00:00:00Z.")
-    summary = await clocks.declare_vacation(service.db, account, body.days, body.starts_at, service.clock())
-    return VacationOut.of(summary)
-
-
-@router.post(
-    "/api/v1/games/{game_id}/seats/{seat}/replace",
-    status_code=status.HTTP_204_NO_CONTENT,
-    responses=errors(403, 404, 409),
-    tags=["clocks"],
-)
-async def replace_seat(
-    game_id: Id, seat: Id, body: ReplaceIn, account: CurrentAccount, service: ServiceDep
-) -> None:
-    """Give a running game's seat to another user (admins only), e.g. after a player ran out of time three
-    times in a row. The newcomer gets a fresh clock."""
-    await service.apply(ReplaceSeat(account, game_id, seat, body.username))

@@ -21,6 +21,11 @@ TOO_LARGE = ("The body is larger than the server takes (`MAX_BODY_BYTES`, 64 KiB
              "bytes a character); code `body_too_large`.")
 
 
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """A route's documentation of its error answers, all shaped `{"detail": {"code", "message"}}`."""
+    return {code: {"model": ErrorResponse} for code in codes}
+
+
 def _error(description: str) -> dict[str, Any]:
     schema = {"$ref": REF_TEMPLATE.format(model=ErrorResponse.__name__)}
     return {"description": description, "content": {"application/json": {"schema": schema}}}

@@ -15,7 +15,8 @@ from app.i18n import N_, gettext
 from app.play.errors import PlayError
 from app.web import csrf
 from app.web.deps import OptionalAccount, SignInDep, client_address
-from app.web.pages import FormStr, OptionalFormStr, redirect, refused, render, said
+from app.web.forms import FormStr, OptionalFormStr
+from app.web.rendering import redirect, refused, render, said
 from app.web.schemas import NewPassword
 from app.web.security import hold_in_cookie
 

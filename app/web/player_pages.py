@@ -8,19 +8,19 @@ from fastapi.responses import Response
 
 from app.play.errors import PlayError
 from app.play.profiles import player_record
-from app.web.deps import OptionalAccount, ServiceDep
+from app.web.deps import OptionalAccount, PositionsDep
 from app.web.fields import Name
-from app.web.pages import render, said, to_login
+from app.web.rendering import render, said, to_login
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.get("/players/{name}")
-async def player_page(request: Request, name: Name, account: OptionalAccount, service: ServiceDep) -> Response:
+async def player_page(request: Request, name: Name, account: OptionalAccount, positions: PositionsDep) -> Response:
     if account is None:
         return to_login(request)
     try:
-        record = await player_record(service, account, name)
+        record = await player_record(positions, account, name)
     except PlayError as exc:
         return render(request, "pages/error.html", account, status=404, message=said(exc))
     return render(request, "pages/player.html", account, record=record)

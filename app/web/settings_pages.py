@@ -13,7 +13,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 from pydantic import TypeAdapter, ValidationError
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import app.i18n as i18n
@@ -21,14 +20,14 @@ from app.i18n import N_, gettext
 from app.notify import preferences
 from app.notify.messages import KIND_LABELS, KINDS, MODES
 from app.play import clocks, invitations
-from app.play.accounts import Account, set_language
+from app.play.accounts import Account, email_of, set_language
 from app.play.errors import PlayError
 from app.play.service import GameService
-from app.store.tables import User
 from app.web import csrf
 from app.web.deps import OptionalAccount, OptionalSignedIn, ServiceDep, SessionDep, SignInDep, client_address
+from app.web.forms import FormStr, OptionalFormStr
 from app.web.language import browser_language
-from app.web.pages import FormStr, OptionalFormStr, redirect, refused, render, said, to_login
+from app.web.rendering import redirect, refused, render, said, to_login
 from app.web.schemas import EmailAddress, NewPassword
 from app.web.security import hold_in_cookie
 
@@ -39,7 +38,7 @@ MODE_LABELS = {"immediately": N_("Immediately"), "digest": N_("In the daily dige
 async def _context(account: Account, service: GameService, session: AsyncSession) -> dict[str, Any]:
     modes = await preferences.modes(session, account.id)
     vacation = await clocks.vacation_summary(service.db, account, service.clock())
-    email = await session.scalar(select(User.email).where(User.id == account.id))
+    email = await email_of(session, account.id)
     # Only admins are ever sent the admins' alerts: the others are not asked about them.
     kinds = [kind for kind in KINDS if account.is_admin or kind != "admin_alert"]
     return {"kinds": kinds, "labels": KIND_LABELS, "modes": MODES, "mode_labels": MODE_LABELS, "current": modes,

@@ -20,9 +20,9 @@ from app.play.bus import Bus, ChatPosted, CheckSignIn, SignInsEnded
 from app.play.positions import Positions, Seen
 from app.play.sessions import key_of
 from app.play.sign_in import SignIn
-from app.web.api import errors
 from app.web.deps import BusDep, CurrentSignedIn, PositionsDep, SettingsDep, SignedIn, SignInDep
 from app.web.fields import Id
+from app.web.openapi import errors
 
 router = APIRouter(prefix="/api/v1", tags=["play"])
 EVENT_NAME = "turn"

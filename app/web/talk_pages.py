@@ -18,7 +18,8 @@ from app.play.errors import PlayError, TooMany
 from app.web import csrf, talk
 from app.web.deps import ChatDep, NotesDep, OptionalAccount, PositionsDep
 from app.web.fields import Id
-from app.web.pages import FormStr, OptionalFormStr, is_htmx, redirect, render, said, to_login
+from app.web.forms import FormStr, OptionalFormStr
+from app.web.rendering import is_htmx, redirect, render, said, to_login
 from app.web.schemas import ChatIn, NotesIn
 
 router = APIRouter(include_in_schema=False)

@@ -22,6 +22,8 @@ from app.main import create_app, notifier_for
 from app.notify.worker import Notifier
 from app.play.accounts import Account
 from app.play.commands import PlayerMove
+from app.play.lobby import Lobby
+from app.play.positions import Positions
 from app.play.service import GameService
 from app.settings import Settings
 
@@ -111,6 +113,12 @@ def service(app: Any) -> GameService:
 
 
 @pytest.fixture
+def lobby(app: Any) -> Lobby:
+    lobby: Lobby = app.state.lobby
+    return lobby
+
+
+@pytest.fixture
 def notifier(app: Any, mail_settings: Settings, service: GameService) -> Notifier:
     return notifier_for(mail_settings, service)
 
@@ -126,8 +134,9 @@ def account(player: Player) -> Account:
 class Table:
     """A started game driven through the service (much faster than HTTP for long sequences of moves)."""
 
-    def __init__(self, service: GameService, game: dict[str, Any], players: list[Player]) -> None:
+    def __init__(self, service: GameService, positions: Positions, game: dict[str, Any], players: list[Player]) -> None:
         self.service = service
+        self.positions = positions
         self.id: int = game["id"]
         self.by_seat = {s["seat"]: next(p for p in players if p.username == s["username"]) for s in game["seats"]}
 
@@ -135,10 +144,10 @@ class Table:
         return self.by_seat[seat]
 
     async def to_act(self) -> tuple[int, ...]:
-        return (await self.service.positions.summary(self.id)).to_act
+        return (await self.positions.summary(self.id)).to_act
 
     async def play(self, seat: int, choose: Callable[[list[dict[str, Any]]], dict[str, Any]]) -> int:
-        options = await self.service.positions.moves(account(self.by_seat[seat]), self.id)
+        options = await self.positions.moves(account(self.by_seat[seat]), self.id)
         move = PlayerMove(self.by_seat[seat].id, self.id, options.seq, choose(options.moves))
         return (await self.service.apply(move)).seq
 
@@ -171,7 +180,7 @@ async def started(api: Api, service: GameService, names: list[str], **extra: Any
     admin = await api.admin()
     players = [await api.player(name) for name in names]
     game = await api.started_game(admin, players, **extra)
-    return Table(service, game, players), admin, players
+    return Table(service, api.app.state.positions, game, players), admin, players
 
 
 async def drain(notifier: Notifier, when: datetime | None = None) -> dict[str, int]:

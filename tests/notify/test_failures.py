@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from app.notify.worker import Notifier
 from app.play.accounts import Account
+from app.play.lobby import Lobby
 from app.play.service import GameService
 from app.rules.fairness import seed_bytes
 from app.store.tables import Game, Outbox, Seat
@@ -24,7 +25,7 @@ async def _mail_rows(service: GameService, game_id: int) -> list[Outbox]:
 
 
 async def test_a_mail_that_cannot_be_written_fails_at_once_and_the_mails_behind_it_go_out(
-    api: Api, service: GameService, notifier: Notifier, smtp: SmtpServer
+    api: Api, service: GameService, lobby: Lobby, notifier: Notifier, smtp: SmtpServer
 ) -> None:
     admin = await api.admin()
     ann, bob = await api.player("ann"), await api.player("bob")
@@ -37,7 +38,7 @@ async def test_a_mail_that_cannot_be_written_fails_at_once_and_the_mails_behind_
         await session.flush()
         session.add_all([Seat(game_id=poisoned.id, user_id=ann.id), Seat(game_id=poisoned.id, user_id=bob.id)])
         await session.commit()
-    await service.start(Account(admin.id, admin.username, True), poisoned.id)
+    await lobby.start(Account(admin.id, admin.username, True), poisoned.id)
     fine = await api.started_game(admin, [ann, bob], name="Fine")
 
     assert await drain(notifier) == {"failed": 2, "sent": 2}

@@ -62,14 +62,14 @@ async def test_a_permission_request_mails_the_parcels_owner(
         return asks[0] if asks else chooser.choice(moves)
 
     for _ in range(200):
-        if (await service.positions.view(None, table.id))["awaiting"] == "permission":
+        if (await table.positions.view(None, table.id))["awaiting"] == "permission":
             break
         await table.play((await table.to_act())[0], choose)
     else:
         raise AssertionError("no permission request arose")
     owner = (await table.to_act())[0]
     smtp.inbox.clear()
-    view = await service.positions.view(None, table.id)
+    view = await table.positions.view(None, table.id)
     builder = view["construction_work"]["seat"]
     # Earlier "your turn" mails are stale by now or were sent; what matters is the owner's request mail.
     await drain(notifier)
@@ -95,11 +95,11 @@ async def test_a_finished_game_mails_everyone_the_scores(
         if not to_act:
             break
         await table.play(to_act[0], lambda moves: moves[0])
-    summary = await service.positions.summary(table.id)
+    summary = await table.positions.summary(table.id)
     assert summary.status == "finished"
     outcomes = await drain(notifier)
     assert outcomes.get("sent") == 3, outcomes  # the "your turn" mails of the game are stale by now
-    view = await service.positions.view(None, table.id)
+    view = await table.positions.view(None, table.id)
     winner = view["players"][view["winner"]]["username"]
     for player in players:
         (mail,) = smtp.inbox.to(f"{player.username}@example.com")
@@ -171,7 +171,7 @@ async def test_digest_mode_sends_one_mail_with_all_pending_games(
     tables = []
     for seed in (3, 4):
         game = await api.started_game(admin, [ann, bob], seed=seed, name=f"Game {seed}")
-        tables.append(Table(service, game, [ann, bob]))
+        tables.append(Table(service, api.app.state.positions, game, [ann, bob]))
     for table in tables:
         bob_seat = next(s for s, p in table.by_seat.items() if p is bob)
         if bob_seat not in await table.to_act():

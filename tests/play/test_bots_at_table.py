@@ -130,7 +130,7 @@ async def _timed_out(api: Api, client: httpx.AsyncClient, service: GameService) 
     """A timed 2-player game whose first awaited seat's clock ran out (the clock check run past the deadline)."""
     table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24)
     (seat,) = await table.to_act()
-    head = (await service.positions.summary(table.id)).seq
+    head = (await table.positions.summary(table.id)).seq
     later = now() + timedelta(hours=25)
     assert (await ClockKeeper(service).tick(later)).timeouts == 1
     made = [e for e in await _events(client, table.id, table.player(seat)) if e["seq"] > head]
@@ -165,7 +165,7 @@ async def test_a_timed_out_seat_is_played_by_the_bot_marked_in_the_log_until_its
     keeper = BotKeeper(service)
     for _ in range(3):
         await _until_awaited(table, seat)
-        head = (await service.positions.summary(table.id)).seq
+        head = (await table.positions.summary(table.id)).seq
         assert await keeper.run_once() >= 1
         made = [e for e in await _events(client, table.id, player) if e["seq"] > head]
         assert made and all(e["timed_out"] and e["by_bot"] for e in made)
@@ -178,9 +178,9 @@ async def test_a_timed_out_seat_is_played_by_the_bot_marked_in_the_log_until_its
     assert r.status_code == 200, r.text
     assert {s["seat"]: s["absent"] for s in r.json()["seats"]}[seat] is False
     await _until_awaited(table, seat)
-    head = (await service.positions.summary(table.id)).seq
+    head = (await table.positions.summary(table.id)).seq
     assert await keeper.run_once() == 0, "the game waits for the player again"
-    assert (await service.positions.summary(table.id)).seq == head
+    assert (await table.positions.summary(table.id)).seq == head
     page = await client.get(f"/games/{table.id}", headers=player.headers)
     assert 'id="seat-back"' not in page.text
     other = table.player(1 - seat)
@@ -194,7 +194,7 @@ async def test_a_player_back_takes_the_seat_by_making_a_move(
     table, seat, _ = await _timed_out(api, client, service)
     await _until_awaited(table, seat)
     await table.play(seat, lambda moves: moves[0])
-    summary = await service.positions.summary(table.id)
+    summary = await table.positions.summary(table.id)
     assert not next(s for s in summary.seats if s.seat == seat).absent
     await _until_awaited(table, seat)
     assert await BotKeeper(service).run_once() == 0
@@ -223,10 +223,10 @@ async def test_the_bot_checks_the_seat_is_still_its_own_when_recording(
         assert r.status_code == 200
         taken.set()
 
-    head = (await service.positions.summary(table.id)).seq
+    head = (await table.positions.summary(table.id)).seq
     moved, _ = await asyncio.gather(BotKeeper(service).run_once(), come_back())
     assert taken.is_set() and moved == 0
-    assert (await service.positions.summary(table.id)).seq == head
+    assert (await table.positions.summary(table.id)).seq == head
 
 
 async def test_a_bot_that_overruns_or_fails_is_replaced_by_the_safest_default(
@@ -247,7 +247,7 @@ async def test_a_bot_that_overruns_or_fails_is_replaced_by_the_safest_default(
     for chooser in (dawdles, fails):
         service.thinker = Thinker(chooser, deadline=0.05)
         await _until_awaited(table, seat)
-        summary = await service.positions.summary(table.id)
+        summary = await table.positions.summary(table.id)
         async with service.db.reading() as session:
             state = await service.cache.load(session, table.id, summary.head)
         expected = default_move(state, seat)

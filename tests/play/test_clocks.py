@@ -70,7 +70,7 @@ async def test_an_expired_clock_makes_the_bots_move_marks_it_in_the_log_and_mail
     table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24)
     (seat,) = await table.to_act()
     player = table.player(seat)
-    head = (await service.positions.summary(table.id)).seq
+    head = (await table.positions.summary(table.id)).seq
     deadline = await _deadline(client, api, table, seat)
     await drain(notifier)
     smtp.inbox.clear()
@@ -216,7 +216,7 @@ async def test_a_replacement_racing_a_move_leaves_one_unbroken_log(
         assert replaced.status_code == 204, replaced.text
         assert moved.status_code == 200 or moved.json()["detail"]["code"] == "stale_seq"
         events = (await client.get(f"/api/v1/games/{table.id}/events", headers=admin.headers)).json()["events"]
-        assert [e["seq"] for e in events] == list(range(1, (await service.positions.summary(table.id)).seq + 1))
+        assert [e["seq"] for e in events] == list(range(1, (await table.positions.summary(table.id)).seq + 1))
         assert [e["type"] for e in events].count("seat_replaced") == 1
 
 
@@ -231,7 +231,7 @@ async def test_three_timeouts_at_a_players_table_alert_the_admins_not_its_creato
     gid = r.json()["id"]
     await client.post(f"/api/v1/games/{gid}/join", headers=bob.headers)
     game = (await client.post(f"/api/v1/games/{gid}/start", headers=ann.headers)).json()
-    table = Table(service, game, [ann, bob])
+    table = Table(service, api.app.state.positions, game, [ann, bob])
     keeper = ClockKeeper(service)
     t = now()
     counts: dict[int, int] = {}

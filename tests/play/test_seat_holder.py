@@ -44,8 +44,8 @@ async def _replace(api: Api, admin: Player, gid: int, seat: int, username: str) 
     assert r.status_code == 204, r.text
 
 
-async def _head(service: GameService, gid: int) -> int:
-    return (await service.positions.summary(gid)).head
+async def _head(table: Table) -> int:
+    return (await table.positions.summary(table.id)).head
 
 
 async def _replaced(api: Api, service: GameService, newcomer: str) -> tuple[Table, Player, dict[str, Any], int]:
@@ -65,12 +65,12 @@ async def test_a_replaced_player_cannot_move_for_the_seat_they_left(api: Api, se
     log untouched, and the newcomer plays the seat."""
     carl = await api.player("carl")
     table, leaver, body, seat = await _replaced(api, service, "carl")
-    head = await _head(service, table.id)
+    head = await _head(table)
     for _ in range(3):
         r = await api.client.post(f"/api/v1/games/{table.id}/moves", json=body, headers=leaver.headers)
         assert_error(r, 403, "no_seat")
-    assert await _head(service, table.id) == head
-    assert (await service.positions.summary(table.id)).seat_of(carl.id) == seat
+    assert await _head(table) == head
+    assert (await table.positions.summary(table.id)).seat_of(carl.id) == seat
     r = await api.client.post(f"/api/v1/games/{table.id}/moves", json=await _awaited_move(api, table.id, carl),
                               headers=carl.headers)
     assert r.status_code == 200, r.text
@@ -84,11 +84,12 @@ async def test_the_statement_refuses_a_move_remembered_for_a_seat_its_player_lef
     finds the player seatless."""
     await api.player("carl")
     table, leaver, body, seat = await _replaced(api, service, "carl")
-    head = await _head(service, table.id)
-    service._tables[table.id].seats[leaver.id] = seat  # the stale memo, as an instance that missed the notice
+    head = await _head(table)
+    # the stale memo, as an instance that missed the notice
+    service.cache.seats.tables[table.id].seats[leaver.id] = seat
     r = await api.client.post(f"/api/v1/games/{table.id}/moves", json=body, headers=leaver.headers)
     assert_error(r, 403, "no_seat")
-    assert await _head(service, table.id) == head
+    assert await _head(table) == head
 
 
 async def test_a_record_for_a_player_who_does_not_hold_the_seat_writes_nothing(
@@ -106,9 +107,9 @@ async def test_a_record_for_a_player_who_does_not_hold_the_seat_writes_nothing(
     outcome = Outcome(table.id, state.seq, to_act(state), events, replay(events, state), now(), actor=seat)
     async with service.db.driver() as connection:
         assert not await record(connection, replace(outcome, mover=other.id))
-        assert await _head(service, table.id) == state.seq
+        assert await _head(table) == state.seq
         assert await record(connection, replace(outcome, mover=holder.id))
-    assert await _head(service, table.id) == state.seq + len(events)
+    assert await _head(table) == state.seq + len(events)
 
 
 async def test_a_player_whose_seat_went_to_the_bot_cannot_move_for_it(api: Api, service: GameService) -> None:
@@ -117,11 +118,11 @@ async def test_a_player_whose_seat_went_to_the_bot_cannot_move_for_it(api: Api, 
     admin = await api.admin()
     await api.started_game(admin, [await api.player("dan")], seats=2, bots=1)  # bot-1 exists from now on
     table, leaver, body, seat = await _replaced(api, service, "bot-1")
-    head = await _head(service, table.id)
-    service._tables[table.id].seats[leaver.id] = seat
+    head = await _head(table)
+    service.cache.seats.tables[table.id].seats[leaver.id] = seat
     r = await api.client.post(f"/api/v1/games/{table.id}/moves", json=body, headers=leaver.headers)
     assert_error(r, 403, "no_seat")
-    assert await _head(service, table.id) == head
+    assert await _head(table) == head
 
 
 async def test_an_absent_player_still_takes_their_seat_back_with_a_move(api: Api, service: GameService) -> None:
@@ -129,7 +130,7 @@ async def test_an_absent_player_still_takes_their_seat_back_with_a_move(api: Api
     theirs: their own move (in one round trip, remembered) is recorded and makes them present again."""
     table, _, _ = await started(api, service, ["ann", "bob"], seed=SEED, move_timeout_hours=HOURS)
     (first,) = await table.to_act()
-    deadline = next(s.deadline for s in (await service.positions.summary(table.id)).seats if s.seat == first)
+    deadline = next(s.deadline for s in (await table.positions.summary(table.id)).seats if s.seat == first)
     assert deadline is not None
     assert await service.apply(TimeOut(table.id, first, deadline + timedelta(minutes=1))) is not None
     for _ in range(10):  # the other player moves until the game waits for the absent seat again
@@ -137,12 +138,12 @@ async def test_an_absent_player_still_takes_their_seat_back_with_a_move(api: Api
         if seat == first:
             break
         await table.play(seat, lambda moves: moves[0])
-    assert seat == first and next(s.absent for s in (await service.positions.summary(table.id)).seats if s.seat == seat)
+    assert seat == first and next(s.absent for s in (await table.positions.summary(table.id)).seats if s.seat == seat)
     player = table.player(seat)
     r = await api.client.post(f"/api/v1/games/{table.id}/moves", json=await _awaited_move(api, table.id, player),
                               headers=player.headers)
     assert r.status_code == 200, r.text
-    assert not next(s.absent for s in (await service.positions.summary(table.id)).seats if s.seat == seat)
+    assert not next(s.absent for s in (await table.positions.summary(table.id)).seats if s.seat == seat)
 
 
 async def test_a_handover_on_another_instance_drops_this_ones_memo_of_the_seat(
@@ -155,15 +156,15 @@ async def test_a_handover_on_another_instance_drops_this_ones_memo_of_the_seat(
     (seat,) = await table.to_act()
     leaver = table.player(seat)
     body = await _awaited_move(api, table.id, leaver)
-    assert service._tables[table.id].seats.get(leaver.id) == seat
+    assert service.cache.seats.tables[table.id].seats.get(leaver.id) == seat
     other: GameService = other_app.state.service
     await other.apply(ReplaceSeat(Account(admin.id, admin.username, True), table.id, seat, "carl"))
     for _ in range(250):
-        if leaver.id not in service._tables[table.id].seats:
+        if leaver.id not in service.cache.seats.tables[table.id].seats:
             break
         await asyncio.sleep(0.02)
-    assert leaver.id not in service._tables[table.id].seats
-    current = (await service.positions.summary(table.id)).seq
+    assert leaver.id not in service.cache.seats.tables[table.id].seats
+    current = (await table.positions.summary(table.id)).seq
     assert service._decide_on_cache(PlayerMove(leaver.id, table.id, current, body["move"])) is None
     r = await api.client.post(f"/api/v1/games/{table.id}/moves", json={**body, "seq": current},
                               headers=leaver.headers)
@@ -177,10 +178,10 @@ async def test_notices_lost_make_the_service_forget_who_sits_where(api: Api, ser
     (seat,) = await table.to_act()
     player = table.player(seat)
     body = await _awaited_move(api, table.id, player)
-    assert service._tables[table.id].seats.get(player.id) == seat
+    assert service.cache.seats.tables[table.id].seats.get(player.id) == seat
     service.forget_seats()
-    assert service._tables[table.id].seats == {}
-    current = (await service.positions.summary(table.id)).seq
+    assert service.cache.seats.tables[table.id].seats == {}
+    current = (await table.positions.summary(table.id)).seq
     assert service._decide_on_cache(PlayerMove(player.id, table.id, current, body["move"])) is None
 
 

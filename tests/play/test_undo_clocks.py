@@ -22,7 +22,7 @@ HOURS = 24
 
 
 async def _deadlines(service: GameService, table: Table) -> dict[int, object]:
-    return {s.seat: s.deadline for s in (await service.positions.summary(table.id)).seats if s.seat is not None}
+    return {s.seat: s.deadline for s in (await table.positions.summary(table.id)).seats if s.seat is not None}
 
 
 async def test_a_move_made_by_the_clock_cannot_be_taken_back(api: Api, service: GameService) -> None:
@@ -31,7 +31,7 @@ async def test_a_move_made_by_the_clock_cannot_be_taken_back(api: Api, service: 
     (seat,) = await table.to_act()
     later = (await _deadlines(service, table))[seat] + timedelta(minutes=1)  # type: ignore[operator]
     assert await service.apply(TimeOut(table.id, seat, later)) is not None
-    seq = (await service.positions.view(account(table.player(seat)), table.id))["seq"]
+    seq = (await table.positions.view(account(table.player(seat)), table.id))["seq"]
     with pytest.raises(Conflict) as refused:
         await service.apply(Undo(table.player(seat).id, table.id, seq))
     assert refused.value.code == "undo_not_allowed"
@@ -54,7 +54,7 @@ async def test_an_undo_gives_the_mover_back_their_clock_and_queues_no_mail(api: 
     assert undone[other] is None and undone[seat] == before[seat] is not None
     async with service.db.autocommit() as session:
         rows = (await session.execute(select(Outbox.kind).where(
-            Outbox.game_id == table.id, Outbox.seq == (await service.positions.summary(table.id)).head))).all()
+            Outbox.game_id == table.id, Outbox.seq == (await table.positions.summary(table.id)).head))).all()
     assert rows == [] and applied.seq == seq + 1
 
 

@@ -55,7 +55,7 @@ async def _traces(service: GameService, table: Table, after: int) -> dict[str, A
 
 
 async def _deadline(service: GameService, table: Table, seat: int) -> datetime:
-    deadline = next(s.deadline for s in (await service.positions.summary(table.id)).seats if s.seat == seat)
+    deadline = next(s.deadline for s in (await table.positions.summary(table.id)).seats if s.seat == seat)
     assert deadline is not None
     return deadline
 
@@ -65,8 +65,8 @@ async def test_a_timeout_and_the_same_move_by_the_player_leave_the_same_traces(
 ) -> None:
     timed_out, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=HOURS)
     played, _, _ = await started(api, service, ["cid", "dan"], seed=3, move_timeout_hours=HOURS)
-    head = (await service.positions.summary(timed_out.id)).head
-    assert (await service.positions.summary(played.id)).head == head
+    head = (await timed_out.positions.summary(timed_out.id)).head
+    assert (await played.positions.summary(played.id)).head == head
     (seat,) = await timed_out.to_act()
     assert await played.to_act() == (seat,)
 
@@ -101,7 +101,7 @@ async def test_a_move_racing_the_timeout_of_its_seat_one_lands_and_the_log_has_n
     for round_ in range(4):
         table, _, _ = await started(api, service, [f"ann{round_}", f"bob{round_}"], seed=3, move_timeout_hours=1)
         (seat,) = await table.to_act()
-        options = await service.positions.moves(account(table.player(seat)), table.id)
+        options = await table.positions.moves(account(table.player(seat)), table.id)
         later = await _deadline(service, table, seat) + timedelta(minutes=1)
         commands = [
             service.apply(PlayerMove(table.player(seat).id, table.id, options.seq, options.moves[0])),
@@ -118,7 +118,7 @@ async def test_a_move_racing_the_timeout_of_its_seat_one_lands_and_the_log_has_n
         assert len({e[3] for e in traces["events"]}) == 1  # all the player's, or all the clock's
         async with service.db.autocommit() as session:
             seqs = list((await session.scalars(select(GameEvent.seq).where(GameEvent.game_id == table.id))).all())
-        assert sorted(seqs) == list(range(1, (await service.positions.summary(table.id)).head + 1))
+        assert sorted(seqs) == list(range(1, (await table.positions.summary(table.id)).head + 1))
 
 
 async def test_a_stream_that_hears_of_a_move_before_its_writer_does_waits_for_the_state_and_reads_nothing(
@@ -134,7 +134,7 @@ async def test_a_stream_that_hears_of_a_move_before_its_writer_does_waits_for_th
     async def heard_first(on: Any, outcome: Outcome) -> bool:
         recorded = await recording(on, outcome)
         change = Change(table.id, outcome.new_seq, (), "active")
-        seen.append(asyncio.create_task(service.positions.seen_by(change, None)))
+        seen.append(asyncio.create_task(table.positions.seen_by(change, None)))
         await asyncio.sleep(0.01)  # the stream's turn comes first
         return recorded
 
@@ -148,7 +148,7 @@ async def test_a_stream_that_hears_of_a_move_before_its_writer_does_waits_for_th
 
     async def lost(on: Any, outcome: Outcome) -> bool:
         change = Change(table.id, outcome.new_seq, (), "active")
-        seen.append(asyncio.create_task(service.positions.seen_by(change, None)))
+        seen.append(asyncio.create_task(table.positions.seen_by(change, None)))
         await asyncio.sleep(0.01)
         return False
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.web import gamelog
-from app.web.pages import game_log
+from app.web.gamelog import game_log
 
 
 def test_a_seat_replacement_says_who_took_over_whose_seat_and_its_colour() -> None:

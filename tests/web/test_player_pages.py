@@ -11,20 +11,23 @@ from conftest import Api, Player
 
 from app.play.accounts import Account
 from app.play.commands import PlayerMove
+from app.play.positions import Positions
 from app.play.service import GameService
 from tests.web.test_pages import signed_in
 
 
-async def play_to_the_end(service: GameService, game: dict[str, Any], seats: dict[int, Player]) -> dict[str, Any]:
+async def play_to_the_end(
+    service: GameService, positions: Positions, game: dict[str, Any], seats: dict[int, Player]
+) -> dict[str, Any]:
     """Random legal moves through the service until the game is over; the final state as everyone sees it."""
     chooser = random.Random(3)
     for _ in range(3000):
-        summary = await service.positions.summary(game["id"])
+        summary = await positions.summary(game["id"])
         if summary.status == "finished":
-            return await service.positions.view(None, game["id"])
+            return await positions.view(None, game["id"])
         who = seats[chooser.choice(summary.to_act)]
         account = Account(who.id, who.username, False)
-        options = await service.positions.moves(account, game["id"])
+        options = await positions.moves(account, game["id"])
         await service.apply(PlayerMove(who.id, game["id"], options.seq, chooser.choice(options.moves)))
     raise AssertionError("the game did not end")
 
@@ -35,7 +38,7 @@ async def test_a_players_page_shows_results_win_rate_and_running_games(
     admin = await api.admin()
     ann, bob, cid = await api.player("ann"), await api.player("bob"), await api.player("cid")
     done = await api.started_game(admin, [ann, bob], seed=5)
-    final = await play_to_the_end(app.state.service, done, api.seated(done, [ann, bob]))
+    final = await play_to_the_end(app.state.service, app.state.positions, done, api.seated(done, [ann, bob]))
     running = await api.started_game(admin, [ann, cid], seed=6)
     winner = final["players"][final["winner"]]["username"]
     loser = "bob" if winner == "ann" else "ann"

@@ -16,7 +16,8 @@ from app.rules.decisions import Decision
 from app.rules.phrases import DECISION_PHRASES
 from app.web import present
 from app.web.gamelog import EVENT_SENTENCES, Describer, card_name
-from app.web.pages import table_context, templates
+from app.web.rendering import templates
+from app.web.table_view import table_context
 
 VARIANTS = [
     {},

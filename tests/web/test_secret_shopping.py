@@ -307,19 +307,19 @@ async def test_a_finished_game_counts_every_event_for_everyone(api: Api, client:
     people = await _people(api)
     gid, seats = await _shopping_game(api, people)
     service = app.state.service
-    table = Table(service, {"id": gid, "seats": [{"seat": s, "username": p.username} for s, p in seats.items()]},
-                  people.players)
+    table = Table(service, app.state.positions,
+                  {"id": gid, "seats": [{"seat": s, "username": p.username} for s, p in seats.items()]}, people.players)
     for edit in EDITS:  # secret basket edits of one seat, which the others' numbers leave out while it runs
         await table.play(0, lambda moves, edit=edit: edit)
     running = (await client.get(f"/api/v1/games/{gid}", headers=seats[1].headers)).json()
-    assert running["seq"] < (await service.positions.summary(gid)).head
+    assert running["seq"] < (await table.positions.summary(gid)).head
     chooser = random.Random(10)
     for _ in range(3000):
         awaited = await table.to_act()
         if not awaited:
             break
         await table.play(chooser.choice(awaited), chooser.choice)
-    summary = await service.positions.summary(gid)
+    summary = await table.positions.summary(gid)
     assert summary.status == "finished"
     head = summary.head
     for who in (*people.players, people.spectator):

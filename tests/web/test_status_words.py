@@ -12,7 +12,7 @@ from app.rules.board import parcel_index
 from app.rules.decisions import Decision
 from app.rules.income import income_if_built
 from app.rules.rng import Rng
-from app.web.pages import time_left
+from app.web.game_rows import time_left
 from app.web.present import Labeller, waiting_text
 
 

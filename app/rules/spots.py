@@ -1,0 +1,126 @@
+"""Where a cowboy may go and which parcels a player may claim: the moves the placement lists, and with them the
+Doctor's patients (RULING G11), the Settler's parcel and A New Beginning's parcel picks.
+
+The moves are listed at almost every decision, so they are built once here as shared rows that are never handed
+out (`legal.legal_moves` returns copies).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from app.rules.auction import CHIP_SQUARE
+from app.rules.board import parcel_xy
+from app.rules.catalog import BUILDINGS, BUY_VP_SQUARES, CONSTRUCTION_SQUARES, SQUARES
+from app.rules.construction import has_property_tile, owner_free_land
+from app.rules.events import XY
+from app.rules.heroes import shielded
+from app.rules.income import attackable_buildings
+from app.rules.model import Cowboy, GameState, about_parcels
+from app.rules.outlaws import fightable
+
+if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
+    from app.rules.moves import ClaimParcel, Move, PlaceCowboy
+
+# Each parcel's coordinates as a move names them.
+COORDINATES: tuple[XY, ...] = tuple({"x": x, "y": y} for x, y in map(parcel_xy, range(64)))
+_PLACE_ON_PARCEL: tuple[PlaceCowboy, ...] = tuple(
+    {"type": "place_cowboy", "x": p["x"], "y": p["y"]} for p in COORDINATES
+)
+_CLAIM_PARCEL: tuple[ClaimParcel, ...] = tuple({"type": "claim_parcel", "x": p["x"], "y": p["y"]} for p in COORDINATES)
+_PLACE_ON_SQUARE: dict[str, PlaceCowboy] = {square: {"type": "place_cowboy", "square": square} for square in SQUARES}
+
+
+def xy(index: int) -> XY:
+    """A parcel's coordinates as a move names them (a shared row: copy it into the move)."""
+    return COORDINATES[index]
+
+
+def claimable(s: GameState, seat: int) -> list[Move]:
+    """The owner-free parcels `seat` may claim, while it has a property tile left (RULING B19)."""
+    if not has_property_tile(s, seat):
+        return []
+    return [_CLAIM_PARCEL[i] for i in about_parcels(s, owner_free_land)]
+
+
+def open_squares(s: GameState) -> tuple[str, ...]:
+    """Squares a cowboy may go to this round: construction squares holding a building, buy-VP squares not yet
+    blocked by the round counter (RULING B15), Ammunition unless the red Auctioneer sold its chip (decision
+    D68), and all the others."""
+    squares = _open_squares(s.round, s.construction)
+    if s.chip_sold:
+        return tuple(square for square in squares if square != CHIP_SQUARE)
+    return squares
+
+
+@lru_cache(maxsize=256)
+def _open_squares(round_: int, construction: tuple[str | None, ...]) -> tuple[str, ...]:
+    """`open_squares` from the two things it depends on, worked out once for each (placement asks at every
+    decision, and both change only a few times a round)."""
+    blocked = {b.square for b in BUY_VP_SQUARES if round_ >= b.first_round_blocked}
+    empty = {c.square for c, b in zip(CONSTRUCTION_SQUARES, construction, strict=True) if b is None}
+    return tuple(square for square in SQUARES if square not in blocked and square not in empty)
+
+
+def may_join(cowboys: tuple[Cowboy, ...], seat: int, many: bool, red_sheriff: bool) -> bool:
+    """RULING B7: one cowboy per player except on Wages and Road, which take anyone, even beside the white
+    cowboy, because nobody duels there (B6); elsewhere nobody joins the white cowboy (B6); the red Sheriff
+    starts no duel (`000` "Sheriff", red side). The red Singer's cowboy never duels, so the others join as if it
+    were absent, but its player has a cowboy there (decision D43); so does a cowboy with the yellow Singer's chip
+    (RULING G9). One plain pass over the spot: placement asks this of every occupied spot at every decision."""
+    if many:
+        return True
+    rivals = False
+    for c in cowboys:
+        if c.seat == seat:
+            return False
+        if c.singer or c.no_duel:  # the Singer's cowboys never duel: the others join as if they were absent
+            continue
+        if c.white:
+            return False
+        rivals = True
+    return not rivals or not red_sheriff
+
+
+def cowboy_spots(s: GameState, seat: int, squares: tuple[str, ...] | None = None) -> list[PlaceCowboy]:
+    """Where `seat` may put one of its own cowboys now: a square, an owner-free parcel, the City Hall, a building
+    (attack or defend) or an outlaw's parcel (`000` "Cowboy Placement", RULINGS B6, B7, G2; decision D52). The
+    placement phase offers these, and the Doctor chooses among them (RULING G11)."""
+    moves: list[PlaceCowboy] = []
+    red_sheriff = s.holds(seat, "sheriff", "red")
+    spots = s.parcel_cowboys
+    here = s.squares
+    moves += [
+        _PLACE_ON_SQUARE[square]
+        for square in (open_squares(s) if squares is None else squares)
+        if square not in here or may_join(here[square], seat, SQUARES[square].many, red_sheriff)
+    ]
+    moves += [  # owner-free land: to buy it
+        _PLACE_ON_PARCEL[i]
+        for i in about_parcels(s, owner_free_land)
+        if i not in spots or may_join(spots[i], seat, False, red_sheriff)
+    ]
+    # The City Hall: to occupy it, or to challenge its occupant (RULING G2); the white cowboy never (below). With an
+    # outlaw on it, to fight the outlaw, as on any outlaw's parcel below (RULING G14).
+    if s.city_hall is not None and not s.parcels[s.city_hall].outlaw \
+            and may_join(spots.get(s.city_hall, ()), seat, False, red_sheriff):
+        moves.append(_PLACE_ON_PARCEL[s.city_hall])
+    # Buildings: to attack or defend; parcels with an outlaw: to fight it, which is a duel (`001` "How to
+    # Fight an Outlaw?", decision D52: the red Sheriff only on his own building).
+    heroes = _heroes(s) if "big_box" in s.config.expansions else ()
+    for index in (*about_parcels(s, attackable_buildings), *about_parcels(s, fightable)):
+        parcel = s.parcels[index]
+        if heroes and not parcel.outlaw and (seat in heroes or parcel.owner in heroes):
+            continue  # the Heroes attack nobody and nobody attacks them, so nothing is to defend (RULING X5)
+        defending = parcel.owner == seat and parcel.content in BUILDINGS
+        if red_sheriff and not defending:
+            continue  # the red Sheriff may not attack
+        if may_join(spots.get(index, ()), seat, False, red_sheriff and not defending):
+            moves.append(_PLACE_ON_PARCEL[index])
+    return moves
+
+
+def _heroes(s: GameState) -> tuple[int, ...]:
+    """The seats holding the Heroes this round (RULING X5)."""
+    return tuple(p.seat for p in s.players if shielded(s, p.seat))

@@ -1,0 +1,49 @@
+"""What the steps of the schedule are made of, for the base game's (`flow`) and the families' alike: events known
+at once, events that finish their step, and the event that ends a step, naming the next one with something to do.
+
+Which step comes when, and whose decision it awaits, is `flow`'s; the steps themselves are registered by name
+(`registry.STEPS`), so that the look-ahead below reads every one of them, wherever it lives.
+"""
+
+from __future__ import annotations
+
+from app.rules.catalog import FINAL_STEPS, ROUND_STEPS, SETUP_STEPS
+from app.rules.draft import evolve
+from app.rules.events import Event
+from app.rules.model import GameState
+from app.rules.registry import STEPS, Auto
+from app.rules.rng import Rng
+
+
+def at_once(*events: Event) -> Auto:
+    """A step whose events are known without the generator."""
+    return lambda rng: list(events)
+
+
+def completed(s: GameState, *events: Event) -> Auto:
+    """The events of a step that finish it at once, then the cursor moves on."""
+
+    def produce(rng: Rng) -> list[Event]:
+        after = s
+        for event in events:
+            after = evolve(after, event)
+        return [*events, *finish_step(after)]
+
+    return produce
+
+
+def finish_step(s: GameState) -> list[Event]:
+    """The event that ends the current step (for decisions that end a step by themselves)."""
+    return [{"type": "step_completed", "step": s.step, "next": _next_busy_step(s)}]
+
+
+def _next_busy_step(s: GameState) -> str:
+    """The next step of the schedule that has something to do; steps with nothing to do are skipped in one
+    event, so the log shows only what happened."""
+    for schedule in (SETUP_STEPS + ROUND_STEPS[:1], ROUND_STEPS, FINAL_STEPS):
+        if s.step in schedule:
+            for step in schedule[schedule.index(s.step) + 1:]:
+                # A round always starts with the personalities (whose order is only set as it starts).
+                if step == ROUND_STEPS[0] or STEPS[step](s) is not None:
+                    return step
+    raise AssertionError("the last step of every schedule always has something to do")
