@@ -35,6 +35,7 @@ CARDS_BY_NUMBER = [card for card in sorted(PERSONALITIES.values(), key=lambda ca
                    if card.expansion is None or card.expansion in PLAYABLE_EXPANSIONS]
 LOBBY_WATCHABLE = 20  # games being played that the lobby offers to watch, newest first
 LOBBY_VIEWS = 20  # games whose decision the lobby names (one state read each)
+LOBBY_RESULTS = 10  # finished games whose result the lobby shows (one state read each)
 
 
 @router.get("/")
@@ -76,7 +77,7 @@ async def _lobby_context(request: Request, positions: Positions, account: Accoun
     context: dict[str, Any] = {
         "mine": rows, "joinable": joinable,
         "invitations": [{**game_row(account, i.game), "invited_by": i.invited_by} for i in invitations],
-        "finished": [game_row(account, g) for g in finished],
+        "finished": [await _finished_row(positions, account, g, i < LOBBY_RESULTS) for i, g in enumerate(finished)],
         "watchable": [game_row(account, g) for g in playing if g.seat_of(account.id) is None],
         "refresh_seconds": request.app.state.settings.lobby_refresh_seconds,
     }
@@ -93,6 +94,13 @@ def _lobby_version(context: dict[str, Any]) -> str:
         for name in ("mine", "joinable", "invitations", "finished", "watchable")
     ]
     return hashlib.sha256(json.dumps(shown, default=str).encode()).hexdigest()[:16]
+
+
+async def _finished_row(positions: Positions, account: Account, g: GameSummary, with_result: bool) -> dict[str, Any]:
+    """A finished game of the lobby, with its result (the players by place, with their final totals)."""
+    row = game_row(account, g)
+    row["result"] = present.standings(await positions.view(account, g.id)) if with_result else []
+    return row
 
 
 async def _lobby_row(positions: Positions, account: Account, g: GameSummary, with_view: bool) -> dict[str, Any]:
