@@ -162,7 +162,7 @@ async def new_game_form(request: Request, account: OptionalAccount) -> Response:
         return render(request, "pages/error.html", account, status=403,
                       message=gettext("Only an admin may create games."))
     return render(request, "pages/new_game.html", account, sides=SIDES,
-                  values={"seats": "2", "bots": "0", "sides": "yellow", "access": "public"},
+                  values={"seats": "2", "bots": "0", "sides": "yellow", "access": "public", "start": "full"},
                   expansions=PLAYABLE_EXPANSIONS, cards=CARDS_BY_NUMBER)
 
 
@@ -186,6 +186,7 @@ async def new_game(
     move_timeout_hours: OptionalFormStr = None,
     access: FormStr = "public",
     bots: OptionalFormStr = None,
+    start: FormStr = "full",
     csrf_token: OptionalFormStr = None,
 ) -> Response:
     """Open a table: an admin's seats the players listed; a player's seats its creator and invites them."""
@@ -200,6 +201,7 @@ async def new_game(
         "move_timeout_hours": move_timeout_hours or "",
         "access": access,
         "bots": bots or "0",
+        "start": start,
     }
 
     def again(message: str, status: int) -> HTMLResponse:
@@ -231,6 +233,7 @@ async def new_game(
             else None,
             "public": access != "invitation",
             "bots": bots.strip() if bots and bots.strip() else 0,
+            "start_when_full": start != "creator",
         })
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -240,7 +243,7 @@ async def new_game(
         summary = await lobby.create_game(
             account, name=body.name, seat_count=body.seats, variants=body.variants.settings(), players=body.players,
             seed=body.seed, move_timeout_hours=body.move_timeout_hours, public=body.public, bots=body.bots,
-            address=client_address(request),
+            start_when_full=body.start_when_full, address=client_address(request),
         )
     except PlayError as exc:
         response = again(said(exc), 429 if isinstance(exc, TooMany) else 403 if isinstance(exc, NotAllowed) else 422)

@@ -1,0 +1,33 @@
+"""hand-offs: tables that start themselves when full
+
+`games.start_when_full` is true for a table whose last seat taken starts its game (a join, an accepted
+invitation, bots at creation); false leaves the start to its creator. Existing tables keep the start by their
+creator they were opened with.
+
+Revision ID: 0012
+Revises: 0011
+Create Date: 2026-12-02 00:00:00.000000
+
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+# revision identifiers, used by Alembic.
+revision: str = "0012"
+down_revision: str | Sequence[str] | None = "0011"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    """Upgrade schema."""
+    op.add_column("games", sa.Column("start_when_full", sa.Boolean(), server_default=sa.text("true"), nullable=False))
+    op.execute("UPDATE games SET start_when_full = false WHERE status = 'open'")
+
+
+def downgrade() -> None:
+    """Downgrade schema."""
+    op.drop_column("games", "start_when_full")
