@@ -64,12 +64,14 @@ class Lobby:
         public: bool = True,
         bots: int = 0,
         start_when_full: bool = True,
+        invitation_days: int = 7,
         address: str = "unknown",
     ) -> GameSummary:
         """Open a table. An admin's table seats the `players` listed; a player's table seats its creator and
         invites the `players` listed, who accept or decline. `bots` more seats are taken by the site's bots
         (`bot-1` ...). A table that `start_when_full` starts when its last seat is taken (random seating): here,
         when the seated fill it, else by the join that does (`join`); otherwise its creator starts it (`start`).
+        Its invitations expire unanswered after `invitation_days` (`app.play.invitations.expire`).
         The secret seed is 32 random bytes, or the admin's `seed` (`app.rules.fairness`); its commitment is fixed
         here, before any draw.
 
@@ -126,6 +128,7 @@ class Lobby:
                 created_by=creator.id,
                 public=public,
                 start_when_full=start_when_full,
+                invitation_days=invitation_days,
             )
             session.add(game)
             await session.flush()

@@ -105,6 +105,8 @@ class Game(Base):
     public: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
     # The last seat taken starts the game (a join, an accepted invitation, bots at creation); false: its creator.
     start_when_full: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
+    # Days an invitation to the table waits for its answer before it expires (app.play.invitations.expire).
+    invitation_days: Mapped[int] = mapped_column(Integer, server_default=text("7"))
 
 
 class Seat(Base):

@@ -220,6 +220,7 @@ async def create_game(request: Request, body: CreateGameIn, account: CurrentAcco
         public=body.public,
         bots=body.bots,
         start_when_full=body.start_when_full,
+        invitation_days=body.invitation_days,
         address=client_address(request),
     )
     return GameOut.of(summary)

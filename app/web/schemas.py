@@ -154,6 +154,11 @@ class CreateGameIn(BaseModel):
         "creation) starts the game in that same request, and every seated player is mailed `game_started`; "
         "false: the creator starts it (POST .../start).",
     )
+    invitation_days: int = Field(
+        default=7, ge=1, le=60,
+        description="An invitation to the table unanswered this many days expires (its seat is free again) and "
+        "its inviter is mailed `invitation_expired`.",
+    )
 
 
 class SeatOut(BaseModel):
@@ -190,6 +195,7 @@ class GameOut(BaseModel):
     start_when_full: bool = Field(
         default=True, description="The last seat taken starts the game; false: its creator starts it."
     )
+    invitation_days: int = Field(default=7, description="Days an invitation to the table waits for its answer.")
     creator: str | None = Field(default=None, description="Who opened the table (starts it, invites to it).")
     invited: list[str] = Field(default_factory=list, description="Players invited who have not answered yet.")
     seed_commitment: str = Field(
@@ -222,6 +228,7 @@ class GameOut(BaseModel):
             ],
             public=g.public,
             start_when_full=g.start_when_full,
+            invitation_days=g.invitation_days,
             creator=g.creator,
             invited=list(g.invited),
             seed_commitment=g.seed_commitment,
