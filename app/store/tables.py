@@ -103,6 +103,10 @@ class Game(Base):
     updated_at: Mapped[datetime] = _now()
     # An open table anyone may join; otherwise only the players invited to it (`invitations`).
     public: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
+    # The last seat taken starts the game (a join, an accepted invitation, bots at creation); false: its creator.
+    start_when_full: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
+    # Days an invitation to the table waits for its answer before it expires (app.play.invitations.expire).
+    invitation_days: Mapped[int] = mapped_column(Integer, server_default=text("7"))
 
 
 class Seat(Base):

@@ -170,7 +170,8 @@ async def new_game_form(request: Request, account: OptionalAccount) -> Response:
         return render(request, "pages/error.html", account, status=403,
                       message=gettext("Only an admin may create games."))
     return render(request, "pages/new_game.html", account, sides=SIDES,
-                  values={"seats": "2", "bots": "0", "sides": "yellow", "access": "public"},
+                  values={"seats": "2", "bots": "0", "sides": "yellow", "access": "public", "start": "full",
+                          "invitation_days": "7"},
                   expansions=PLAYABLE_EXPANSIONS, cards=CARDS_BY_NUMBER)
 
 
@@ -194,6 +195,8 @@ async def new_game(
     move_timeout_hours: OptionalFormStr = None,
     access: FormStr = "public",
     bots: OptionalFormStr = None,
+    start: FormStr = "full",
+    invitation_days: OptionalFormStr = None,
     csrf_token: OptionalFormStr = None,
 ) -> Response:
     """Open a table: an admin's seats the players listed; a player's seats its creator and invites them."""
@@ -208,6 +211,8 @@ async def new_game(
         "move_timeout_hours": move_timeout_hours or "",
         "access": access,
         "bots": bots or "0",
+        "start": start,
+        "invitation_days": invitation_days or "7",
     }
 
     def again(message: str, status: int) -> HTMLResponse:
@@ -239,6 +244,8 @@ async def new_game(
             else None,
             "public": access != "invitation",
             "bots": bots.strip() if bots and bots.strip() else 0,
+            "start_when_full": start != "creator",
+            "invitation_days": invitation_days.strip() if invitation_days and invitation_days.strip() else 7,
         })
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -248,7 +255,7 @@ async def new_game(
         summary = await lobby.create_game(
             account, name=body.name, seat_count=body.seats, variants=body.variants.settings(), players=body.players,
             seed=body.seed, move_timeout_hours=body.move_timeout_hours, public=body.public, bots=body.bots,
-            address=client_address(request),
+            start_when_full=body.start_when_full, invitation_days=body.invitation_days, address=client_address(request),
         )
     except PlayError as exc:
         response = again(said(exc), 429 if isinstance(exc, TooMany) else 403 if isinstance(exc, NotAllowed) else 422)
