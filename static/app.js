@@ -84,6 +84,59 @@
   document.addEventListener("htmx:afterSettle", markTurn);
   document.addEventListener("DOMContentLoaded", markTurn);
 
+  // The table's tabs (templates/pages/game.html): one panel at a time below the track. The choice is the page's
+  // (`data-tab` on .table-page, outside the live board), so it survives every refresh of the board's panels, and
+  // it is remembered for the next visit of the tab.
+  function tabs() {
+    return document.querySelector(".tabs[role=tablist]");
+  }
+
+  function showTab(name, focus) {
+    var page = document.querySelector(".table-page");
+    var list = tabs();
+    if (!page || !list) return;
+    var buttons = Array.prototype.slice.call(list.querySelectorAll("[role=tab]"));
+    if (!buttons.some(function (b) { return b.dataset.panel === name; })) name = buttons[0].dataset.panel;
+    page.dataset.tab = name;
+    buttons.forEach(function (b) {
+      var on = b.dataset.panel === name;
+      b.setAttribute("aria-selected", on ? "true" : "false");
+      b.tabIndex = on ? 0 : -1;
+      if (on && focus) b.focus();
+    });
+    try {
+      sessionStorage.setItem("table-tab", name);
+    } catch (e) {
+      // no storage: the tab is forgotten with the page
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var list = tabs();
+    if (!list) return;
+    var saved = null;
+    try {
+      saved = sessionStorage.getItem("table-tab");
+    } catch (e) {
+      saved = null;
+    }
+    list.hidden = false;
+    showTab(saved || "players", false);
+    list.addEventListener("click", function (evt) {
+      var tab = evt.target.closest("[role=tab]");
+      if (tab) showTab(tab.dataset.panel, false);
+    });
+    list.addEventListener("keydown", function (evt) {
+      var buttons = Array.prototype.slice.call(list.querySelectorAll("[role=tab]"));
+      var at = buttons.indexOf(document.activeElement);
+      if (at < 0) return;
+      var to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: buttons.length - 1 }[evt.key];
+      if (to === undefined) return;
+      evt.preventDefault();
+      showTab(buttons[(to + buttons.length) % buttons.length].dataset.panel, true);
+    });
+  });
+
   // Board spots are SVG elements with role="button": Enter and Space click them, as they would a button.
   document.addEventListener("keydown", function (evt) {
     var t = evt.target;

@@ -35,6 +35,7 @@ KINDS: tuple[str, ...] = (
     "admin_alert",
     "seat_replaced",
     "invitation",
+    "invitation_expired",
     "chat",
 )
 # In English; translated where they are shown (`gettext(KIND_LABELS[kind])`), in the reader's language.
@@ -48,6 +49,7 @@ KIND_LABELS: Mapping[str, str] = {
     "admin_alert": N_("A player keeps running out of time (admins)"),
     "seat_replaced": N_("Another player takes over a seat in your game"),
     "invitation": N_("A player invites you to a table"),
+    "invitation_expired": N_("An invitation you made expired unanswered"),
     "chat": N_("Another player writes in the chat of your game"),
 }
 DIGEST_LABEL = N_("Daily digest")
@@ -83,7 +85,7 @@ MODES: tuple[str, ...] = ("immediately", "digest", "off")
 # Mails about a decision that is still awaited from the recipient; once the game moved on they are stale.
 ABOUT_AN_AWAITED_DECISION = frozenset({"your_turn", "permission", "reminder"})
 # Mails about a table rather than a position of its game (which may not have started): they show no state.
-ABOUT_THE_TABLE = frozenset({"invitation", "chat"})
+ABOUT_THE_TABLE = frozenset({"invitation", "invitation_expired", "chat"})
 # Mails about the account itself, asked for by its owner: sent whatever the mail settings, with no unsubscribe
 # link (they are not in KINDS, so no setting can name them).
 ALWAYS_SENT = frozenset({"password_reset", "email_changed", "email_confirm"})
@@ -255,6 +257,10 @@ def _subject_and_context(message: Message) -> tuple[str, dict[str, Any]]:
         context.update(invitations=invitations)
         return ngettext("You are invited to a table of Carson City", "You are invited to {count} tables of Carson City",
                         len(invitations)).format(count=len(invitations)), context
+    if kind == "invitation_expired":
+        invitee = str(details.get("invitee") or gettext("a player"))
+        context.update(invitee=invitee, days=int(details.get("days", 7)))
+        return gettext("{invitee} did not answer your invitation to {game}").format(invitee=invitee, game=game), context
     if kind == "chat":
         author = str(details.get("from") or gettext("A player"))
         context.update(author=author, text=str(details.get("text", "")))

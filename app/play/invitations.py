@@ -4,15 +4,17 @@
 An account may take invitations only from players it shared a running or finished game with (a setting, off by
 default): anybody else's invitation is refused, so the inviter knows, and nothing is mailed.
 
-The rows live while the table is open: joining takes one's own invitation, declining drops it, and starting
-the game drops the ones nobody answered.
+The rows live while the table is open: joining takes one's own invitation, declining drops it, starting the
+game drops the ones nobody answered, and an invitation unanswered for the table's `invitation_days` expires (its
+inviter is mailed, through the outbox, by the statement that drops it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -20,6 +22,26 @@ from app.play.errors import NotAllowed
 from app.store.tables import Game, Invitation, Outbox, Seat, User
 
 MAIL = "invitation"  # the kind of mail (app.notify.messages)
+EXPIRED = "invitation_expired"  # the kind of mail that tells the inviter
+
+# One statement: the invitations drop and their inviters' mails are queued together, or neither (two instances
+# checking at once each drop a different row, never one twice).
+_EXPIRE = text("""
+    WITH gone AS (
+        DELETE FROM invitations AS i USING games AS g
+        WHERE g.id = i.game_id AND g.status = 'open'
+          AND i.created_at + make_interval(days => g.invitation_days) <= CAST(:now AS timestamptz)
+        RETURNING i.game_id, i.user_id, i.invited_by, g.invitation_days
+    ),
+    told AS (
+        INSERT INTO outbox (game_id, kind, recipient_id, payload)
+        SELECT gone.game_id, 'mail', gone.invited_by,
+               jsonb_build_object('message', CAST(:kind AS text), 'invitee', u.username, 'days', gone.invitation_days)
+        FROM gone JOIN users AS u ON u.id = gone.user_id
+        WHERE gone.invited_by IS NOT NULL
+    )
+    SELECT count(*) FROM gone
+""")
 
 
 async def free_seats(session: AsyncSession, game_id: int, seat_count: int) -> int:
@@ -82,6 +104,12 @@ async def take(session: AsyncSession, game_id: int, user_id: int) -> bool:
         .returning(Invitation.user_id)
     )
     return found.first() is not None
+
+
+async def expire(session: AsyncSession, now: datetime) -> int:
+    """Drop the invitations to open tables unanswered for their table's `invitation_days` by `now`, freeing their
+    seats, and queue a mail to each inviter; how many expired."""
+    return int(await session.scalar(_EXPIRE, {"now": now, "kind": EXPIRED}) or 0)
 
 
 async def drop_all(session: AsyncSession, game_id: int) -> None:

@@ -1,5 +1,5 @@
-"""The periodic clock check, run in every instance: reminders due, players still away reported to the admins, then
-clocks run out.
+"""The periodic clock check, run in every instance: reminders due, players still away reported to the admins,
+invitations left unanswered too long expired, then clocks run out.
 
 A reminder is claimed by the statement that marks it sent, and a timeout is a command like any other
 (`GameService.apply`), recorded only if the game is still where the check found it: two instances never remind
@@ -14,7 +14,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from app.play import clocks
+from app.play import clocks, invitations
 from app.play.commands import TimeOut
 from app.play.service import GameService
 from app.store.availability import is_unavailable, run_forever
@@ -42,6 +42,7 @@ class ClockKeeper:
         async with self.service.db.autocommit() as session:
             reminders = await clocks.remind(session, now)
             await clocks.report_absences(session, now)
+            await invitations.expire(session, now)
             due = (
                 await session.execute(
                     select(Seat.game_id, Seat.seat)

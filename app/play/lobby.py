@@ -64,13 +64,17 @@ class Lobby:
         public: bool = True,
         bots: int = 0,
         rated: bool = True,
+        start_when_full: bool = True,
+        invitation_days: int = 7,
         address: str = "unknown",
     ) -> GameSummary:
-        """Open a table. An admin's table seats the `players` listed and starts at once when they fill it (random
-        seating); a player's table seats its creator and invites the `players` listed, who accept or decline.
-        `bots` more seats are taken by the site's bots (`bot-1` ...), and a player's table that they fill with its
-        creator starts at once too. The secret seed is 32 random bytes, or the admin's `seed`
-        (`app.rules.fairness`); its commitment is fixed here, before any draw.
+        """Open a table. An admin's table seats the `players` listed; a player's table seats its creator and
+        invites the `players` listed, who accept or decline. `bots` more seats are taken by the site's bots
+        (`bot-1` ...). A table that `start_when_full` starts when its last seat is taken (random seating): here,
+        when the seated fill it, else by the join that does (`join`); otherwise its creator starts it (`start`).
+        Its invitations expire unanswered after `invitation_days` (`app.play.invitations.expire`).
+        The secret seed is 32 random bytes, or the admin's `seed` (`app.rules.fairness`); its commitment is fixed
+        here, before any draw.
 
         A player's tables and invitations are counted per account and per client `address`
         (app.play.hosting_limits), once the request is otherwise valid.
@@ -125,6 +129,8 @@ class Lobby:
                 created_by=creator.id,
                 public=public,
                 rated=rated,
+                start_when_full=start_when_full,
+                invitation_days=invitation_days,
             )
             session.add(game)
             await session.flush()
@@ -135,7 +141,7 @@ class Lobby:
             await session.flush()
             if not creator.is_admin:
                 await invitations.invite(session, game.id, creator.id, users)
-            if len(seated) == seat_count:
+            if start_when_full and len(seated) == seat_count:
                 state = await self._start(session, game)
             await session.commit()
             game_id = game.id
@@ -145,7 +151,8 @@ class Lobby:
 
     async def join(self, account: Account, game_id: int) -> GameSummary:
         """Take a free seat in an open game, or the seat one's invitation holds (accepting it). A table by
-        invitation only takes its invited players alone."""
+        invitation only takes its invited players alone. The join that takes the last seat of a table that starts
+        when full starts its game, in the same transaction: the answer is the running game."""
         async with self.db.session() as session:
             game = await _game_for_update(session, game_id)
             if game.status != "open":
@@ -158,7 +165,13 @@ class Lobby:
                 if await invitations.free_seats(session, game_id, game.seat_count) <= 0:
                     raise Conflict("game_full", "Every seat of this game is taken or held for an invited player.")
             session.add(Seat(game_id=game_id, user_id=account.id))
+            await session.flush()
+            state = None
+            if game.start_when_full and await _seated(session, game_id) == game.seat_count:
+                state = await self._start(session, game)
             await session.commit()
+        if state is not None:
+            self.cache.remember(game_id, state)
         return await self.positions.summary(game_id)
 
     async def leave(self, account: Account, game_id: int) -> None:
@@ -258,6 +271,10 @@ class Lobby:
         if not await record(session, Outcome(game.id, 0, (), events, state, self.clock())):
             raise Conflict("game_started", "This game has already started.")
         return state
+
+
+async def _seated(session: AsyncSession, game_id: int) -> int:
+    return await session.scalar(select(func.count()).select_from(Seat).where(Seat.game_id == game_id)) or 0
 
 
 def _require_host(account: Account, game: Game) -> None:

@@ -67,6 +67,8 @@ class GameSummary:
     head: int = 0
     undo_seat: int | None = None  # the seat that may take back the last move, if any (for the server only)
     public: bool = True  # anyone may join while it is open; otherwise only the players invited
+    start_when_full: bool = True  # the last seat taken starts the game; otherwise its creator does
+    invitation_days: int = 7  # an invitation unanswered this long expires
     created_by: int | None = None
     creator: str | None = None  # the username of `created_by`
     invited: tuple[str, ...] = ()  # the players invited who have not answered yet (open tables)
@@ -484,6 +486,8 @@ async def _summary_rows(
             head=g.seq,
             undo_seat=g.undo_seat,
             public=g.public,
+            start_when_full=g.start_when_full,
+            invitation_days=g.invitation_days,
             created_by=g.created_by,
             creator=names[g.id],
             invited=tuple(invited.get(g.id, ())),

@@ -34,9 +34,10 @@ from app.rules.construction import (
     parcels_owned,
     permission_parcels,
 )
+from app.rules.duels import duelling_seats, spot_cowboys
 from app.rules.dynamite import dynamite_in_supply
 from app.rules.events import EventType, private_to
-from app.rules.flow import awaiting
+from app.rules.flow import Awaiting, awaiting
 from app.rules.income import SQUARE_GAINS, building_income, firepower, income_if_built
 from app.rules.model import Cowboy, GameState
 from app.rules.outlaws import outlaw_vp, outlaws_in_supply
@@ -285,7 +286,15 @@ def player_view(
     if s.config.gold_and_guns:  # the dynamite chips each player keeps (API.md "With expansions")
         for row in document["players"]:
             row["dynamite"] = s.players[row["seat"]].dynamite
-    return {**document, **_expansion_fields(s)}
+    return {**document, **_duel_field(s, waiting), **_expansion_fields(s)}
+
+
+def _duel_field(s: GameState, waiting: Awaiting | None) -> dict[str, Any]:
+    """While a duel waits for its duellists (a duel tile, the red Gunsmith's roll): what it is fought over and who
+    fights there, so that the table can say what is at stake (absent otherwise, as the expansions' fields are)."""
+    if waiting is None or waiting.target is None:
+        return {}
+    return {"duel": {**waiting.target, "seats": duelling_seats(spot_cowboys(s, waiting.target))}}
 
 
 def _expansion_fields(s: GameState) -> dict[str, Any]:

@@ -106,6 +106,10 @@ class Game(Base):
     public: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
     # Its finished game rates its players (app.play.ratings); false for a table opened unrated.
     rated: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
+    # The last seat taken starts the game (a join, an accepted invitation, bots at creation); false: its creator.
+    start_when_full: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
+    # Days an invitation to the table waits for its answer before it expires (app.play.invitations.expire).
+    invitation_days: Mapped[int] = mapped_column(Integer, server_default=text("7"))
 
 
 class Seat(Base):

@@ -214,9 +214,11 @@ async def get_leaderboard(
 @router.post("/games", status_code=status.HTTP_201_CREATED, responses=errors(403), tags=["games"])
 async def create_game(request: Request, body: CreateGameIn, account: CurrentAccount, lobby: LobbyDep) -> GameOut:
     """Open a table. Any signed-in player may (403 `players_create_games_off` where the site leaves it to
-    admins): the creator takes a seat and `players` are invited (each mailed; they accept by joining or decline),
-    and the creator starts the game once enough have joined. `seed` is for admins only (403 `seed_admin_only`).
-    An admin's table seats the `players` listed instead, and a full list starts it at once, seated at random.
+    admins): the creator takes a seat and `players` are invited (each mailed; they accept by joining or decline).
+    With `start_when_full` (the default) the last seat taken starts the game in that request (the answer, or the
+    join's, says `"status": "active"`); otherwise the creator starts it once enough have joined. `seed` is for
+    admins only (403 `seed_admin_only`).
+    An admin's table seats the `players` listed instead (a full list starts it at once, seated at random).
     `public: false` makes a table by invitation only. `bots` seats are taken by the site's bots (at least one
     seat stays a person's: 422 `too_many_bots`); bots cannot be invited (422 `bot_not_invited`). A player's
     tables and invitations are limited a day (429 `too_many_tables`, `too_many_invitations`, with Retry-After)."""
@@ -231,6 +233,8 @@ async def create_game(request: Request, body: CreateGameIn, account: CurrentAcco
         public=body.public,
         bots=body.bots,
         rated=body.rated,
+        start_when_full=body.start_when_full,
+        invitation_days=body.invitation_days,
         address=client_address(request),
     )
     return GameOut.of(summary)
@@ -259,7 +263,8 @@ async def get_game(game_id: Id, account: CurrentAccount, positions: PositionsDep
 @router.post("/games/{game_id}/join", responses=errors(403, 404, 409), tags=["games"])
 async def join_game(game_id: Id, account: CurrentAccount, lobby: LobbyDep) -> GameOut:
     """Take a free seat in an open game, or accept one's invitation (its seat was held). A table by invitation
-    only: 403 `invitation_required` for the others; 409 `game_full` when the free seats are taken or held."""
+    only: 403 `invitation_required` for the others; 409 `game_full` when the free seats are taken or held. The
+    join that takes the last seat of a table that starts when full starts its game: the answer is the running game."""
     return GameOut.of(await lobby.join(account, game_id))
 
 

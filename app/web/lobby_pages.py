@@ -35,6 +35,7 @@ CARDS_BY_NUMBER = [card for card in sorted(PERSONALITIES.values(), key=lambda ca
                    if card.expansion is None or card.expansion in PLAYABLE_EXPANSIONS]
 LOBBY_WATCHABLE = 20  # games being played that the lobby offers to watch, newest first
 LOBBY_VIEWS = 20  # games whose decision the lobby names (one state read each)
+LOBBY_RESULTS = 10  # finished games whose result the lobby shows (one state read each)
 
 
 @router.get("/")
@@ -76,7 +77,7 @@ async def _lobby_context(request: Request, positions: Positions, account: Accoun
     context: dict[str, Any] = {
         "mine": rows, "joinable": joinable,
         "invitations": [{**game_row(account, i.game), "invited_by": i.invited_by} for i in invitations],
-        "finished": [game_row(account, g) for g in finished],
+        "finished": [await _finished_row(positions, account, g, i < LOBBY_RESULTS) for i, g in enumerate(finished)],
         "watchable": [game_row(account, g) for g in playing if g.seat_of(account.id) is None],
         "refresh_seconds": request.app.state.settings.lobby_refresh_seconds,
     }
@@ -93,6 +94,13 @@ def _lobby_version(context: dict[str, Any]) -> str:
         for name in ("mine", "joinable", "invitations", "finished", "watchable")
     ]
     return hashlib.sha256(json.dumps(shown, default=str).encode()).hexdigest()[:16]
+
+
+async def _finished_row(positions: Positions, account: Account, g: GameSummary, with_result: bool) -> dict[str, Any]:
+    """A finished game of the lobby, with its result (the players by place, with their final totals)."""
+    row = game_row(account, g)
+    row["result"] = present.standings(await positions.view(account, g.id)) if with_result else []
+    return row
 
 
 async def _lobby_row(positions: Positions, account: Account, g: GameSummary, with_view: bool) -> dict[str, Any]:
@@ -162,7 +170,8 @@ async def new_game_form(request: Request, account: OptionalAccount) -> Response:
         return render(request, "pages/error.html", account, status=403,
                       message=gettext("Only an admin may create games."))
     return render(request, "pages/new_game.html", account, sides=SIDES,
-                  values={"seats": "2", "bots": "0", "sides": "yellow", "access": "public"},
+                  values={"seats": "2", "bots": "0", "sides": "yellow", "access": "public", "start": "full",
+                          "invitation_days": "7"},
                   expansions=PLAYABLE_EXPANSIONS, cards=CARDS_BY_NUMBER)
 
 
@@ -186,6 +195,8 @@ async def new_game(
     move_timeout_hours: OptionalFormStr = None,
     access: FormStr = "public",
     bots: OptionalFormStr = None,
+    start: FormStr = "full",
+    invitation_days: OptionalFormStr = None,
     csrf_token: OptionalFormStr = None,
 ) -> Response:
     """Open a table: an admin's seats the players listed; a player's seats its creator and invites them."""
@@ -200,6 +211,8 @@ async def new_game(
         "move_timeout_hours": move_timeout_hours or "",
         "access": access,
         "bots": bots or "0",
+        "start": start,
+        "invitation_days": invitation_days or "7",
     }
 
     def again(message: str, status: int) -> HTMLResponse:
@@ -231,6 +244,8 @@ async def new_game(
             else None,
             "public": access != "invitation",
             "bots": bots.strip() if bots and bots.strip() else 0,
+            "start_when_full": start != "creator",
+            "invitation_days": invitation_days.strip() if invitation_days and invitation_days.strip() else 7,
         })
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -240,7 +255,8 @@ async def new_game(
         summary = await lobby.create_game(
             account, name=body.name, seat_count=body.seats, variants=body.variants.settings(), players=body.players,
             seed=body.seed, move_timeout_hours=body.move_timeout_hours, public=body.public, bots=body.bots,
-            rated=body.rated, address=client_address(request),
+            start_when_full=body.start_when_full, invitation_days=body.invitation_days, rated=body.rated,
+            address=client_address(request),
         )
     except PlayError as exc:
         response = again(said(exc), 429 if isinstance(exc, TooMany) else 403 if isinstance(exc, NotAllowed) else 422)

@@ -6,7 +6,7 @@ decides nothing about the rules.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -15,7 +15,9 @@ from markupsafe import Markup, escape
 from app.i18n import N_, gettext, ngettext
 from app.rules.catalog import (
     BUILDINGS,
+    CONSTRUCTION_PRICE,
     FINAL_MONEY_PER_VP,
+    FINAL_VP_PER_ITEM,
     HORSE_VP,
     PERSONALITIES,
     SHOP,
@@ -49,6 +51,9 @@ REFUSING: tuple[MoveType, ...] = ("decline", "decline_parcel", "deny_remaining",
 ASKING: MoveType = "ask_permission"
 # What a decision's buttons need said beside them (RULING X6: where horses are shown, the page says what is not played).
 DECISION_NOTES: Mapping[str, str] = {Decision.HORSE: HORSES_NOT_PLAYED}
+# From how many board spots with several choices each the spots' buttons are folded away until a spot is clicked
+# (the Sheriff's placement offers two moves on every parcel: 128 buttons unfolded).
+FOLDED_FROM = 3
 HINT_SQUARES = ("parcel_income", "cowboy_income", "parcels_vp", "cowboy_vp", "estate_vp")
 
 
@@ -134,6 +139,7 @@ class Choice:
     value: str
     tone: str = ""  # "yes", "no" or "" — only for the button's look
     confirm: str = ""  # the question asked before the move is sent (moves that end something for the round)
+    detail: str = ""  # what the choice means, under its words (a personality card's text and cash limit)
 
 
 @dataclass
@@ -143,6 +149,7 @@ class Group:
     anchor: str | None = None
     as_select: bool = False
     note: str = ""
+    folded: bool = False  # a board spot's choices, shown once the spot is clicked (many spots would be a wall)
 
 
 @dataclass
@@ -176,10 +183,12 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
     on_board: list[Move] = []
     for move in moves:
         keys = target_keys(move, askable)
-        if not keys:
+        if not keys or move["type"] == ASKING:  # asking is the next step of a build: a button as well
             free.append(move)
+        if not keys:
             continue
-        on_board.append(move)
+        if move["type"] != ASKING:  # listed once: among the buttons
+            on_board.append(move)
         for key in keys:
             target = targets.setdefault(key, Target(key))
             target.moves.append(Choice(labeller.label(move), encode(move), _tone(move)))
@@ -198,14 +207,16 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
                                     for m in card_moves], note=note
             ))
         free = []
-    for key, target in sorted(targets.items()):
-        if target.single is None:
-            groups.append(Group(_spot_title(key), target.moves, anchor=f"choose-{key}"))
+    several = [(key, target) for key, target in sorted(targets.items()) if target.single is None]
+    for key, target in several:
+        groups.append(Group(_spot_title(key), target.moves, anchor=f"choose-{key}",
+                            folded=len(several) > FOLDED_FROM))
     if free:
         many = len(free) > 10
         groups.insert(0, Group(
             gettext("Your choice"),
-            [Choice(labeller.label(m), encode(m), _tone(m), labeller.confirmation(m)) for m in free],
+            [Choice(labeller.label(m), encode(m), _tone(m), labeller.confirmation(m), card_detail(doc, m))
+             for m in free],
             as_select=many,
             note=said(DECISION_NOTES.get(doc.get("awaiting") or "", "")),
         ))
@@ -217,6 +228,138 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
             note=gettext("Or click the highlighted spots on the board."),
         ))
     return groups, targets
+
+
+def card_detail(doc: Doc, move: Move) -> str:
+    """A personality card's choice in full: the text of the side it is played on, and its cash limit; both sides'
+    while the side is still to be decided."""
+    if move["type"] not in ("choose_personality", "copy_card") or move.get("card") not in PERSONALITIES:
+        return ""
+    row = PERSONALITIES[move["card"]]
+    side = move.get("side") or next((c.get("side") for c in doc["personalities"] if c["card"] == move["card"]), None)
+    sides = [side] if side else ["yellow", "red"]
+    return " / ".join(
+        gettext("{text} (cash limit ${limit})").format(text=said(row.side(s).text), limit=row.side(s).cash_limit)
+        for s in sides)
+
+
+def stake(doc: Doc, moves: Sequence[Move]) -> list[str]:
+    """What the viewer's decision puts at stake, in sentences read from the view and the legal moves: a duel's
+    place, duellists and prize; a build's building, sites and what it still lacks; a permission's asker, parcels
+    and what the house does for each side; an auction's lots, high bid and bidders still in."""
+    viewer = doc.get("viewer")
+    kind = doc.get("awaiting")
+    if viewer is None or viewer not in doc["to_act"] or kind is None:
+        return []
+    explain = STAKES.get(Decision(kind))
+    return explain(doc, moves, Labeller(doc)) if explain else []
+
+
+def _parcel(doc: Doc, x: int, y: int) -> dict[str, Any]:
+    return next(p for p in doc["board"]["parcels"] if p["x"] == x and p["y"] == y)
+
+
+def _duel_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[str]:
+    duel = doc.get("duel")
+    if not duel:
+        return []
+    firepower = {p["seat"]: p["firepower"] for p in doc["players"]}
+    sides = [gettext("{player}: firepower {firepower}").format(player=lab.who(seat), firepower=firepower[seat])
+             for seat in duel["seats"]]
+    if "square" in duel:
+        lines = [gettext("Duel on {square}.").format(square=square_name(duel["square"])),
+                 gettext("The winner takes the square's action.")]
+    else:
+        x, y = duel["x"], duel["y"]
+        parcel = _parcel(doc, x, y)
+        where = gettext("Duel over parcel ({x}, {y})").format(x=x, y=y)
+        name = content_name(parcel)
+        lines = [f"{where}: {name}." if name else f"{where}."]
+        hall = doc.get("city_hall") or {}
+        if parcel.get("outlaw"):
+            lines.append(gettext("Whoever beats the outlaw (strength {strength}) takes its reward.").format(
+                strength=parcel["outlaw"]["strength"]))
+        elif (hall.get("x"), hall.get("y")) == (x, y):
+            lines.append(gettext("The winner occupies the City Hall."))
+        elif parcel["content"] in BUILDINGS and parcel["owner"] is not None:
+            lines.append(gettext("If {owner} wins, the {building} pays them as usual; an attacker who wins takes "
+                                 "half its income (${income}).").format(
+                owner=lab.who(parcel["owner"]), building=gettext(BUILDINGS[parcel["content"]].name),
+                income=parcel["income"] or 0))
+        else:
+            lines.append(gettext("The winner may buy the parcel for ${price}.").format(price=parcel["price"]))
+    return [lines[0], gettext("Each side: {sides}.").format(sides="; ".join(sides)), *lines[1:],
+            gettext("A tie goes to the player who passed first this round.")]
+
+
+def _build_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[str]:
+    work = doc.get("construction_work") or {}
+    if work.get("seat") != doc.get("viewer"):
+        return []
+    lines = []
+    if work.get("building"):
+        lines.append(gettext("Your {building}: {help}").format(
+            building=building_name(work["building"]), help=building_help(work["building"])))
+    if work.get("stage") == "house":
+        lines.append(gettext("Next: its house, on one of the highlighted parcels."))
+        return lines
+    sites = work.get("site_incomes") or []
+    if sites:
+        lines.append(gettext("It may go now on {sites}.").format(sites=", ".join(
+            gettext("({x}, {y}) for ${income} a round").format(x=p["x"], y=p["y"], income=p["income"])
+            for p in sites)))
+        return lines
+    kinds = {m["type"] for m in moves}
+    missing = [text for kind, text in MISSING_FOR_BUILDING.items() if kind in kinds]
+    if work.get("building"):
+        lines.append(gettext("It cannot go anywhere yet. Still missing: {missing}.").format(
+            missing=gettext(" or ").join(said(text) for text in missing) if missing else gettext("a free parcel")))
+    return lines
+
+
+# What a building without a site may still get, by the move that gets it.
+MISSING_FOR_BUILDING: Final[Mapping[MoveType, str]] = {
+    "place_road": N_("a road reaching one of your free parcels"),
+    "ask_permission": N_("another player's permission to use their parcel"),
+}
+
+
+def _permission_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[str]:
+    work = doc.get("construction_work") or {}
+    request = work.get("request") or {}
+    if request.get("asked") != doc.get("viewer") or work.get("seat") is None:
+        return []
+    builder = lab.who(work["seat"])
+    building = building_name(work["building"]) if work.get("building") else gettext("building")
+    parcels = ", ".join(gettext("({x}, {y})").format(x=x, y=y) for x, y in request.get("parcels", []))
+    return [
+        gettext("{builder} asks to build the house of their {building} on your parcels {parcels}.").format(
+            builder=builder, building=building, parcels=parcels),
+        gettext("For you: the house stands on your parcel and stays yours ({vp} VP at the game's end), but that "
+                "parcel can no longer take a building of yours.").format(vp=FINAL_VP_PER_ITEM),
+        gettext("For {builder}: the {building} can be built with its house there; refused, they must find "
+                "another parcel.").format(builder=builder, building=building),
+    ]
+
+
+def _auction_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[str]:
+    auction = doc.get("auction")
+    if not auction:
+        return []
+    still = [lab.who(p["seat"]) for p in doc["players"] if p["seat"] not in auction["passed"]]
+    lines = [gettext("Still in: {players}.").format(players=", ".join(still))]
+    if auction.get("high"):
+        lines.append(gettext("To win, bid more than ${amount}.").format(amount=auction["high"]["amount"]))
+    return lines
+
+
+STAKES: Final[Mapping[Decision, Callable[[Doc, Sequence[Move], Labeller], list[str]]]] = {
+    Decision.DUEL_TILE: _duel_stake,
+    Decision.REROLL: _duel_stake,
+    Decision.CONSTRUCT: _build_stake,
+    Decision.PERMISSION: _permission_stake,
+    Decision.AUCTION_BID: _auction_stake,
+}
 
 
 def _spot_title(key: str) -> str:
@@ -347,8 +490,12 @@ def track(doc: Doc, targets: dict[str, Target]) -> list[TrackItem]:
     for step in TRACK_STEPS:
         square = squares.get(step)
         name = gettext(SQUARES[step].name if step in SQUARES else STEP_NAMES.get(step, step))
+        if step in CONSTRUCTION_PRICE:  # "Build $3" beside its building: the track stays in the first screen
+            name = gettext("Build ${price}").format(price=CONSTRUCTION_PRICE[step])
         built = construction.get(step, {})
-        hints = [(p["username"], p["hints"][step]) for p in doc["players"]] if step in HINT_SQUARES else []
+        # What a square would give now; once the game is over there is no "now" (the score says the rest).
+        hints = [(p["username"], p["hints"][step]) for p in doc["players"]] \
+            if step in HINT_SQUARES and doc["status"] != "finished" else []
         explained = " ".join([square_help(step), *(
             option_square_help(option, step) for option, extra in OPTION_SQUARE_TEXTS.items()
             if doc["variants"].get(option) and step in extra
@@ -412,6 +559,21 @@ def score_part(key: str) -> str:
     if key not in SCORE_PARTS:
         return key.replace("_", " ").capitalize()
     return gettext(SCORE_PARTS[key]).format(money=FINAL_MONEY_PER_VP, vp=HORSE_VP)
+
+
+def standings(doc: Doc) -> list[dict[str, Any]]:
+    """The players of a finished game, the winner first, then by final total (the score table's columns); empty
+    while the game is on."""
+    if doc["status"] != "finished" or not all(p.get("score") for p in doc["players"]):
+        return []
+    return sorted(doc["players"], key=lambda p: (p["seat"] != doc.get("winner"), -p["score"]["total"], p["seat"]))
+
+
+def vp_shown(doc: Doc) -> dict[int, int]:
+    """Each player's VP as the table shows it: the VP track while the game is on, the final total once it is over
+    (a panel showing the track beside "bob wins." would seem to crown the wrong player)."""
+    final = doc["status"] == "finished"
+    return {p["seat"]: p["score"]["total"] if final and p.get("score") else p["vp"] for p in doc["players"]}
 
 
 # The phases the state document names (`phase`), in words for the table's heading.

@@ -146,8 +146,18 @@ class CreateGameIn(BaseModel):
     bots: int = Field(
         default=0, ge=0, le=5,
         description="How many seats the site's bot takes (`bot-1`, `bot-2`, ...): 0 to seats - 1 "
-        "(422 `too_many_bots`); it moves by itself within seconds. A player's table that its creator and the bots "
-        "fill starts at once.",
+        "(422 `too_many_bots`); it moves by itself within seconds.",
+    )
+    start_when_full: bool = Field(
+        default=True,
+        description="The last seat taken (a join, an accepted invitation, or the bots and players seated at "
+        "creation) starts the game in that same request, and every seated player is mailed `game_started`; "
+        "false: the creator starts it (POST .../start).",
+    )
+    invitation_days: int = Field(
+        default=7, ge=1, le=60,
+        description="An invitation to the table unanswered this many days expires (its seat is free again) and "
+        "its inviter is mailed `invitation_expired`.",
     )
     rated: bool = Field(
         default=True, description="The finished game rates its players from their places; false: an unrated table."
@@ -185,6 +195,10 @@ class GameOut(BaseModel):
         default_factory=list, description="The running move clocks: one entry per awaited seat of a timed game."
     )
     public: bool = Field(default=True, description="Anyone may join while it is open; false: by invitation only.")
+    start_when_full: bool = Field(
+        default=True, description="The last seat taken starts the game; false: its creator starts it."
+    )
+    invitation_days: int = Field(default=7, description="Days an invitation to the table waits for its answer.")
     creator: str | None = Field(default=None, description="Who opened the table (starts it, invites to it).")
     invited: list[str] = Field(default_factory=list, description="Players invited who have not answered yet.")
     seed_commitment: str = Field(
@@ -216,6 +230,8 @@ class GameOut(BaseModel):
                 if s.seat is not None and s.deadline is not None
             ],
             public=g.public,
+            start_when_full=g.start_when_full,
+            invitation_days=g.invitation_days,
             creator=g.creator,
             invited=list(g.invited),
             seed_commitment=g.seed_commitment,

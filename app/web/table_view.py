@@ -80,4 +80,7 @@ def table_context(
         "log": log,
         "deadlines": deadlines or [],
         "hint_squares": present.HINT_SQUARES,
+        "standings": present.standings(doc),
+        "stake": present.stake(doc, moves),
+        "vp_shown": present.vp_shown(doc),
     }

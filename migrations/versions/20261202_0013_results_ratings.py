@@ -9,7 +9,7 @@ them: `ratings` is the newest, kept for the leaderboard. The three are data reco
 (`python -m app ratings --rebuild`).
 
 Revision ID: 0013
-Revises: 0011 (chained after the newest revision on main)
+Revises: 0012
 Create Date: 2026-12-02 00:00:00.000000
 
 """
@@ -22,7 +22,7 @@ from sqlalchemy.dialects import postgresql
 
 # revision identifiers, used by Alembic.
 revision: str = "0013"
-down_revision: str | Sequence[str] | None = "0011"
+down_revision: str | Sequence[str] | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -143,9 +143,11 @@ def test_the_final_score_of_six_players_fits_a_phone(browser: Browser, live: Liv
         sign_in(page, live.url, names[0])
         page.goto(f"{live.url}/games/{played.id}")
         score = page.locator("#score table")
+        # The players' columns: the winner first, then by final total.
+        order = sorted(range(len(names)), key=lambda s: (s != state.winner, -state.scores[s]["total"], s))
         for part, key in (("Horses", "horses"), ("Kit Carson", "kit_carson")):
             row = score.locator("tbody tr", has_text=part)
-            expect(row.locator("td")).to_have_text([str(score[key]) for score in state.scores])
+            expect(row.locator("td")).to_have_text([str(state.scores[s][key]) for s in order])
         fits(page, shots, "big-box-final-score")
     finally:
         context.close()
@@ -282,8 +284,9 @@ def test_six_players_with_every_expansion_play_the_last_round_by_clicking(
         for page in pages:
             wait_seq(page, state.seq, SLOW)
             rows = page.locator("#score table tbody tr")
+            order = sorted(range(len(final.scores)), key=lambda s: (s != final.winner, -final.scores[s]["total"], s))
             for row, key in enumerate([*parts, "total"]):
-                expect(rows.nth(row).locator("td")).to_have_text([str(score[key]) for score in final.scores])
+                expect(rows.nth(row).locator("td")).to_have_text([str(final.scores[s][key]) for s in order])
             expect(page.locator("#score td.best")).to_have_count(1)
             assert was_not_reloaded(page)
         shots(pages[0], "31-big-box-six-players-clicked-to-the-end")

@@ -62,12 +62,15 @@ def test_a_player_opens_a_table_invites_a_friend_they_chat_and_start(
         host.get_by_role("button", name="Start the game").click()
         expect(host.locator("#board")).to_be_visible(timeout=TIMEOUT)
         expect(friend.locator("#board")).to_be_visible(timeout=TIMEOUT)
-        for page in (host, friend):
+        for page in (host, friend):  # the chat and the notes are tabs of the table
+            page.locator("#tab-chat").click()
             expect(page.locator("#chat-log")).to_contain_text("Ready when you are")
+            page.locator("#tab-notes").click()
             expect(page.locator("#notes")).to_be_visible()
         friend.get_by_label("Your notes on this game").fill("Hank likes ranches.")
         friend.get_by_role("button", name="Save my notes").click()
         expect(friend.locator("#notes-saved")).to_be_visible()
+        friend.locator("#tab-chat").click()
         friend.get_by_label("Your message").fill("Good luck!")
         friend.get_by_role("button", name="Send").click()
         expect(host.locator("#chat-log")).to_contain_text("Good luck!", timeout=TIMEOUT)

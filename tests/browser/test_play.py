@@ -289,7 +289,7 @@ def _click_a_choice(actor: Page, others: list[Page], rnd: random.Random) -> None
     """Play one decision by clicking, like a bold player: mostly a move from a list (places cowboys, buys,
     builds) or a bold button, now and then the safest button (pass, leave, keep, refuse)."""
     decision = actor.locator("#decision")
-    buttons = decision.locator("button[name=move]")
+    buttons = decision.locator("button[name=move]:visible")  # a folded board spot's buttons wait for its click
     labels = buttons.all_inner_texts()
     safe = [i for i, label in enumerate(labels) if label.startswith(SAFE_CHOICES)]
     bold = [i for i in range(len(labels)) if i not in safe]

@@ -91,6 +91,10 @@ def test_every_square_and_building_explains_itself_to_a_keyboard(browser: Browse
             expect(summary).to_be_focused()
             page.keyboard.press("Enter")
             expect(page.locator(f"#square-{step} details.help p")).to_be_visible()
+        # The buildings' legend and the cards are in the table's second tab, reached by the arrow keys.
+        page.locator("#tab-players").focus()
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("#tab-cards")).to_have_attribute("aria-selected", "true")
         legend = page.locator("#legend summary")
         legend.focus()
         page.keyboard.press("Enter")

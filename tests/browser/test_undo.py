@@ -51,6 +51,7 @@ def test_a_placement_is_taken_back_with_the_undo_button(browser: Browser, live: 
     try:
         expect(actor.locator("#undo")).to_have_count(0)
         start = board_seq(actor)
+        actor.locator("#square-wages a.place").click()  # the Sheriff's two cowboys: the square, then which one
         click_and_wait(actor, actor.get_by_role("button", name="Place a cowboy on Wages"), [other])
         expect(actor.locator("#square-wages .sq-cowboys .meeple-inline")).to_have_count(1)
         expect(other.locator("#undo")).to_have_count(0)

@@ -32,6 +32,7 @@ DETAILS: dict[str, dict[str, Any]] = {
     "admin_alert": {"player": "bob", "seat": 1, "count": 3},
     "seat_replaced": {"username": "ann", "previous": "bob"},
     "invitation": {"by": "bob"},
+    "invitation_expired": {"invitee": "bob", "days": 7},
     "chat": {"from": "bob", "text": "bonjour / hola"},
     "password_reset": {"link": "https://carson.example/password/reset/xyz", "hours": 1},
     "email_changed": {"to": "ann@example.com", "new": "ann.b@example.org"},

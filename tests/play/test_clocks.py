@@ -229,8 +229,8 @@ async def test_three_timeouts_at_a_players_table_alert_the_admins_not_its_creato
     r = await client.post("/api/v1/games", json={"name": "Slow", "seats": 2, "move_timeout_hours": 1},
                           headers=ann.headers)
     gid = r.json()["id"]
-    await client.post(f"/api/v1/games/{gid}/join", headers=bob.headers)
-    game = (await client.post(f"/api/v1/games/{gid}/start", headers=ann.headers)).json()
+    game = (await client.post(f"/api/v1/games/{gid}/join", headers=bob.headers)).json()  # the last seat starts it
+    assert game["status"] == "active"
     table = Table(service, api.app.state.positions, game, [ann, bob])
     keeper = ClockKeeper(service)
     t = now()

@@ -21,7 +21,8 @@ async def test_admin_creates_a_game_that_starts_at_once_with_a_full_player_list(
 async def test_players_join_and_the_admin_starts(api: Api, client: httpx.AsyncClient) -> None:
     admin = await api.admin()
     ann, bob, cid = await api.player("ann"), await api.player("bob"), await api.player("cid")
-    r = await client.post("/api/v1/games", json={"name": "Open", "seats": 2}, headers=admin.headers)
+    r = await client.post("/api/v1/games", json={"name": "Open", "seats": 2, "start_when_full": False},
+                          headers=admin.headers)
     assert r.status_code == 201 and r.json()["status"] == "open" and r.json()["seq"] == 0
     gid = r.json()["id"]
     assert (await client.post(f"/api/v1/games/{gid}/join", headers=ann.headers)).status_code == 200

@@ -62,7 +62,7 @@ async def test_the_lobby_shows_invitations_tables_to_join_and_ones_own(client: h
 async def test_the_creator_starts_from_the_lobby(client: httpx.AsyncClient, api: Api) -> None:
     bert = await api.player("bert")
     token = await signed_in(client, "anna")
-    await client.post("/games/new", data={"name": "Ours", "seats": "2", "csrf_token": token})
+    await client.post("/games/new", data={"name": "Ours", "seats": "2", "start": "creator", "csrf_token": token})
     summary = (await client.get("/api/v1/games", headers=bert.headers)).json()["data"][0]
     await client.post(f"/api/v1/games/{summary['id']}/join", headers=bert.headers)
     mine = (await client.get("/")).text.split('id="my-games"')[1]

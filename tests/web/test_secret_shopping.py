@@ -270,7 +270,8 @@ async def test_a_stream_opened_before_the_start_follows_its_players_seat(setting
     async with live_server(settings) as (url, app), httpx.AsyncClient(base_url=url, timeout=10) as client:
         api = Api(client, app)
         people = await _people(api)
-        body = {"name": "Later", "seats": 2, "seed": SEED, "variants": {"new_beginning": True}}
+        body = {"name": "Later", "seats": 2, "seed": SEED, "variants": {"new_beginning": True},
+                "start_when_full": False}
         gid = (await client.post("/api/v1/games", json=body, headers=people.admin.headers)).json()["id"]
         ann, bob = people.players[:2]
         for p in (ann, bob):

@@ -88,7 +88,7 @@ async def test_a_table_by_invitation_takes_only_the_invited(api: Api, client: ht
 async def test_only_the_creator_invites_and_never_into_a_full_table(api: Api, client: httpx.AsyncClient) -> None:
     ann, bob, cid = await api.player("ann"), await api.player("bob"), await api.player("cid")
     await api.player("dan")
-    game = await open_table(client, ann, seats=2)
+    game = await open_table(client, ann, seats=2, start_when_full=False)  # stays open when full
     gid = game["id"]
     invite = f"/api/v1/games/{gid}/invitations"
     assert (await client.post(f"/api/v1/games/{gid}/join", headers=cid.headers)).status_code == 200
@@ -125,7 +125,7 @@ async def test_only_the_creator_or_an_admin_starts_and_unanswered_invitations_la
 async def test_an_admin_starts_a_players_table(api: Api, client: httpx.AsyncClient) -> None:
     admin = await api.admin()
     ann, bob = await api.player("ann"), await api.player("bob")
-    game = await open_table(client, ann, seats=2)
+    game = await open_table(client, ann, seats=2, start_when_full=False)
     await client.post(f"/api/v1/games/{game['id']}/join", headers=bob.headers)
     r = await client.post(f"/api/v1/games/{game['id']}/start", headers=admin.headers)
     assert r.status_code == 200 and r.json()["status"] == "active"
@@ -135,7 +135,7 @@ async def test_leaving_frees_the_seat_hands_the_table_on_and_the_last_closes_it(
     api: Api, client: httpx.AsyncClient
 ) -> None:
     ann, bob, cid = await api.player("ann"), await api.player("bob"), await api.player("cid")
-    game = await open_table(client, ann, seats=2)
+    game = await open_table(client, ann, seats=2, start_when_full=False)  # stays open when full
     gid = game["id"]
     assert_error(await client.post(f"/api/v1/games/{gid}/leave", headers=bob.headers), 409, "not_joined")
     await client.post(f"/api/v1/games/{gid}/join", headers=bob.headers)
