@@ -51,6 +51,12 @@ def _worker(args: argparse.Namespace) -> int:
     return worker(args)
 
 
+def _ratings(args: argparse.Namespace) -> int:
+    from app.commands import ratings
+
+    return ratings(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m app", description="Carson City Online")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -95,6 +101,10 @@ def build_parser() -> argparse.ArgumentParser:
     admin.add_argument("--email", default=None)
     admin.add_argument("--password", default=None, help="default: ADMIN_PASSWORD, else asked on the terminal")
     admin.set_defaults(handler=_create_admin)
+
+    rating = commands.add_parser("ratings", help="rate the finished games still pending (the server does it itself)")
+    rating.add_argument("--rebuild", action="store_true", help="compute every rating again from the results table")
+    rating.set_defaults(handler=_ratings)
     return parser
 
 

@@ -15,7 +15,7 @@ import secrets
 import sys
 from typing import Any
 
-from app.main import create_app, ensure_admin, run_worker
+from app.main import create_app, ensure_admin, rate_games, run_worker
 from app.play import addresses
 from app.play.errors import Invalid
 from app.settings import Settings
@@ -101,3 +101,9 @@ def create_admin(args: argparse.Namespace) -> int:
     print(f"admin '{args.username}' is ready")
     return 0
 
+
+def ratings(args: argparse.Namespace) -> int:
+    """Rate the finished games still pending, or compute every rating again from the results (`--rebuild`)."""
+    rated = asyncio.run(rate_games(Settings(), args.rebuild))
+    print(f"ratings: {rated} games rated{' (rebuilt from the results)' if args.rebuild else ''}")
+    return 0

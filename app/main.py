@@ -202,6 +202,15 @@ async def run_worker(settings: Settings) -> None:
             await asyncio.Event().wait()
 
 
+async def rate_games(settings: Settings, rebuild: bool) -> int:
+    """`python -m app ratings`: rate the finished games still pending, or (`rebuild`) compute every rating again
+    from the results table (migrating first); how many games were rated."""
+    from app.play import ratings
+
+    async with opened_database(settings, migrated=True) as db:
+        return await (ratings.rebuild(db) if rebuild else ratings.rate_pending(db))
+
+
 async def ensure_admin(settings: Settings, username: str, password: str, email: str | None) -> None:
     """`python -m app create-admin`: the account `username` is an admin with `password` (migrating first)."""
     async with opened_database(settings, migrated=True) as db:

@@ -20,7 +20,7 @@ from app.play.errors import Conflict, Invalid, NotSignedIn
 from app.store.tables import User
 
 # The site's bots are called bot-1, bot-2, ... (API.md "Bots"); nobody else may take such a name.
-BOT_NAME = re.compile(r"bot-[0-9]+", re.IGNORECASE)
+BOT_NAME = re.compile(r"bot-[0-9a-z]+", re.IGNORECASE)  # bot-1 ..., and the bot levels (bot-normal)
 NO_PASSWORD = "!"  # no argon2 hash: every password is wrong for it
 
 

@@ -63,6 +63,7 @@ class Lobby:
         move_timeout_hours: int | None = None,
         public: bool = True,
         bots: int = 0,
+        rated: bool = True,
         start_when_full: bool = True,
         invitation_days: int = 7,
         address: str = "unknown",
@@ -81,7 +82,7 @@ class Lobby:
         Raises NotAllowed `players_create_games_off` (a player, where only admins create games) or
         `seed_admin_only`, Invalid for variants, player lists or numbers of bots that cannot be played, TooMany
         `too_many_tables` / `too_many_invitations`; Invalid `link_in_name` for a name that reads as an address
-        (app.play.table_names)."""
+        (app.play.table_names). An unrated (`rated` false) table's game changes nobody's rating."""
         table_names.check_name(name)
         if not creator.is_admin:
             if not self.players_create_games:
@@ -127,6 +128,7 @@ class Lobby:
                 move_timeout_hours=move_timeout_hours,
                 created_by=creator.id,
                 public=public,
+                rated=rated,
                 start_when_full=start_when_full,
                 invitation_days=invitation_days,
             )

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from app.play.accounts import Account, find_by_name
 from app.play.errors import NotFound
 from app.play.positions import GameSummary, Positions
+from app.play.ratings import Skill
+from app.play.standing import Reputation, history_of, reputation_of, skill_of
 
 FINISHED_SHOWN = 50
 RUNNING_SHOWN = 50
@@ -35,6 +37,9 @@ class PlayerRecord:
     finished: list[Result]
     finished_total: int  # all their finished games, of which `finished` lists the newest
     running: list[GameSummary]
+    skill: Skill  # their rating (app.play.ratings)
+    reputation: Reputation
+    history: list[int]  # the rating shown after each rated game, oldest first
 
     @property
     def wins(self) -> int:
@@ -54,10 +59,12 @@ async def player_record(positions: Positions, viewer: Account, username: str) ->
         if user is None:
             raise NotFound("player_not_found", "There is no player called '{name}'.", name=username)
         user_id, name = user.id, user.username
+        skill, reputation = await skill_of(session, user_id), await reputation_of(session, user_id)
+        history = await history_of(session, user_id)
     finished, total = await positions.list_games(viewer, status="finished", player_id=user_id, limit=FINISHED_SHOWN)
     active, _ = await positions.list_games(viewer, status="active", player_id=user_id, limit=RUNNING_SHOWN)
     results = [await _result(positions, user_id, g) for g in finished]
-    return PlayerRecord(name, [r for r in results if r is not None], total, active)
+    return PlayerRecord(name, [r for r in results if r is not None], total, active, skill, reputation, history)
 
 
 async def _result(positions: Positions, user_id: int, game: GameSummary) -> Result | None:

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.bus import CHANNEL, Change
+from app.play.results import leaver_place, places
 from app.rules import Event, GameState, private_to, to_act
 from app.store.db import DriverConnection, driver_sql, fetch_all
 
@@ -100,6 +101,11 @@ class Outcome:
         return self.expected_seq + len(self.events)
 
     @property
+    def ends_game(self) -> bool:
+        """Whether these events finish the game: its results are recorded with them (`app.play.results`)."""
+        return any(event["type"] == "game_finished" for event in self.events)
+
+    @property
     def private(self) -> bool:
         """Whether every event is private to the actor (A New Beginning's basket edits)."""
         return self.actor is not None and all(private_to(event) == self.actor for event in self.events)
@@ -108,7 +114,7 @@ class Outcome:
 # Written for the driver (`%(name)s` parameters, see `fetch_all`), and compacted (`driver_sql`) so that psycopg
 # keeps its parsed form. Parameters are cast where PostgreSQL could not infer their type (arrays, and values that
 # may be NULL).
-_RECORD = driver_sql("""
+_WRITE = """
     WITH moved AS (
         UPDATE games AS g
         SET seq = %(new_seq)s, status = %(status)s, to_act = CAST(%(to_act)s AS integer[]), updated_at = now(),
@@ -194,8 +200,55 @@ _RECORD = driver_sql("""
                            CAST(%(ats)s AS timestamptz[]), CAST(%(payloads)s AS jsonb[]))
             AS o(kind, recipient_id, at, payload)
     )
+"""
+_NOTIFY = """
     SELECT pg_notify(%(channel)s, %(notice)s) FROM moved
-""")
+"""
+# The game's end writes its results too (app.play.results): each seat's player at their place with their score,
+# and each player who left a seat during the game (a `seat_replaced` event names them) last. A player's clock
+# ran out if a move was made for their seat by the clock while they held it (this one's, `timed_out_seat`,
+# included). The game is played out when a person still plays a seat at the end (not every person left it to
+# the bot); only then, and when its table is rated, does it count for ratings. The statement runs once a game,
+# so it may be longer than what psycopg keeps parsed.
+_RESULTS = """,
+    held AS (
+        SELECT s.user_id, r.seat, r.place, r.score, false AS left_game, CAST(NULL AS integer) AS until,
+               COALESCE((SELECT max(x.seq) FROM game_events AS x WHERE x.game_id = s.game_id
+                         AND x.type = 'seat_replaced' AND CAST(x.data->>'seat' AS integer) = r.seat), 0) AS since
+        FROM unnest(CAST(%(result_seats)s AS integer[]), CAST(%(result_places)s AS integer[]),
+                    CAST(%(result_scores)s AS jsonb[])) AS r(seat, place, score)
+        JOIN seats AS s ON s.game_id = %(game_id)s AND s.seat = r.seat
+    ),
+    left_seats AS (
+        SELECT DISTINCT ON (u.id) u.id AS user_id, CAST(x.data->>'seat' AS integer) AS seat,
+               CAST(%(leaver_place)s AS integer) AS place, CAST(NULL AS jsonb) AS score, true AS left_game,
+               x.seq AS until,
+               COALESCE((SELECT max(y.seq) FROM game_events AS y WHERE y.game_id = x.game_id
+                         AND y.type = 'seat_replaced' AND y.data->>'seat' = x.data->>'seat' AND y.seq < x.seq), 0)
+                   AS since
+        FROM game_events AS x JOIN users AS u ON lower(u.username) = lower(x.data->>'previous')
+        WHERE x.game_id = %(game_id)s AND x.type = 'seat_replaced'
+          AND NOT EXISTS (SELECT FROM held WHERE held.user_id = u.id)
+        ORDER BY u.id, x.seq DESC
+    ),
+    resulted AS (
+        INSERT INTO game_results (game_id, user_id, seat, place, score, on_time, left_game, rated)
+        SELECT g.id, p.user_id, p.seat, p.place, p.score,
+               (p.left_game OR p.seat IS DISTINCT FROM CAST(%(timed_out_seat)s AS integer)) AND NOT EXISTS (
+                   SELECT FROM game_events AS e
+                   WHERE e.game_id = g.id AND e.actor = p.seat AND e.timed_out AND e.seq > p.since
+                     AND (p.until IS NULL OR e.seq < p.until)),
+               p.left_game,
+               g.rated AND EXISTS (
+                   SELECT FROM seats AS s JOIN users AS u ON u.id = s.user_id
+                   WHERE s.game_id = g.id AND s.seat IS NOT NULL AND NOT u.is_bot
+                     AND (NOT s.absent OR s.seat = CAST(%(reset_seat)s AS integer)))
+        FROM moved AS m JOIN games AS g ON g.id = m.id,
+             (SELECT * FROM held UNION ALL SELECT * FROM left_seats) AS p
+    )
+"""
+_RECORD = driver_sql(_WRITE + _NOTIFY)
+_RECORD_END = driver_sql(_WRITE + _RESULTS + _NOTIFY)
 
 
 async def record(on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
@@ -206,7 +259,8 @@ async def record(on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
     moves-per-minute cap or `outcome.sign_in` no longer stands."""
     if not outcome.events:
         raise ValueError("an outcome records at least one event")
-    return len(await fetch_all(on, _RECORD, _parameters(outcome))) == 1
+    statement = _RECORD_END if outcome.ends_game else _RECORD
+    return len(await fetch_all(on, statement, _parameters(outcome))) == 1
 
 
 def _parameters(o: Outcome) -> dict[str, Any]:
@@ -218,6 +272,8 @@ def _parameters(o: Outcome) -> dict[str, Any]:
     fresh = {o.actor, handover_seat}
     restart = [seat for seat in awaited if seat not in o.was_to_act or seat in fresh]
     outbox = _outbox(o)
+    winner = o.after.winner if o.ends_game else None
+    result_places = places(o.after.scores, winner) if winner is not None else []
     return {
         "game_id": o.game_id,
         "expected_seq": o.expected_seq,
@@ -254,6 +310,10 @@ def _parameters(o: Outcome) -> dict[str, Any]:
         "sign_in_kind": o.sign_in.kind if o.sign_in else None,
         "sign_in_user": o.sign_in.user_id if o.sign_in else None,
         "window": MOVE_WINDOW,
+        "result_seats": list(range(len(result_places))),
+        "result_places": result_places,
+        "result_scores": [json.dumps(dict(score)) for score in o.after.scores] if result_places else [],
+        "leaver_place": leaver_place(len(o.after.players)),
         "channel": CHANNEL,
         "notice": Change(
             o.game_id, o.new_seq, tuple(awaited), status, o.actor if o.private else None, handover_seat

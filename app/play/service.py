@@ -22,7 +22,7 @@ from typing import Any, overload
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.play import clocks
+from app.play import clocks, ratings
 from app.play.accounts import Account
 from app.play.bus import Change
 from app.play.commands import BotMove, Command, PlayerMove, ReplaceSeat, TimeOut, Undo
@@ -144,7 +144,18 @@ class GameService:
         recorded = await self.cache.recording(outcome.game_id, outcome.new_seq, outcome.after, record(on, outcome))
         if recorded and outcome.handover is not None:
             self.cache.seats.forget_seat(outcome.game_id, outcome.handover[0])
+        if recorded and outcome.ends_game:
+            await self._rate()
         return recorded
+
+    async def _rate(self) -> None:
+        """Rate the game that just ended (and any other whose rating is pending) once its results are recorded.
+        The move stands whatever happens here: a failure is logged, and the next game's end, or
+        `python -m app ratings --rebuild`, rates what was left."""
+        try:
+            await ratings.rate_pending(self.db)
+        except Exception:
+            log.exception("rating the finished games failed; they stay pending")
 
     def _decide_on_cache(self, command: PlayerMove) -> Outcome | None:
         """The move decided on this process's cached state, without reading the head: the common case of a

@@ -16,6 +16,7 @@ from sqlalchemy import (
     CheckConstraint,
     Computed,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -103,6 +104,8 @@ class Game(Base):
     updated_at: Mapped[datetime] = _now()
     # An open table anyone may join; otherwise only the players invited to it (`invitations`).
     public: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
+    # Its finished game rates its players (app.play.ratings); false for a table opened unrated.
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
     # The last seat taken starts the game (a join, an accepted invitation, bots at creation); false: its creator.
     start_when_full: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
     # Days an invitation to the table waits for its answer before it expires (app.play.invitations.expire).
@@ -133,6 +136,61 @@ class Seat(Base):
     absence_alert_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
 
     __table_args__ = (Index("uq_seats_game_id_seat", "game_id", "seat", unique=True),)
+
+
+class GameResult(Base):
+    """How a finished game ended for one of its players, written by the statement that records its end
+    (app.play.record): their place (1 the best, ties shared; a player who left the game is behind everyone who
+    finished it), their score parts (None for a player who left), whether their clock never ran out, and
+    whether the game counts for ratings (its table was rated and it was played out)."""
+
+    __tablename__ = "game_results"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    score: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    on_time: Mapped[bool] = mapped_column(Boolean)
+    left_game: Mapped[bool] = mapped_column(Boolean)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    finished_at: Mapped[datetime] = _now()
+
+    __table_args__ = (Index("ix_game_results_user_id_finished_at", "user_id", "finished_at"),)
+
+
+class RatedGame(Base):
+    """A game whose results changed the ratings, in the order they did (`id`): the order a rebuild follows."""
+
+    __tablename__ = "rated_games"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    rated_at: Mapped[datetime] = _now()
+
+
+class RatingHistory(Base):
+    """A player's rating after a rated game (for a bot: its level's rating identity, app.play.ratings)."""
+
+    __tablename__ = "rating_history"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+
+
+class Rating(Base):
+    """A player's newest rating (Plackett-Luce's mu and sigma) and how many rated games it rests on."""
+
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = _now()
 
 
 class Invitation(Base):

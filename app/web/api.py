@@ -9,6 +9,7 @@ from fastapi.security import OAuth2PasswordRequestForm
 
 from app.play.commands import PlayerMove, Undo
 from app.play.profiles import player_record
+from app.play.standing import leaderboard
 from app.web.deps import (
     ChatDep,
     ClaimDep,
@@ -44,6 +45,7 @@ from app.web.schemas import (
     InvitationOut,
     InvitationsOut,
     InviteIn,
+    LeaderboardOut,
     MeOut,
     MoveIn,
     MoveOut,
@@ -54,6 +56,7 @@ from app.web.schemas import (
     PasswordForgotIn,
     PasswordResetIn,
     PlayerOut,
+    RankedOut,
     RegisterIn,
     TokenOut,
     UndoIn,
@@ -195,6 +198,16 @@ async def get_player(username: Name, account: CurrentAccount,
     return PlayerOut.of(await player_record(positions, account, username))
 
 
+@router.get("/leaderboard", tags=["players"])
+async def get_leaderboard(
+    account: CurrentAccount, positions: PositionsDep,
+    players: int | None = Query(default=None, ge=2, le=6, description="Only players of rated games of this size."),
+) -> LeaderboardOut:
+    """The rated players, best first (at most 100), provisional ones (fewer than 10 rated games) left out."""
+    ranked = await leaderboard(positions.db, players)
+    return LeaderboardOut(players=[RankedOut(username=r.username, rating=r.rating, games=r.games) for r in ranked])
+
+
 # --- games --------------------------------------------------------------------------------------------------
 
 
@@ -219,6 +232,7 @@ async def create_game(request: Request, body: CreateGameIn, account: CurrentAcco
         move_timeout_hours=body.move_timeout_hours,
         public=body.public,
         bots=body.bots,
+        rated=body.rated,
         start_when_full=body.start_when_full,
         invitation_days=body.invitation_days,
         address=client_address(request),

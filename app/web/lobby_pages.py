@@ -255,7 +255,8 @@ async def new_game(
         summary = await lobby.create_game(
             account, name=body.name, seat_count=body.seats, variants=body.variants.settings(), players=body.players,
             seed=body.seed, move_timeout_hours=body.move_timeout_hours, public=body.public, bots=body.bots,
-            start_when_full=body.start_when_full, invitation_days=body.invitation_days, address=client_address(request),
+            start_when_full=body.start_when_full, invitation_days=body.invitation_days, rated=body.rated,
+            address=client_address(request),
         )
     except PlayError as exc:
         response = again(said(exc), 429 if isinstance(exc, TooMany) else 403 if isinstance(exc, NotAllowed) else 422)

@@ -159,6 +159,9 @@ class CreateGameIn(BaseModel):
         description="An invitation to the table unanswered this many days expires (its seat is free again) and "
         "its inviter is mailed `invitation_expired`.",
     )
+    rated: bool = Field(
+        default=True, description="The finished game rates its players from their places; false: an unrated table."
+    )
 
 
 class SeatOut(BaseModel):
@@ -247,6 +250,28 @@ class ResultOut(BaseModel):
     winner: str = Field(description="The winner's username.")
 
 
+class RatingOut(BaseModel):
+    value: int = Field(description="The rating shown (Plackett-Luce's mu - 3 sigma, scaled; a newcomer's is 1000).")
+    games: int = Field(description="The rated games it rests on.")
+    provisional: bool = Field(description="Fewer than 10 rated games: shown with a '?'.")
+
+
+class ReputationOut(BaseModel):
+    finished: int = Field(description="Games played to their end.")
+    abandoned: int = Field(description="Games left while running (the seat handed to another player).")
+    timeouts: int = Field(description="Finished games in which the player's move clock ran out.")
+
+
+class RankedOut(BaseModel):
+    username: str
+    rating: int
+    games: int
+
+
+class LeaderboardOut(BaseModel):
+    players: list[RankedOut] = Field(description="Best first; provisional players left out.")
+
+
 class PlayerOut(BaseModel):
     """A player's record, as their page `/players/{name}` shows it."""
 
@@ -256,10 +281,16 @@ class PlayerOut(BaseModel):
     wins: int = Field(description="Wins among the games `finished` lists.")
     win_rate: float | None = Field(description="`wins` per game `finished` lists; null before the first.")
     running: list[GameOut] = Field(description="The games they play now (at most 50).")
+    rating: RatingOut = Field(description="Their rating (a bot's: its level's).")
+    reputation: ReputationOut
 
     @classmethod
     def of(cls, record: PlayerRecord) -> PlayerOut:
+        skill, reputation = record.skill, record.reputation
         return cls(
+            rating=RatingOut(value=skill.value, games=skill.games, provisional=skill.provisional),
+            reputation=ReputationOut(finished=reputation.finished, abandoned=reputation.abandoned,
+                                     timeouts=reputation.timeouts),
             username=record.username,
             finished=[ResultOut(game=GameOut.of(r.game), won=r.won, place=r.place, points=r.points, winner=r.winner)
                       for r in record.finished],

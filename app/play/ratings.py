@@ -1,0 +1,167 @@
+"""Ratings from the results table (issue 27): openskill's Plackett-Luce model, made for games of more than two
+players, rates each rated game's players from their places (`game_results.place`, ties shared), in the order the
+games were rated (`rated_games.id`). A rating is data: `rebuild` computes every figure again from the results
+and gets the same numbers, which is how a change of model or of a game's results reaches them.
+
+The site's bots are rated like anyone, one rating identity per bot level (their seats' accounts `bot-1`,
+`bot-2`, ... are one player as far as skill goes): today's one level, the heuristic bot, is `bot-normal`.
+Two bot seats in one game are two opponents of the same rating; the identity then takes the mean of their
+updates and counts the game once.
+
+A rating is shown as one integer, the conservative estimate mu - 3 sigma scaled (`value`): it starts at 1000
+and is provisional below `PROVISIONAL_BELOW` rated games.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+from sqlalchemy import delete, func, insert, select, text
+from sqlalchemy.dialects.postgresql import insert as upsert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.play.accounts import NO_PASSWORD
+from app.store.db import Database
+from app.store.tables import GameResult, RatedGame, Rating, RatingHistory, User
+
+MODEL = PlackettLuce()
+PROVISIONAL_BELOW = 10
+# The one integer shown: openskill's ordinal (mu - 3 sigma, 0 for a newcomer) times SCALE, from BASE.
+BASE, SCALE = 1000, 40
+# The rating identity of each bot level (`app.bots`): today one level.
+BOT_IDENTITIES: Mapping[str, str] = {"normal": "bot-normal"}
+BOT_LEVEL = "normal"
+# Ratings change one game at a time, across every instance of the server: a transaction-level advisory lock.
+_LOCK = 27_000_027
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """A player's Plackett-Luce rating and the rated games it rests on."""
+
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def value(self) -> int:
+        return shown(self.mu, self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_BELOW
+
+
+NEWCOMER = Skill(MODEL.mu, MODEL.sigma, 0)
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The one integer a rating is shown as."""
+    return round(BASE + SCALE * (mu - 3 * sigma))
+
+
+def rate(entries: Sequence[tuple[int, int]], known: Mapping[int, Skill]) -> dict[int, Skill]:
+    """The new skill of each player of one game from `entries` (player, place), each entry a team of one; players
+    not in `known` start as newcomers. A player with several entries (a bot level's seats) gets the mean of their
+    updates, and the game counts once."""
+    before = [known.get(player, NEWCOMER) for player, _ in entries]
+    teams = [[MODEL.create_rating([skill.mu, skill.sigma])] for skill in before]
+    rated = MODEL.rate(teams, ranks=[float(place) for _, place in entries])
+    updates: dict[int, list[tuple[float, float]]] = defaultdict(list)
+    for (player, _), (after,) in zip(entries, rated, strict=True):
+        updates[player].append((after.mu, after.sigma))
+    return {
+        player: Skill(
+            sum(mu for mu, _ in pairs) / len(pairs),
+            sum(sigma for _, sigma in pairs) / len(pairs),
+            known.get(player, NEWCOMER).games + 1,
+        )
+        for player, pairs in updates.items()
+    }
+
+
+async def bot_identity(session: AsyncSession, level: str = BOT_LEVEL) -> int:
+    """The account a bot level is rated as, created when first needed (no address, no password)."""
+    name = BOT_IDENTITIES[level]
+    await session.execute(
+        upsert(User).values(username=name, email=None, password_hash=NO_PASSWORD, is_bot=True).on_conflict_do_nothing()
+    )
+    found = await session.scalar(select(User.id).where(User.username == name, User.is_bot))
+    if found is None:
+        raise RuntimeError(f"the name {name!r} belongs to a player, not to the site's bot")
+    return found
+
+
+async def rater_of(session: AsyncSession, user_id: int) -> int:
+    """Whom `user_id`'s ratings are about: the account itself, or its bot level's identity."""
+    is_bot = await session.scalar(select(User.is_bot).where(User.id == user_id))
+    return await bot_identity(session) if is_bot else user_id
+
+
+async def rate_pending(db: Database) -> int:
+    """Rate every rated game whose results have not changed the ratings yet, oldest end first: called after a
+    game's end is recorded (any one instance does it; the others find nothing left). Returns how many."""
+    async with db.session() as session:
+        await session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK})
+        pending = (
+            await session.scalars(
+                select(GameResult.game_id)
+                .where(GameResult.rated, GameResult.game_id.not_in(select(RatedGame.game_id)))
+                .group_by(GameResult.game_id)
+                .order_by(func.min(GameResult.finished_at), GameResult.game_id)
+            )
+        ).all()
+        await _rate_games(session, pending)
+        await session.commit()
+    return len(pending)
+
+
+async def rebuild(db: Database) -> int:
+    """Compute every rating again from the results table, the games in the order they were first rated (then
+    any not rated yet): the same figures as the live ones. Returns how many games were rated."""
+    async with db.session() as session:
+        await session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK})
+        order = (await session.scalars(select(RatedGame.game_id).order_by(RatedGame.id))).all()
+        for table in (RatingHistory, Rating, RatedGame):
+            await session.execute(delete(table))
+        await _rate_games(session, order)
+        await session.commit()
+    return len(order) + await rate_pending(db)
+
+
+async def _rate_games(session: AsyncSession, game_ids: Iterable[int]) -> None:
+    for game_id in game_ids:
+        rows = (
+            await session.execute(
+                select(GameResult.user_id, GameResult.place, User.is_bot)
+                .join(User, User.id == GameResult.user_id)
+                .where(GameResult.game_id == game_id)
+                .order_by(GameResult.seat, GameResult.user_id)
+            )
+        ).all()
+        bot = await bot_identity(session) if any(row.is_bot for row in rows) else None
+        entries = [(bot if row.is_bot and bot is not None else row.user_id, row.place) for row in rows]
+        players = {player for player, _ in entries}
+        known = {
+            r.user_id: Skill(r.mu, r.sigma, r.games)
+            for r in (await session.scalars(select(Rating).where(Rating.user_id.in_(players)))).all()
+        }
+        after = rate(entries, known)
+        await session.execute(insert(RatedGame).values(game_id=game_id))
+        await session.execute(insert(RatingHistory), [
+            {"game_id": game_id, "user_id": player, "mu": s.mu, "sigma": s.sigma, "games": s.games}
+            for player, s in after.items()
+        ])
+        for player, s in after.items():
+            await session.execute(
+                upsert(Rating)
+                .values(user_id=player, mu=s.mu, sigma=s.sigma, games=s.games)
+                .on_conflict_do_update(
+                    index_elements=[Rating.user_id],
+                    set_={"mu": s.mu, "sigma": s.sigma, "games": s.games, "updated_at": func.now()},
+                )
+            )
+        await session.flush()

@@ -1,0 +1,160 @@
+"""Ratings (issue 27, API.md "Ratings and reputation"): openskill's Plackett-Luce model rates each rated game's
+players from their places; bots are rated as their level's one identity; unrated tables and games nobody played
+out change nothing; a player who left is last; `rebuild` gives the live figures again from the results table."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+import pytest
+from conftest import Api, Player
+from sqlalchemy import select
+
+from app.play import ratings
+from app.play.ratings import NEWCOMER, Skill, rate, shown
+from app.play.service import GameService
+from app.store.tables import GameResult, Rating, RatingHistory, User
+from tests.play.finishing import play_to_the_end
+
+BIG_BOX = {"expansions": ["big_box"]}
+
+
+def test_two_players_the_winner_goes_up_and_the_loser_down() -> None:
+    after = rate([(1, 1), (2, 2)], {})
+    assert after[1].mu > NEWCOMER.mu > after[2].mu
+    assert after[1].games == after[2].games == 1 and after[1].provisional
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_many_players_move_in_the_order_of_their_places(players: int) -> None:
+    after = rate([(p, p) for p in range(1, players + 1)], {})
+    mus = [after[p].mu for p in range(1, players + 1)]
+    assert mus == sorted(mus, reverse=True) and len(set(mus)) == players
+    assert mus[0] > NEWCOMER.mu > mus[-1]
+
+
+def test_tied_players_move_alike_and_a_win_over_a_stronger_player_counts_more() -> None:
+    after = rate([(1, 1), (2, 2), (3, 2), (4, 4)], {})
+    assert after[2].mu == pytest.approx(after[3].mu)
+    strong = Skill(40.0, 4.0, 30)
+    beat_strong = rate([(1, 1), (2, 2)], {2: strong})[1].mu
+    beat_newcomer = rate([(1, 1), (2, 2)], {})[1].mu
+    assert beat_strong > beat_newcomer
+
+
+def test_one_identity_with_several_seats_counts_the_game_once() -> None:
+    after = rate([(1, 1), (9, 2), (9, 3)], {})
+    assert set(after) == {1, 9} and after[9].games == 1 and after[9].mu < NEWCOMER.mu
+
+
+def test_the_shown_value_is_one_integer_that_starts_at_the_base_and_is_provisional_below_ten_games() -> None:
+    assert shown(NEWCOMER.mu, NEWCOMER.sigma) == ratings.BASE
+    assert Skill(30.0, 5.0, 9).provisional and not Skill(30.0, 5.0, 10).provisional
+
+
+async def _finished(api: Api, service: GameService, names: list[str], seed: int, **extra: Any) -> int:
+    admin = await api.admin()
+    players = [await api.player(name) for name in names]
+    game = await api.started_game(admin, players, seed=seed, **extra)
+    await play_to_the_end(service, game["id"], random.Random(seed))
+    return int(game["id"])
+
+
+async def _ratings(service: GameService) -> dict[str, tuple[float, float, int]]:
+    async with service.db.reading() as session:
+        rows = (await session.execute(
+            select(User.username, Rating.mu, Rating.sigma, Rating.games).join(User, User.id == Rating.user_id)
+        )).all()
+    return {name: (mu, sigma, games) for name, mu, sigma, games in rows}
+
+
+async def _places(service: GameService, game_id: int) -> dict[str, int]:
+    async with service.db.reading() as session:
+        rows = (await session.execute(
+            select(User.username, GameResult.place).join(User, User.id == GameResult.user_id)
+            .where(GameResult.game_id == game_id)
+        )).all()
+    return dict(rows)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("names", "extra"), [
+    (["ann", "bob"], {}),
+    (["ann", "bob", "cid", "dee"], {}),
+    (["ann", "bob", "cid", "dee", "eve", "fay"], {"variants": BIG_BOX}),
+], ids=["2", "4", "6"])
+async def test_a_finished_game_rates_its_players_in_the_order_of_their_places(
+    api: Api, service: GameService, names: list[str], extra: dict[str, Any]
+) -> None:
+    gid = await _finished(api, service, names, seed=len(names), **extra)
+    places, rated = await _places(service, gid), await _ratings(service)
+    assert set(rated) == set(names) and all(games == 1 for _, _, games in rated.values())
+    for a in names:
+        for b in names:
+            if places[a] < places[b]:
+                assert rated[a][0] > rated[b][0], (places, rated)
+            elif places[a] == places[b]:
+                assert rated[a][0] == pytest.approx(rated[b][0])
+    best = min(names, key=places.__getitem__)
+    assert rated[best][0] > NEWCOMER.mu
+
+
+async def test_a_replaced_player_is_rated_last(api: Api, client: httpx.AsyncClient, service: GameService) -> None:
+    admin = await api.admin()
+    players = [await api.player(name) for name in ("ann", "bob", "cid")]
+    await api.player("dan")
+    game = await api.started_game(admin, players, seed=21)
+    seat = next(s["seat"] for s in game["seats"] if s["username"] == "ann")
+    r = await client.post(f"/api/v1/games/{game['id']}/seats/{seat}/replace", json={"username": "dan"},
+                          headers=admin.headers)
+    assert r.status_code == 204
+    await play_to_the_end(service, game["id"], random.Random(21))
+    rated = await _ratings(service)
+    assert set(rated) == {"ann", "bob", "cid", "dan"}
+    assert rated["ann"][0] == min(mu for mu, _, _ in rated.values()) < NEWCOMER.mu
+
+
+async def test_an_unrated_table_changes_no_rating(api: Api, service: GameService) -> None:
+    gid = await _finished(api, service, ["ann", "bob"], seed=22, rated=False)
+    assert await _ratings(service) == {}
+    async with service.db.reading() as session:
+        assert (await session.scalars(select(GameResult.rated).where(GameResult.game_id == gid))).all() == [
+            False, False]
+
+
+async def test_bots_are_rated_as_their_levels_one_identity(
+    api: Api, client: httpx.AsyncClient, service: GameService
+) -> None:
+    ann = await api.player("ann")
+    r = await client.post("/api/v1/games", json={"name": "With bots", "seats": 3, "bots": 2, "seed": None},
+                          headers=ann.headers)
+    assert r.status_code == 201 and r.json()["status"] == "active", r.text
+    await play_to_the_end(service, r.json()["id"], random.Random(23))
+    rated = await _ratings(service)
+    assert set(rated) == {"ann", "bot-normal"} and rated["bot-normal"][2] == 1
+
+
+async def test_a_rebuild_from_the_results_gives_the_live_figures(
+    api: Api, client: httpx.AsyncClient, service: GameService
+) -> None:
+    admin = await api.admin()
+    people: dict[str, Player] = {name: await api.player(name) for name in ("ann", "bob", "cid", "dee")}
+    chooser = random.Random(24)
+    for n in range(6):
+        names = chooser.sample(sorted(people), chooser.choice([2, 3, 4]))
+        game = await api.started_game(admin, [people[name] for name in names], seed=100 + n, rated=n != 3)
+        await play_to_the_end(service, game["id"], random.Random(n))
+    r = await client.post("/api/v1/games", json={"name": "Bots", "seats": 2, "bots": 1}, headers=people["ann"].headers)
+    await play_to_the_end(service, r.json()["id"], random.Random(9))
+
+    async def history() -> list[tuple[Any, ...]]:
+        async with service.db.reading() as session:
+            return [tuple(row) for row in (await session.execute(
+                select(RatingHistory.game_id, RatingHistory.user_id, RatingHistory.mu, RatingHistory.sigma,
+                       RatingHistory.games).order_by(RatingHistory.game_id, RatingHistory.user_id))).all()]
+
+    live, live_history = await _ratings(service), await history()
+    assert len(live) == 5 and sum(games for _, _, games in live.values()) > 10
+    assert await ratings.rebuild(service.db) == 6
+    assert await _ratings(service) == live and await history() == live_history
