@@ -14,8 +14,17 @@ from typing import Any, TypeVar
 from app.rules.board import parcel_index
 from app.rules.catalog import CONSTRUCTION_INDEX, PERSONALITIES, SHERIFF_RED_VP_PER_LOST_DUEL
 from app.rules.defeats import defeated_cowboys
-from app.rules.events import BuildingBought, BuildingTaken, CardCopied, Duelist, Event, PersonalityChosen, private_to
-from app.rules.model import Construction, GameState, PlayerState
+from app.rules.events import (
+    PRIVATE_EVENTS,
+    BuildingBought,
+    BuildingTaken,
+    CardCopied,
+    Duelist,
+    Event,
+    PersonalityChosen,
+    private_to,
+)
+from app.rules.model import Construction, GameState, PlayerState, successor
 from app.rules.model import replace as model_replace
 from app.rules.registry import EFFECTS
 
@@ -24,11 +33,13 @@ T = TypeVar("T")
 
 def evolve(s: GameState, event: Event) -> GameState:
     """Apply one event. Unknown event types are a programming error, not a player's."""
-    draft = model_replace(s, seq=s.seq + 1)
-    owner = private_to(event)
-    if owner is not None:
+    draft = successor(s, s.seq + 1)
+    kind = event["type"]
+    if kind in PRIVATE_EVENTS:  # `private_to`, asked here only of the few event types it may answer for
+        owner = private_to(event)
+        assert owner is not None
         replace(draft, private_events={**s.private_events, owner: s.private_events.get(owner, 0) + 1})
-    return EFFECTS[event["type"]](draft, event)
+    return EFFECTS[kind](draft, event)
 
 
 def replace(obj: T, **changes: Any) -> T:
@@ -49,7 +60,12 @@ def with_player(players: tuple[PlayerState, ...], seat: int, **changes: Any) -> 
 
 
 def update_player(s: GameState, seat: int, **changes: Any) -> GameState:
-    return replace(s, players=with_player(s.players, seat, **changes))
+    """Change one player of the draft (`with_player` written into the draft directly: the effects call this at
+    most events)."""
+    players = list(s.players)
+    players[seat] = model_replace(players[seat], **changes)
+    s.__dict__["players"] = tuple(players)
+    return s
 
 
 def gain(s: GameState, seat: int, money: int = 0, vp: int = 0, roads: int = 0, cowboys: int = 0,

@@ -263,6 +263,18 @@ def replace(obj: T, **changes: Any) -> T:
     return new
 
 
+def successor(s: GameState, seq: int) -> GameState:
+    """A copy of `s` at `seq`, for the fold to write its event into: `replace(s, seq=seq)` without the generic
+    path's look-ups (the fold makes one for every event of every game, so this is the core's most frequent copy)."""
+    values = s.__dict__.copy()
+    values["seq"] = seq
+    values["memo"] = {}
+    values["kept"] = values["kept"].copy()
+    new = object.__new__(GameState)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
 def about_parcels(s: GameState, question: Callable[[tuple[Parcel, ...]], T]) -> T:
     """`question(s.parcels)`, worked out once per board: states made one from another share their parcels until
     a parcel changes, so placement, purchases and construction ask their questions of the board once, not at

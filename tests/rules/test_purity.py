@@ -19,7 +19,16 @@ FORBIDDEN_MODULES = {"os", "io", "time", "datetime", "socket", "pathlib", "subpr
 
 
 def _modules() -> list[Path]:
-    return sorted(RULES_DIR.glob("*.py"))
+    """Every module of the core, the family modules of `families/` (and any later subpackage) included."""
+    return sorted(RULES_DIR.rglob("*.py"))
+
+
+def test_the_checks_read_every_module_of_the_core() -> None:
+    """The checks below read the subpackages too: the family modules hold rules as much as the dispatch does."""
+    read = set(_modules())
+    families = RULES_DIR / "families"
+    assert sorted(families.glob("*.py")) and read >= set(families.glob("*.py"))
+    assert read >= set(RULES_DIR.glob("*.py"))
 
 
 def test_rules_import_only_the_standard_library() -> None:
@@ -29,7 +38,7 @@ def test_rules_import_only_the_standard_library() -> None:
     for path in _modules():
         for name in imported_names(path, APP_DIR):
             top = name.split(".")[0]
-            if path.name == "moves.py" and top in ("pydantic", "typing_extensions"):
+            if path == RULES_DIR / "moves.py" and top in ("pydantic", "typing_extensions"):
                 continue
             assert name.startswith("app.rules") or (top in sys.stdlib_module_names and top != "app"), (path, name)
             assert top not in FORBIDDEN_MODULES, (path, name)
@@ -43,7 +52,7 @@ def test_no_global_random_and_no_io_calls() -> None:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 assert node.func.id not in {"open", "print", "input", "exec", "eval"}, (path, node.func.id)
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "random":
-                assert path.name == "rng.py" and node.attr == "Random", (path, node.attr)
+                assert path == RULES_DIR / "rng.py" and node.attr == "Random", (path, node.attr)
 
 
 def test_the_core_runs_without_pydantic() -> None:
