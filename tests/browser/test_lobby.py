@@ -30,6 +30,7 @@ def test_a_player_opens_a_table_invites_a_friend_they_chat_and_start(
         host.locator("[name=seats]").select_option("2")
         host.locator("[name=players]").fill("iris")
         host.get_by_label("Only the players I invite").check()
+        host.get_by_label("When I start it").check()  # so that they can chat before the start
         host.get_by_role("button", name="Create the game").click()
         expect(host.get_by_role("heading", name="Friends table")).to_be_visible()
         expect(host.locator("#invited")).to_contain_text("iris")
