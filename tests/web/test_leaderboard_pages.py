@@ -40,7 +40,9 @@ async def test_the_leaderboard_lists_rated_players_best_first_by_size_and_the_pl
 
     await signed_in(client, "zed")
     every = (await client.get("/leaderboard")).text
-    assert 'href="/leaderboard"' in (await client.get("/")).text, "the header and the lobby link to it"
+    lobby = (await client.get("/")).text
+    assert '<a href="/leaderboard">Leaderboard</a>' in lobby, "the header links to it"
+    assert 'See the <a href="/leaderboard">leaderboard</a>' in lobby, "and so does the lobby"
     rows = board_rows(every)
     assert {name for name, _ in rows} == {"ann", "bob"}, "cid and dee (1 rated game) are provisional"
     assert [rating for _, rating in rows] == sorted((rating for _, rating in rows), reverse=True)
