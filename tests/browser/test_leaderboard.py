@@ -1,5 +1,5 @@
 """The leaderboard and a rated player's page in Chromium (issue 27, item 4): after ten rated two-player games
-both pages pass axe-core, fit a phone without sideways scrolling, and their screenshots at 1280x900 and 390x844
+both pages pass axe-core, fit a phone without sideways scrolling (in French too), and their screenshots at 1280x900 and 390x844
 go to tests/browser/artifacts/ (`40-…`)."""
 
 from __future__ import annotations
@@ -34,6 +34,13 @@ def test_the_leaderboard_and_a_rated_players_page_pass_axe_and_fit_a_phone(brows
             page.screenshot(path=str(ARTIFACTS / f"40-{name}-390.png"), full_page=True)
             if (width := no_sideways_scrolling(page)) > PHONE["width"]:
                 problems.append(f"{name}: {width} px wide on a phone")
+        page.get_by_role("button", name="Français").click()  # the longest words of the three languages
+        for name, path in (("leaderboard", "/leaderboard"), ("player", "/players/lena")):
+            page.goto(live.url + path)
+            page.screenshot(path=str(ARTIFACTS / f"40-{name}-390-fr.png"), full_page=True)
+            if (width := no_sideways_scrolling(page)) > PHONE["width"]:
+                problems.append(f"{name} in French: {width} px wide on a phone")
+        page.get_by_role("button", name="English").click()
         assert not problems, "\n".join(problems)
         page.goto(live.url + "/leaderboard")
         expect(page.locator("#leaderboard tbody tr")).to_have_count(2)  # nina, with one rated game, is provisional
