@@ -1,6 +1,6 @@
 """The leaderboard and a rated player's page in Chromium (issue 27, item 4): after ten rated two-player games
-both pages pass axe-core, fit a phone without sideways scrolling (in French too), and their screenshots at 1280x900 and 390x844
-go to tests/browser/artifacts/ (`40-…`)."""
+both pages pass axe-core and fit a phone without sideways scrolling (in French too); their screenshots at
+1280x900 and 390x844 go to tests/browser/artifacts/ (`40-…`)."""
 
 from __future__ import annotations
 
