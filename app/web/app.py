@@ -55,6 +55,7 @@ from app.web import (
     api,
     guide_pages,
     language_pages,
+    leaderboard_pages,
     lobby_pages,
     notifications,
     openapi,
@@ -431,6 +432,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.include_router(settings_pages.router)
     app.include_router(password_pages.router)
     app.include_router(player_pages.router)
+    app.include_router(leaderboard_pages.router)
     app.include_router(talk_pages.router)
     app.include_router(language_pages.router)
     app.mount("/static", VersionedStaticFiles(directory=STATIC_DIR), name="static")

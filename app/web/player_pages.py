@@ -1,5 +1,6 @@
-"""The player page `/players/{name}`: their finished games with results and win rate, and their running games.
-Usernames in the lobby and on the table link here (`present.player_link`)."""
+"""The player page `/players/{name}`: their rating with its history drawn as a chart, their reputation, their
+finished games with results and win rate, and their running games. Usernames in the lobby, on the table and on
+the leaderboard link here (`present.player_link`)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from fastapi.responses import Response
 
 from app.play.errors import PlayError
 from app.play.profiles import player_record
+from app.play.ratings import PROVISIONAL_BELOW
 from app.web.deps import OptionalAccount, PositionsDep
 from app.web.fields import Name
+from app.web.rating_chart import chart_of
 from app.web.rendering import render, said, to_login
 
 router = APIRouter(include_in_schema=False)
@@ -23,4 +26,5 @@ async def player_page(request: Request, name: Name, account: OptionalAccount, po
         record = await player_record(positions, account, name)
     except PlayError as exc:
         return render(request, "pages/error.html", account, status=404, message=said(exc))
-    return render(request, "pages/player.html", account, record=record)
+    return render(request, "pages/player.html", account, record=record, chart=chart_of(record.history),
+                  provisional_below=PROVISIONAL_BELOW)
