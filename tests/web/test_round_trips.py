@@ -75,7 +75,8 @@ async def test_a_restart_of_postgresql_while_the_server_is_idle_costs_no_request
 # The statements one read of a running table costs on a warm cache (the server showed that table just before), as
 # PostgreSQL is asked for them: the table page and its board partial (a move's answer and the live refresh), the
 # state, the moves. The board is the sign-in lookup, the table's one read (its summary) and the log; the whole page
-# reads the chat's newest messages and the viewer's notes in the summary's statement.
+# reads the chat's newest messages and the viewer's notes in the summary's statement, and both count the viewer's
+# other games awaiting them there too (the "Next game (N waiting)" link).
 READ_LIMITS = {"table page": 3, "board partial": 3, "state": 2, "moves": 1}
 
 
