@@ -44,7 +44,7 @@ async def _until_awaited(client: httpx.AsyncClient, game: dict[str, Any], player
     raise AssertionError(f"{awaited.username} is never awaited alone")
 
 
-async def _moves_until_not_awaited(client: httpx.AsyncClient, game_id: int, who: Player) -> None:
+async def moves_until_not_awaited(client: httpx.AsyncClient, game_id: int, who: Player) -> None:
     """`who` makes their first legal move until the game awaits them no more."""
     for _ in range(60):
         if who.username not in _awaited_names(await _summary(client, game_id, who)):
@@ -53,7 +53,7 @@ async def _moves_until_not_awaited(client: httpx.AsyncClient, game_id: int, who:
     raise AssertionError(f"{who.username} is always awaited")
 
 
-async def _awaiting(api: Api, admin: Player, ann: Player, bob: Player, **extra: Any) -> dict[str, Any]:
+async def awaiting(api: Api, admin: Player, ann: Player, bob: Player, **extra: Any) -> dict[str, Any]:
     """A started game of ann and bob in which only ann is awaited."""
     game = await api.started_game(admin, [ann, bob], seed=5, **extra)
     await _until_awaited(api.client, game, [ann, bob], ann)
@@ -68,9 +68,9 @@ async def test_the_next_game_is_the_one_whose_clock_runs_out_first_and_games_wit
     client: httpx.AsyncClient, api: Api
 ) -> None:
     admin, ann, bob = await api.admin(), await api.player("ann"), await api.player("bob")
-    untimed = await _awaiting(api, admin, ann, bob)  # the oldest turn, but no clock: last
-    slow = await _awaiting(api, admin, ann, bob, move_timeout_hours=48)
-    fast = await _awaiting(api, admin, ann, bob, move_timeout_hours=24)  # the newest: its clock runs out first
+    untimed = await awaiting(api, admin, ann, bob)  # the oldest turn, but no clock: last
+    slow = await awaiting(api, admin, ann, bob, move_timeout_hours=48)
+    fast = await awaiting(api, admin, ann, bob, move_timeout_hours=24)  # the newest: its clock runs out first
     r = await _next(client, ann)
     assert r.status_code == 200, r.text
     found = r.json()
@@ -78,9 +78,9 @@ async def test_the_next_game_is_the_one_whose_clock_runs_out_first_and_games_wit
     deadlines = (await _summary(client, fast["id"], ann))["deadlines"]
     mine = next(d["deadline"] for d in deadlines if d["username"] == "ann")
     assert datetime.fromisoformat(found["deadline"]) == datetime.fromisoformat(mine)
-    await _moves_until_not_awaited(client, fast["id"], ann)  # no longer ann's turn there: the next clock
+    await moves_until_not_awaited(client, fast["id"], ann)  # no longer ann's turn there: the next clock
     assert (await _next(client, ann)).json()["game_id"] == slow["id"]
-    await _moves_until_not_awaited(client, slow["id"], ann)
+    await moves_until_not_awaited(client, slow["id"], ann)
     found = (await _next(client, ann)).json()
     assert found == {"game_id": untimed["id"], "url": f"/games/{untimed['id']}", "deadline": None}
 
@@ -89,10 +89,10 @@ async def test_among_games_without_a_clock_the_turn_that_waited_the_longest_come
     client: httpx.AsyncClient, api: Api
 ) -> None:
     admin, ann, bob = await api.admin(), await api.player("ann"), await api.player("bob")
-    first = await _awaiting(api, admin, ann, bob)
-    second = await _awaiting(api, admin, ann, bob)
+    first = await awaiting(api, admin, ann, bob)
+    second = await awaiting(api, admin, ann, bob)
     assert (await _next(client, ann)).json()["game_id"] == first["id"]
-    await _moves_until_not_awaited(client, first["id"], ann)  # ann moves there; her turn comes back later
+    await moves_until_not_awaited(client, first["id"], ann)  # ann moves there; her turn comes back later
     await _until_awaited(client, first, [ann, bob], ann)
     assert (await _next(client, ann)).json()["game_id"] == second["id"]  # its turn has now waited the longest
 
@@ -100,7 +100,7 @@ async def test_among_games_without_a_clock_the_turn_that_waited_the_longest_come
 async def test_no_game_awaiting_answers_204_and_a_signed_out_caller_401(client: httpx.AsyncClient, api: Api) -> None:
     admin, ann, bob = await api.admin(), await api.player("ann"), await api.player("bob")
     assert (await _next(client, ann)).status_code == 204  # no game at all
-    game = await _awaiting(api, admin, ann, bob)
+    game = await awaiting(api, admin, ann, bob)
     assert (await _next(client, bob)).status_code == 204  # bob has a game, but it awaits ann
     assert (await _next(client, admin)).status_code == 204  # the admin opened it, without a seat
     assert (await _next(client, ann)).json()["game_id"] == game["id"]
@@ -114,7 +114,7 @@ async def test_the_next_page_redirects_to_the_game_or_to_the_lobby(client: httpx
     ann = Player(0, "ann", await api.token("ann", "correct horse battery"))
     r = await client.get("/next")
     assert r.status_code == 303 and r.headers["location"] == "/"
-    game = await _awaiting(api, admin, ann, bob)
+    game = await awaiting(api, admin, ann, bob)
     r = await client.get("/next")
     assert r.status_code == 303 and r.headers["location"] == f"/games/{game['id']}"
 
@@ -125,14 +125,14 @@ async def test_after_a_move_the_table_offers_the_next_game_with_the_others_waiti
     token = await signed_in(client, "ann")
     admin, bob = await api.admin(), await api.player("bob")
     ann = Player(0, "ann", await api.token("ann", "correct horse battery"))
-    here = await _awaiting(api, admin, ann, bob)
+    here = await awaiting(api, admin, ann, bob)
     page = (await client.get(f"/games/{here['id']}")).text
     assert 'id="next-game"' not in page  # ann's turn here
-    await _moves_until_not_awaited(client, here["id"], ann)
+    await moves_until_not_awaited(client, here["id"], ann)
     page = (await client.get(f"/games/{here['id']}")).text
     assert 'id="next-game"' not in page  # no other game awaits her
-    await _awaiting(api, admin, ann, bob)
-    await _awaiting(api, admin, ann, bob)
+    await awaiting(api, admin, ann, bob)
+    await awaiting(api, admin, ann, bob)
     page = (await client.get(f"/games/{here['id']}")).text
     link = page.split('id="next-game"')[1].split("</p>")[0]
     assert 'href="/next"' in link and "Next game (2 waiting)" in link
@@ -155,9 +155,9 @@ async def test_the_lobby_lists_ones_games_by_time_left(client: httpx.AsyncClient
     await signed_in(client, "ann")
     admin, bob = await api.admin(), await api.player("bob")
     ann = Player(0, "ann", await api.token("ann", "correct horse battery"))
-    untimed = await _awaiting(api, admin, ann, bob, name="Untimed")
-    slow = await _awaiting(api, admin, ann, bob, name="Slow", move_timeout_hours=48)
-    fast = await _awaiting(api, admin, ann, bob, name="Fast", move_timeout_hours=24)
+    untimed = await awaiting(api, admin, ann, bob, name="Untimed")
+    slow = await awaiting(api, admin, ann, bob, name="Slow", move_timeout_hours=48)
+    fast = await awaiting(api, admin, ann, bob, name="Fast", move_timeout_hours=24)
     lobby = (await client.get("/")).text
     mine = lobby.split('id="my-games"')[1].split("</ul>")[0]
     places = [mine.index(f'href="/games/{g["id"]}"') for g in (fast, slow, untimed)]
