@@ -1,8 +1,8 @@
-"""The reads of games: summaries and lists, a viewer's state, moves, log, history and export, the live stream's
-head, and the table page's one read (`Positions.table`). Nothing here writes a game; the write path
-(`app.play.service.GameService`) and these reads share the state cache, and only it: the states it holds, those
-a statement of this process is still recording, and the memo of who sits where that a head read teaches (for the
-write path's one-trip move).
+"""The reads of games: summaries and lists, the game awaiting a player the most urgently, a viewer's state,
+moves, log, history and export, the live stream's head, and the table page's one read (`Positions.table`).
+Nothing here writes a game; the write path (`app.play.service.GameService`) and these reads share the state cache,
+and only it: the states it holds, those a statement of this process is still recording, and the memo of who sits
+where that a head read teaches (for the write path's one-trip move).
 
 Every seq a caller sees is counted as that caller counts the log (`app.play.head.counted`).
 """
