@@ -1,8 +1,8 @@
-"""The reads of games: summaries and lists, a viewer's state, moves, log, history and export, the live stream's
-head, and the table page's one read (`Positions.table`). Nothing here writes a game; the write path
-(`app.play.service.GameService`) and these reads share the state cache, and only it: the states it holds, those
-a statement of this process is still recording, and the memo of who sits where that a head read teaches (for the
-write path's one-trip move).
+"""The reads of games: summaries and lists, the game awaiting a player the most urgently, a viewer's state,
+moves, log, history and export, the live stream's head, and the table page's one read (`Positions.table`).
+Nothing here writes a game; the write path (`app.play.service.GameService`) and these reads share the state cache,
+and only it: the states it holds, those a statement of this process is still recording, and the memo of who sits
+where that a head read teaches (for the write path's one-trip move).
 
 Every seq a caller sees is counted as that caller counts the log (`app.play.head.counted`).
 """
@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import func, literal_column, select
+from sqlalchemy import ColumnElement, any_, func, literal_column, select
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from app.play import clocks, invitations
 from app.play.accounts import Account
@@ -75,6 +76,7 @@ class GameSummary:
     seed_commitment: str = ""  # the SHA-256 (hex) of the secret seed, published from the game's creation
     seed: str | None = None  # the secret seed (64 hex characters), revealed once the game is finished
     seed_chosen: bool = False  # an admin gave the seed (it was not drawn at random)
+    updated_at: datetime | None = None  # the game's last change: when the seats awaited now began to wait
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
@@ -169,12 +171,21 @@ class Talk:
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """What the table page shows, read at one seq: the summary, once the game has started its board, and when
-    asked for the chat and the notes."""
+    """What the table page shows, read at one seq: the summary, once the game has started its board, when asked
+    for the chat and the notes, and how many of the viewer's other games await them (the "Next game" link)."""
 
     summary: GameSummary
     board: Board | None = None
     talk: Talk | None = None
+    waiting: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class NextGame:
+    """The game that awaits a player the most urgently, and when their clock there runs out (None: no clock)."""
+
+    game_id: int
+    deadline: datetime | None
 
 
 class Positions:
@@ -235,6 +246,21 @@ class Positions:
             page = await _summaries(session, query.order_by(Game.id.desc()).limit(limit).offset(offset))
         return page, count or 0
 
+    async def next_game(self, account: Account) -> NextGame | None:
+        """The game awaiting the caller whose clock runs out first — games without a clock last, then the turn
+        that has waited the longest (the game's last change the oldest) — in ONE statement; None when no game
+        awaits them."""
+        query = (
+            select(Game.id, Seat.deadline)
+            .join(Seat, Seat.game_id == Game.id)
+            .where(_awaits(Game, Seat, account.id))
+            .order_by(Seat.deadline.asc().nulls_last(), Game.updated_at.asc(), Game.id.asc())
+            .limit(1)
+        )
+        async with self.db.reading() as session:
+            found = (await session.execute(query)).first()
+        return None if found is None else NextGame(found.id, found.deadline)
+
     # --- play --------------------------------------------------------------------------------------------
 
     async def view(self, account: Account | None, game_id: int) -> dict[str, Any]:
@@ -283,23 +309,25 @@ class Positions:
         events of the log — the state from the cache at the summary's head, the log read up to that head, so
         that no move made in between can make the parts disagree (a "Waiting for bob" beside bot-4's clock).
         With `chat` (the whole page; the board alone needs neither), also the chat's newest `chat` messages and
-        the caller's notes, read in the summary's own statement: two statements in all for a started game."""
+        the caller's notes, read in the summary's own statement: two statements in all for a started game. The
+        count of the caller's other games awaiting them comes in that statement too."""
         talk_columns = (newest_column(Game.id, chat), notes_column(Game.id, account.id)) if chat else ()
-        summary, talk_read = await self._summary_with(game_id, *talk_columns)
+        summary, (waiting, *talk_read) = await self._summary_with(game_id, _waiting_elsewhere(account.id),
+                                                                    *talk_columns)
         talk = None
         if chat:
             messages, notes = talk_read
             seated = any(s.user_id == account.id for s in summary.seats)
             talk = Talk(lines_of(messages), notes_of(notes) if seated else None)
         if summary.status == "open":
-            return Table(summary, talk=talk)
+            return Table(summary, talk=talk, waiting=waiting)
         state = await self._state(game_id, summary.head)
         seat = summary.seat_of(account.id)
         view = _view_of(summary, state, seat)
         moves = legal_moves(state, seat) if seat is not None and seat in to_act(state) else []
         after = max(0, view["seq"] - log_length)
         events = await self._events_of(summary, seat, after, view["seq"] - after)
-        return Table(summary, Board(view, moves, events), talk)
+        return Table(summary, Board(view, moves, events), talk, waiting)
 
     async def _events_of(
         self, summary: GameSummary, seat: int | None, after: int, limit: int
@@ -444,6 +472,29 @@ _SEATS = (
 _CREATOR = select(User.username).where(User.id == Game.created_by).correlate(Game).scalar_subquery()
 
 
+def _awaits(game: Any, seat: Any, user_id: int) -> ColumnElement[bool]:
+    """Whether `seat` (a row of seats joined to `game`'s row) is user `user_id`'s and awaited in a running game:
+    what "a game awaits the player" means for the next-game jump and its count."""
+    awaited: ColumnElement[bool] = (seat.user_id == user_id) & (game.status == "active") & (
+        seat.seat == any_(game.to_act)
+    )
+    return awaited
+
+
+def _waiting_elsewhere(user_id: int) -> Any:
+    """How many games other than the summary's own await user `user_id` (a subquery correlated to the game's
+    row, for the table's "Next game (N waiting)")."""
+    other, seat = aliased(Game), aliased(Seat)
+    return (
+        select(func.count())
+        .select_from(seat)
+        .join(other, other.id == seat.game_id)
+        .where(_awaits(other, seat, user_id), seat.game_id != Game.id)
+        .correlate(Game)
+        .scalar_subquery()
+    )
+
+
 def _seat_info(seat: dict[str, Any]) -> SeatInfo:
     """A seat of `_SEATS`' array (its deadline an ISO 8601 string there)."""
     deadline = datetime.fromisoformat(seat["deadline"]) if seat["deadline"] is not None else None
@@ -494,6 +545,7 @@ async def _summary_rows(
             seed_commitment=g.seed_commitment,
             seed=g.seed.hex() if g.status == "finished" else None,
             seed_chosen=g.seed_chosen,
+            updated_at=g.updated_at,
         )
         for g in games
     ]

@@ -28,6 +28,7 @@ from app.web.deps import (
 )
 from app.web.device import device_cookies
 from app.web.fields import MAX_INTEGER, Id, Name, Offset, Text
+from app.web.game_rows import table_url
 from app.web.openapi import errors
 from app.web.schemas import (
     AccountOut,
@@ -50,6 +51,7 @@ from app.web.schemas import (
     MoveIn,
     MoveOut,
     MovesOut,
+    NextGameOut,
     NotesIn,
     NotesOut,
     PasswordChangeIn,
@@ -306,6 +308,17 @@ async def decline_invitation(game_id: Id, account: CurrentAccount, lobby: LobbyD
 async def my_invitations(account: CurrentAccount, positions: PositionsDep) -> InvitationsOut:
     """The caller's pending invitations: accept with POST .../join, decline with POST .../decline."""
     return InvitationsOut(invitations=[InvitationOut.of(i) for i in await positions.pending_invitations(account)])
+
+
+@router.get("/me/next", response_model=NextGameOut, responses={204: {"description": "No game awaits the caller."}},
+            tags=["games"])
+async def my_next_game(account: CurrentAccount, positions: PositionsDep) -> NextGameOut | Response:
+    """The game awaiting the caller whose clock runs out first (games without a clock last, then the turn that has
+    waited the longest); 204 when no game awaits them."""
+    found = await positions.next_game(account)
+    if found is None:
+        return Response(status_code=status.HTTP_204_NO_CONTENT)
+    return NextGameOut(game_id=found.game_id, url=table_url(found.game_id), deadline=found.deadline)
 
 
 @router.post("/games/{game_id}/start", responses=errors(403, 404, 409), tags=["games"])

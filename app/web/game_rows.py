@@ -12,6 +12,11 @@ from app.play.positions import GameSummary
 from app.web import present
 
 
+def table_url(game_id: int) -> str:
+    """The table page's path: where the lobby, `/next` and `GET /api/v1/me/next` send a player."""
+    return f"/games/{game_id}"
+
+
 def free_seats(g: GameSummary) -> int:
     """Seats of an open table neither taken nor held for an invited player."""
     return g.seat_count - len(g.seats) - len(g.invited)

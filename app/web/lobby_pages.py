@@ -25,7 +25,7 @@ from app.web import csrf, present, talk
 from app.web.deps import LobbyDep, OptionalAccount, PositionsDep, client_address
 from app.web.fields import Id
 from app.web.forms import FormStr, FormText, OptionalFormStr, csrf_failed, table_command
-from app.web.game_rows import free_seats, game_row
+from app.web.game_rows import free_seats, game_row, table_url
 from app.web.rendering import may_create_games, redirect, render, said, to_login
 from app.web.schemas import CreateGameIn
 
@@ -46,6 +46,15 @@ async def lobby_page(request: Request, account: OptionalAccount, positions: Posi
     return render(request, "pages/lobby.html", account, **await _lobby_context(request, positions, account))
 
 
+@router.get("/next")
+async def next_game(request: Request, account: OptionalAccount, positions: PositionsDep) -> Response:
+    """The game that awaits the viewer the most urgently (`Positions.next_game`), or the lobby when none does."""
+    if account is None:
+        return to_login(request)
+    found = await positions.next_game(account)
+    return redirect(table_url(found.game_id) if found is not None else "/")
+
+
 @router.get("/lobby/live")
 async def lobby_live(request: Request, account: OptionalAccount, positions: PositionsDep, v: str = "") -> Response:
     """The lobby's games, polled by the open lobby (htmx, every LOBBY_REFRESH_SECONDS): 204 while nothing the
@@ -60,9 +69,8 @@ async def lobby_live(request: Request, account: OptionalAccount, positions: Posi
 
 
 async def _lobby_context(request: Request, positions: Positions, account: Account) -> dict[str, Any]:
-    """The lobby's lists: the viewer's invitations, their games ("your turn" first, the most urgent clock
-    first), tables they may join, games to watch and their finished games; with a `version` that changes
-    whenever any of it does."""
+    """The lobby's lists: the viewer's invitations, their games by time left (`_by_time_left`), tables they may
+    join, games to watch and their finished games; with a `version` that changes whenever any of it does."""
     mine, _ = await positions.list_games(account, mine=True, limit=100)
     open_games, _ = await positions.list_games(account, status="open", limit=100)
     finished, _ = await positions.list_games(account, status="finished", mine=True, limit=50)
@@ -70,7 +78,7 @@ async def _lobby_context(request: Request, positions: Positions, account: Accoun
     invitations = await positions.pending_invitations(account)
     running = [g for g in mine if g.status != "finished"]
     rows = [await _lobby_row(positions, account, g, i < LOBBY_VIEWS) for i, g in enumerate(running)]
-    rows.sort(key=lambda r: (not r["my_turn"], r["my_deadline"] or datetime.max.replace(tzinfo=UTC)))
+    rows.sort(key=_by_time_left)
     invited_to = {i.game.id for i in invitations}
     joinable = [game_row(account, g) for g in open_games
                 if g.public and g.id not in invited_to and free_seats(g) > 0 and not talk.is_seated(account, g)]
@@ -83,6 +91,14 @@ async def _lobby_context(request: Request, positions: Positions, account: Accoun
     }
     context["version"] = _lobby_version(context)
     return context
+
+
+def _by_time_left(row: dict[str, Any]) -> tuple[bool, datetime, datetime, int]:
+    """The lobby's order of the viewer's games, as `/next` picks: those awaiting them first, the clock that runs
+    out soonest first, games without a clock after them, the turn that has waited the longest first."""
+    latest = datetime.max.replace(tzinfo=UTC)
+    game: GameSummary = row["game"]
+    return not row["my_turn"], row["my_deadline"] or latest, game.updated_at or latest, game.id
 
 
 def _lobby_version(context: dict[str, Any]) -> str:

@@ -388,6 +388,14 @@ class InvitationsOut(BaseModel):
     invitations: list[InvitationOut]
 
 
+class NextGameOut(BaseModel):
+    """The game awaiting the caller whose clock runs out first (`GET /api/v1/me/next`)."""
+
+    game_id: int
+    url: str = Field(description="The table page's path, /games/{id}.")
+    deadline: datetime | None = Field(description="When the caller's move clock there runs out; null: no clock.")
+
+
 # Stripped first, so a message of spaces alone is empty; then checked like every other text.
 ChatText = Annotated[
     str,

@@ -161,7 +161,7 @@ async def _render_table(
         return render(request, "pages/waiting.html", account, game=summary, row=game_row(account, summary),
                       invited=account.username in summary.invited, **talked,
                       variants=present.variant_badges(summary.variants), deadlines=deadlines(summary))
-    context = board_context(summary, read.board)
+    context = board_context(summary, read.board, read.waiting)
     context.update(notice=notice, error=error, render_ms=round((time.perf_counter() - started) * 1000, 1))
     if board_only:
         return render(request, "partials/board.html", account, status=status, **context)

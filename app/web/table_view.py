@@ -35,10 +35,15 @@ def history_controls(position: Position) -> HistoryControls:
     return HistoryControls(position.view["seq"], position.last, position.rounds, everything)
 
 
-def board_context(summary: GameSummary, board: Board) -> dict[str, Any]:
-    """The table's templates' context from one read of the game (`Positions.table`)."""
+def board_context(summary: GameSummary, board: Board, waiting: int = 0) -> dict[str, Any]:
+    """The table's templates' context from one read of the game (`Positions.table`): with, once it is no longer
+    the viewer's turn here, how many of their other games await them (`next_waiting`, the "Next game" link; 0
+    while it is their turn, once the game is over, or for a spectator)."""
     logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out, e.by_bot) for e in board.events]
-    return table_context(summary, board.view, board.moves, logged, game_rows.deadlines(summary))
+    context = table_context(summary, board.view, board.moves, logged, game_rows.deadlines(summary))
+    seated_elsewhere = context["me"] is not None and not context["my_turn"] and summary.status == "active"
+    context["next_waiting"] = waiting if seated_elsewhere else 0
+    return context
 
 
 def past_context(position: Position, log_length: int) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from conftest import Api
 from wire import WireCounter, socket_of
 
 from tests.web.conftest import app_on, stop
+from tests.web.test_next_game import awaiting, moves_until_not_awaited
 
 
 @pytest.fixture
@@ -75,7 +76,8 @@ async def test_a_restart_of_postgresql_while_the_server_is_idle_costs_no_request
 # The statements one read of a running table costs on a warm cache (the server showed that table just before), as
 # PostgreSQL is asked for them: the table page and its board partial (a move's answer and the live refresh), the
 # state, the moves. The board is the sign-in lookup, the table's one read (its summary) and the log; the whole page
-# reads the chat's newest messages and the viewer's notes in the summary's statement.
+# reads the chat's newest messages and the viewer's notes in the summary's statement, and both count the viewer's
+# other games awaiting them there too (the "Next game (N waiting)" link).
 READ_LIMITS = {"table page": 3, "board partial": 3, "state": 2, "moves": 1}
 
 
@@ -104,3 +106,23 @@ async def test_a_tables_reads_cost_few_statements(counted: tuple[Any, WireCounte
                 costs[name].append(counter.statements - before)
     warm = {name: max(spent[-3:]) for name, spent in costs.items()}
     assert all(warm[name] <= limit for name, limit in READ_LIMITS.items()), costs
+
+
+async def test_the_next_game_link_costs_no_statement(counted: tuple[Any, WireCounter]) -> None:
+    """The table page of a player who has moved, offering "Next game (1 waiting)", asks no more statements than
+    any table page: the count of the player's other games awaiting them is read in the summary's statement."""
+    application, counter = counted
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=application), base_url="http://test") as client:
+        api = Api(client, application)
+        admin = await api.admin()
+        ann, bob = await api.player("ann"), await api.player("bob")
+        here = await awaiting(api, admin, ann, bob)
+        await moves_until_not_awaited(client, here["id"], ann)
+        await awaiting(api, admin, ann, bob)
+        costs = []
+        for _ in range(8):  # the first ones also prepare the statements on the connection and warm the cache
+            before = counter.statements
+            r = await client.get(f"/games/{here['id']}", headers=ann.headers)
+            assert r.status_code == 200 and "Next game (1 waiting)" in r.text, r.text
+            costs.append(counter.statements - before)
+    assert max(costs[-3:]) <= READ_LIMITS["table page"], costs
