@@ -28,10 +28,12 @@ import os
 import re
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,11 +43,37 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from move_latency import PASSWORD, SECRET, free_port, process, wait_up  # noqa: E402
+from move_latency import PASSWORD, SECRET, free_port, wait_up  # noqa: E402
+
+SERVER = [sys.executable, "-m", "app", "serve", "--port"]  # and the port
+SERVER_PID: list[int] = []  # the server's process id, for its CPU time (Linux's /proc)
 
 OPENING_AT_ONCE = 50  # streams opened concurrently while setting up (not timed)
 SEQ = re.compile(rb'"seq": ?(\d+)')
 BLANK_LINE = re.compile(rb"\r?\n\r?\n")  # the end of an event (sse-starlette ends its lines with CRLF)
+
+
+@contextlib.contextmanager
+def serving(args: list[str], env: dict[str, str]) -> Iterator[int]:
+    """The server's process while the block runs: its id."""
+    proc = subprocess.Popen(args, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        yield proc.pid
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def server_cpu() -> float:
+    """The server process's CPU seconds so far (user and system), NaN where /proc cannot tell."""
+    try:
+        fields = Path(f"/proc/{SERVER_PID[0]}/stat").read_text().rsplit(")", 1)[1].split()
+    except (IndexError, OSError):
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class StreamClient(asyncio.Protocol):
@@ -99,6 +127,7 @@ class Figures:
     latencies_ms: list[float] = field(default_factory=list)
     missed: int = 0
     moves: int = 0
+    server_cpu_ms: list[float] = field(default_factory=list)  # per move: the server's CPU until every stream had it
 
     def line(self) -> str:
         if not self.latencies_ms:
@@ -107,7 +136,8 @@ class Figures:
         p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
         return (
             f"missed {self.missed:4d} | fan-out p50 {statistics.median(ordered):7.1f} ms | p99 {p99:7.1f} ms | "
-            f"max {ordered[-1]:7.1f} ms"
+            f"max {ordered[-1]:7.1f} ms" + (
+                f" | server CPU {statistics.median(self.server_cpu_ms):6.1f} ms" if self.server_cpu_ms else "")
         )
 
     def p99(self) -> float:
@@ -158,10 +188,12 @@ async def one_round(
     try:
         for index in range(args.moves):
             figures_of_move = Figures()
+            cpu_before = server_cpu()
             move_seq, answered = await make_move(client, game_id, players)
             deadline = answered + args.timeout
             while time.perf_counter() < deadline and any(move_seq not in s.arrived for s in streams):
                 await asyncio.sleep(0.01)
+            figures_of_move.server_cpu_ms.append((server_cpu() - cpu_before) * 1000)
             for stream in streams:
                 at = stream.arrived.get(move_seq)
                 if at is None:
@@ -173,6 +205,7 @@ async def one_round(
                 f" | {closed} streams closed" if closed else ""))
             figures.latencies_ms += figures_of_move.latencies_ms
             figures.missed += figures_of_move.missed
+            figures.server_cpu_ms += figures_of_move.server_cpu_ms
             figures.moves += 1
             await asyncio.sleep(args.gap)
     finally:
@@ -205,6 +238,7 @@ async def bench(port: int, args: argparse.Namespace) -> None:
     for figures in rounds:
         everything.latencies_ms += figures.latencies_ms
         everything.missed += figures.missed
+        everything.server_cpu_ms += figures.server_cpu_ms
     print(f"\nall rounds ({args.streams} streams x {args.moves} moves x {args.rounds} rounds; targets: 0 missed, "
           f"p99 < 200 ms):")
     print(f"  {everything.line()}")
@@ -250,7 +284,7 @@ def main() -> None:
             "SIGN_UPS_PER_ADDRESS_PER_HOUR": "100000",
         }
         port = free_port()
-        stack.enter_context(process([sys.executable, "-m", "app", "serve", "--port", str(port)], env))
+        SERVER_PID.append(stack.enter_context(serving([*SERVER, str(port)], env)))
         asyncio.run(wait_up(f"http://127.0.0.1:{port}/healthz"))
         asyncio.run(bench(port, args))
 

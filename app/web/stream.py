@@ -58,6 +58,8 @@ class SharedMessages:
             found.add_done_callback(lambda done: self._forget_failed(key, done))
             while len(self._shown) > self.size:
                 self._shown.popitem(last=False)
+        if found.done():  # the common case: another stream worked it out already
+            return found.result()
         # Shielded: a stream that goes away while waiting leaves the work to the others.
         return await asyncio.shield(found)
 
