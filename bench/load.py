@@ -5,8 +5,10 @@ it) on an embedded PostgreSQL. The load: `--games` two-player games (default 50)
 seat a simulated player that follows its game's live stream (`?moves=true`) and, whenever it is awaited, posts
 one of the moves the stream offered, at random (httpx); a finished game is followed by a new one for the same
 players. A move's latency is the POST's round trip as the client sees it (connection pool, server, database and
-all). Printed per round and over all rounds: the moves made, p50 / p99 / max of a move's latency, and the errors
-(any answer but 200, and any failed request or stream); target: p99 within 4x p50, 0 errors.
+all); beside it, the server's own time for the same moves (its `Server-Timing` header), which the client's own
+delays on a shared machine do not stretch. Printed per round and over all rounds: the moves made, p50 / p99 / max
+of both, and the errors (any answer but 200, and any failed request or stream); target: p99 within 4x p50, 0
+errors.
 
 Run: `.venv/bin/python bench/load.py [--games 50] [--rounds 3] [--seconds 20]`. Uses BENCH_DATABASE_URL if set,
 else an embedded PostgreSQL in a temporary directory; starts the server itself and stops everything after. Prints
@@ -37,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from move_latency import PASSWORD, SECRET, free_port, process, register, wait_up  # noqa: E402
+from move_latency import PASSWORD, SECRET, free_port, process, register, server_ms, wait_up  # noqa: E402
 
 SERVER = [sys.executable, "-m", "app", "serve", "--port"]  # and the port
 
@@ -47,6 +49,7 @@ class Round:
     """The latencies (ms) of a round's moves, and its errors by kind."""
 
     latencies: list[float] = field(default_factory=list)
+    server: list[float] = field(default_factory=list)  # the server's own time for the same moves (Server-Timing)
     errors: dict[str, int] = field(default_factory=dict)
 
     def error(self, kind: str) -> None:
@@ -55,13 +58,17 @@ class Round:
     def line(self) -> str:
         if not self.latencies:
             return f"no moves | errors {sum(self.errors.values())} {self.errors or ''}"
-        ordered = sorted(self.latencies)
-        p50, p99 = statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
         return (
-            f"{len(ordered):5d} moves | p50 {p50:7.1f} ms | p99 {p99:7.1f} ms ({p99 / p50:4.1f}x p50) | "
-            f"max {ordered[-1]:7.1f} ms | errors {sum(self.errors.values())}"
+            f"{len(self.latencies):5d} moves | {_spread(self.latencies)} | errors {sum(self.errors.values())}"
             + (f" {self.errors}" if self.errors else "")
+            + f"\n{'':11s}the server's own time: {_spread(self.server)}"
         )
+
+
+def _spread(samples: list[float]) -> str:
+    ordered = sorted(samples)
+    p50, p99 = statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return f"p50 {p50:7.1f} ms | p99 {p99:7.1f} ms ({p99 / p50:4.1f}x p50) | max {ordered[-1]:7.1f} ms"
 
 
 class Load:
@@ -106,6 +113,7 @@ class Load:
             if r.status_code == 200:
                 if start < until:
                     spent.latencies.append((time.perf_counter() - start) * 1000)
+                    spent.server.append(server_ms(r))
                 return
             spent.error(f"{r.status_code} {r.json().get('detail', {}).get('code', '')}")
             options = (await self.client.get(f"/api/v1/games/{game_id}/moves", headers=headers)).json()
@@ -155,6 +163,7 @@ async def bench(url: str, args: argparse.Namespace) -> None:
     everything = Round()
     for spent in rounds:
         everything.latencies += spent.latencies
+        everything.server += spent.server
         for kind, count in spent.errors.items():
             everything.errors[kind] = everything.errors.get(kind, 0) + count
     print(f"all rounds (target: p99 within 4x p50, 0 errors):\n  {everything.line()}")
