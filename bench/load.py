@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from move_latency import PASSWORD, SECRET, free_port, process, register, server_ms, wait_up  # noqa: E402
 
 SERVER = [sys.executable, "-m", "app", "serve", "--port"]  # and the port
+WARM_UP_SECONDS = 10.0
 
 
 @dataclass
@@ -51,9 +52,25 @@ class Round:
     latencies: list[float] = field(default_factory=list)
     server: list[float] = field(default_factory=list)  # the server's own time for the same moves (Server-Timing)
     errors: dict[str, int] = field(default_factory=dict)
+    started: list[float] = field(default_factory=list)  # when each move was sent, and each error happened
+    errors_at: list[tuple[float, str]] = field(default_factory=list)
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
+        self.errors_at.append((time.perf_counter(), kind))
+
+    def between(self, start: float, end: float) -> Round:
+        """The moves sent, and the errors met, from `start` to `end`."""
+        part = Round()
+        for at, latency, server in zip(self.started, self.latencies, self.server, strict=True):
+            if start <= at < end:
+                part.started.append(at)
+                part.latencies.append(latency)
+                part.server.append(server)
+        for at, kind in self.errors_at:
+            if start <= at < end:
+                part.errors[kind] = part.errors.get(kind, 0) + 1
+        return part
 
     def line(self) -> str:
         if not self.latencies:
@@ -86,7 +103,7 @@ class Load:
         return game
 
     async def seat(
-        self, game_id: int, seat: int, headers: dict[str, str], chooser: random.Random, until: float, spent: Round
+        self, game_id: int, seat: int, headers: dict[str, str], chooser: random.Random, spent: Round
     ) -> None:
         """Follow the game's stream and move whenever this seat is awaited, until the game ends."""
         url = f"/api/v1/games/{game_id}/stream?moves=true"
@@ -98,11 +115,10 @@ class Load:
                 if head["status"] == "finished":
                     return
                 if seat in head["to_act"] and head["moves"]:
-                    await self.move(game_id, headers, head, chooser, until, spent)
+                    await self.move(game_id, headers, head, chooser, spent)
 
     async def move(
-        self, game_id: int, headers: dict[str, str], options: dict[str, Any], chooser: random.Random, until: float,
-        spent: Round,
+        self, game_id: int, headers: dict[str, str], options: dict[str, Any], chooser: random.Random, spent: Round
     ) -> None:
         """Post one of the moves offered; after a refusal, count the error and try again with the options as GET
         .../moves gives them (up to 3 times), so that one error does not stall the game."""
@@ -111,9 +127,9 @@ class Load:
             start = time.perf_counter()
             r = await self.client.post(f"/api/v1/games/{game_id}/moves", json=body, headers=headers)
             if r.status_code == 200:
-                if start < until:
-                    spent.latencies.append((time.perf_counter() - start) * 1000)
-                    spent.server.append(server_ms(r))
+                spent.started.append(start)
+                spent.latencies.append((time.perf_counter() - start) * 1000)
+                spent.server.append(server_ms(r))
                 return
             spent.error(f"{r.status_code} {r.json().get('detail', {}).get('code', '')}")
             options = (await self.client.get(f"/api/v1/games/{game_id}/moves", headers=headers)).json()
@@ -126,13 +142,13 @@ class Load:
     ) -> None:
         by_name = dict(zip(names, headers, strict=True))
         with contextlib.suppress(TimeoutError):
-            # Games still under way when the round ends are left (their streams closed).
+            # Games still under way at the end are left (their streams closed).
             async with asyncio.timeout(until - time.perf_counter()):
                 while True:
                     try:
                         game = await self.new_game(names)
                         await asyncio.gather(
-                            *(self.seat(game["id"], s["seat"], by_name[s["username"]], chooser, until, spent)
+                            *(self.seat(game["id"], s["seat"], by_name[s["username"]], chooser, spent)
                               for s in game["seats"])
                         )
                     except (httpx.HTTPError, ValueError, KeyError) as exc:
@@ -150,16 +166,18 @@ async def bench(url: str, args: argparse.Namespace) -> None:
             names = (f"player{2 * g}", f"player{2 * g + 1}")
             tables.append((names, (await register(client, names[0]), await register(client, names[1]))))
         chooser = random.Random(2026)
-        rounds = []
-        warm = Round()
-        await asyncio.gather(*(load.table(n, h, chooser, time.perf_counter() + 3, warm) for n, h in tables))
+        # The games are played without a break from the start to the end: a finished game is replaced at once, so
+        # games start one by one as the load goes on. The first WARM_UP_SECONDS are not counted; each round is a
+        # window of the same play.
+        spent = Round()
+        start = time.perf_counter() + WARM_UP_SECONDS
+        until = start + args.rounds * args.seconds
+        await asyncio.gather(*(load.table(n, h, chooser, until, spent) for n, h in tables))
+        rounds = [spent.between(start + i * args.seconds, start + (i + 1) * args.seconds) for i in range(args.rounds)]
         print(f"{args.games} games at once, both seats of each following its stream; a move's round trip:")
-        for index in range(args.rounds):
-            spent = Round()
-            until = time.perf_counter() + args.seconds
-            await asyncio.gather(*(load.table(n, h, chooser, until, spent) for n, h in tables))
-            rounds.append(spent)
-            print(f"  round {index + 1}: {spent.line()} | games started so far {load.created}")
+        for index, part in enumerate(rounds):
+            print(f"  round {index + 1}: {part.line()}")
+        print(f"  games started: {load.created}")
     everything = Round()
     for spent in rounds:
         everything.latencies += spent.latencies
