@@ -15,6 +15,7 @@ import secrets
 import sys
 from typing import Any
 
+from app import serving
 from app.main import create_app, ensure_admin, rate_games, run_worker
 from app.play import addresses
 from app.play.errors import Invalid
@@ -43,7 +44,10 @@ def serve(args: argparse.Namespace) -> int:
         print("Create an admin with `python -m app create-admin NAME`.")
     print(f"Players register at POST {url}/api/v1/auth/register and get a token at POST {url}/api/v1/auth/token.")
     sys.stdout.flush()
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info", **uvicorn_options(settings))
+    serving.raise_open_file_limit()
+    application = create_app(settings)
+    serving.collect_garbage_on_a_timer()
+    uvicorn.run(application, host=args.host, port=args.port, log_level="info", **uvicorn_options(settings))
     return 0
 
 

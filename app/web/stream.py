@@ -8,7 +8,10 @@ edit never reaches a stream: its notice is dropped unread, and a viewer's seq do
 
 from __future__ import annotations
 
+import asyncio
 import json
+import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -16,7 +19,7 @@ from fastapi import APIRouter, Query, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from app.notify.presence import watching
-from app.play.bus import Bus, ChatPosted, CheckSignIn, SignInsEnded
+from app.play.bus import Bus, Change, ChatPosted, CheckSignIn, SignInsEnded
 from app.play.positions import Positions, Seen
 from app.play.sessions import key_of
 from app.play.sign_in import SignIn
@@ -29,18 +32,64 @@ EVENT_NAME = "turn"
 CHAT_EVENT = "chat"  # a new message in the table chat: `{"id"}`, the client reads it from the chat
 
 
-def _message(seen: Seen) -> ServerSentEvent:
+def _message(seen: Seen) -> bytes:
     change = seen.change
     data: dict[str, Any] = {"seq": change.seq, "to_act": list(change.to_act), "status": change.status}
     if seen.moves is not None:
         data["moves"] = seen.moves
-    return ServerSentEvent(data=json.dumps(data), event=EVENT_NAME, id=str(change.seq))
+    return ServerSentEvent(data=json.dumps(data), event=EVENT_NAME, id=str(change.seq)).encode()
+
+
+class SharedMessages:
+    """Each change as each kind of viewer sees it (a seat, or a spectator; with the seat's moves or without),
+    worked out and encoded once for every stream of this process that shows it: a game watched by a thousand
+    spectators costs one `seen_by` and one encoding per change, not a thousand. Streams that ask while it is
+    being worked out wait for that one; the newest `size` are kept."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self._shown: OrderedDict[tuple[Change, int | None, bool], asyncio.Future[tuple[Seen, bytes]]] = OrderedDict()
+
+    async def shown(self, positions: Positions, change: Change, seat: int | None, offer: bool) -> tuple[Seen, bytes]:
+        key = (change, seat, offer)
+        found = self._shown.get(key)
+        if found is None:
+            found = self._shown[key] = asyncio.ensure_future(_worked_out(positions, change, seat, offer))
+            found.add_done_callback(lambda done: self._forget_failed(key, done))
+            while len(self._shown) > self.size:
+                self._shown.popitem(last=False)
+        if found.done():  # the common case: another stream worked it out already
+            return found.result()
+        # Shielded: a stream that goes away while waiting leaves the work to the others.
+        return await asyncio.shield(found)
+
+    def _forget_failed(self, key: tuple[Change, int | None, bool], done: asyncio.Future[tuple[Seen, bytes]]) -> None:
+        if (done.cancelled() or done.exception() is not None) and self._shown.get(key) is done:
+            del self._shown[key]
+
+
+async def _worked_out(positions: Positions, change: Change, seat: int | None, offer: bool) -> tuple[Seen, bytes]:
+    seen = await positions.seen_by(change, seat, offer=offer)
+    return seen, _message(seen)
+
+
+# Per reads' service (one per application): the same change of the same game means the same state there.
+_MESSAGES: weakref.WeakKeyDictionary[Positions, SharedMessages] = weakref.WeakKeyDictionary()
+
+
+def shared_messages(positions: Positions) -> SharedMessages:
+    """The messages shared by the streams that `positions` serves."""
+    messages = _MESSAGES.get(positions)
+    if messages is None:
+        messages = _MESSAGES[positions] = SharedMessages()
+    return messages
 
 
 async def _changes(
     positions: Positions, bus: Bus, sign_in: SignIn, game_id: int, signed_in: SignedIn, offer: bool
-) -> AsyncIterator[ServerSentEvent]:
+) -> AsyncIterator[ServerSentEvent | bytes]:
     account = signed_in.account
+    messages = shared_messages(positions)
     # While the stream is open its user is watching the game: no "your turn" mail for it (app.notify). It ends
     # when its sign-in does (signed out, signed out everywhere, password changed).
     async with (
@@ -68,12 +117,12 @@ async def _changes(
             # spectator, offered none of its moves, and counts the log as one (which may count fewer events).
             if last.change.status == "open" or change.reseats:
                 was, (seat, shown) = seat, await positions.head(account, game_id, offer=offer)
-                resat = seat != was
+                resat, message = seat != was, _message(shown)
             else:
-                resat, shown = False, await positions.seen_by(change, seat, offer=offer)
+                resat, (shown, message) = False, await messages.shown(positions, change, seat, offer)
             if resat or shown.change.seq > last.change.seq:
                 last = shown
-                yield _message(shown)
+                yield message
 
 
 @router.get(
