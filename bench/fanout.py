@@ -30,9 +30,7 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from move_latency import PASSWORD, SECRET, free_port, wait_up  # noqa: E402
+from move_latency import PASSWORD, bench_database, free_port, server_env, wait_up  # noqa: E402
 
 SERVER = [sys.executable, "-m", "app", "serve", "--port"]  # and the port
 SERVER_PID: list[int] = []  # the server's process id, for its CPU time (Linux's /proc)
@@ -259,30 +257,8 @@ def main() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, args.streams * 2 + 1024)), hard))
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from app.store import migrate
-        from app.store.db import start_embedded, to_libpq_url, to_sqlalchemy_url
-
     with contextlib.ExitStack() as stack:
-        given = os.environ.get("BENCH_DATABASE_URL")
-        if given:
-            url = to_sqlalchemy_url(given)
-        else:
-            tmp = stack.enter_context(tempfile.TemporaryDirectory())
-            server = start_embedded(Path(tmp) / "pgdata", delete_on_cleanup=True)
-            stack.callback(server.cleanup)
-            url = to_sqlalchemy_url(server.get_uri())
-        migrate.upgrade(url)
-        env = {
-            "DATABASE_URL": to_libpq_url(url),
-            "ENVIRONMENT": "test",
-            "SECRET_KEY": SECRET,
-            "ADMIN_USERNAME": "admin",
-            "ADMIN_PASSWORD": PASSWORD,
-            "PASSWORD_HASHING": "cheapest",
-            "SIGN_UPS_PER_ADDRESS_PER_HOUR": "100000",
-        }
+        env = server_env(bench_database(stack), SIGN_UPS_PER_ADDRESS_PER_HOUR="100000")
         port = free_port()
         SERVER_PID.append(stack.enter_context(serving([*SERVER, str(port)], env)))
         asyncio.run(wait_up(f"http://127.0.0.1:{port}/healthz"))

@@ -21,13 +21,10 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from move_latency import PASSWORD, SECRET, free_port, process, register, server_ms, wait_up  # noqa: E402
+from move_latency import PASSWORD, bench_database, free_port, process, register, server_env, server_ms, wait_up  # noqa: E402
 
 SERVER = [sys.executable, "-m", "app", "serve", "--port"]  # and the port
 WARM_UP_SECONDS = 10.0
@@ -194,30 +191,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20, help="length of a round")
     args = parser.parse_args()
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from app.store import migrate
-        from app.store.db import start_embedded, to_libpq_url, to_sqlalchemy_url
-
     with contextlib.ExitStack() as stack:
-        given = os.environ.get("BENCH_DATABASE_URL")
-        if given:
-            url = to_sqlalchemy_url(given)
-        else:
-            tmp = stack.enter_context(tempfile.TemporaryDirectory())
-            server = start_embedded(Path(tmp) / "pgdata", delete_on_cleanup=True)
-            stack.callback(server.cleanup)
-            url = to_sqlalchemy_url(server.get_uri())
-        migrate.upgrade(url)
-        env = {
-            "DATABASE_URL": to_libpq_url(url),
-            "ENVIRONMENT": "test",
-            "SECRET_KEY": SECRET,
-            "ADMIN_USERNAME": "admin",
-            "ADMIN_PASSWORD": PASSWORD,
-            "PASSWORD_HASHING": "cheapest",
-            "SIGN_UPS_PER_ADDRESS_PER_HOUR": "100000",
-        }
+        env = server_env(bench_database(stack), SIGN_UPS_PER_ADDRESS_PER_HOUR="100000")
         port = free_port()
         stack.enter_context(process([*SERVER, str(port)], env))
         asyncio.run(wait_up(f"http://127.0.0.1:{port}/healthz"))
