@@ -283,7 +283,7 @@ def _duel_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[str]:
             lines.append(gettext("The winner occupies the City Hall."))
         elif parcel["content"] in BUILDINGS and parcel["owner"] is not None:
             lines.append(gettext("If {owner} wins, the {building} pays them as usual; an attacker who wins takes "
-                                 "half its income (${income}).").format(
+                                 "half of its ${income} income, rounded down.").format(
                 owner=lab.who(parcel["owner"]), building=gettext(BUILDINGS[parcel["content"]].name),
                 income=parcel["income"] or 0))
         else:
