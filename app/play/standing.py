@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, exists, func, literal_column, select
+from sqlalchemy import ColumnElement, Select, exists, func, literal_column, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.ratings import NEWCOMER, PROVISIONAL_BELOW, Skill, rater
@@ -58,12 +58,10 @@ async def history_of(session: AsyncSession, user_id: int) -> list[int]:
     return [Skill(mu, sigma, 0).value for mu, sigma in rows]
 
 
-async def leaderboard(db: Database, players: int | None = None, limit: int = LEADERBOARD_SIZE,
-                      offset: int = 0) -> Leaderboard:
-    """The rated players, best first (then by name), provisional ones left out, `limit` of them from `offset`;
+def ranked(players: int | None = None) -> Select[str, float, float, int]:
+    """The leaderboard's players (name, mu, sigma, games), best first (then by name), provisional ones left out;
     with `players`, only those who played a rated game at a table of that many seats (a bot level's identity
-    included: its history is its own). Sorted, filtered and cut by the database, on the partial index of the
-    ranked players' ordinals."""
+    included: its history is its own)."""
     query = select(User.username, Rating.mu, Rating.sigma, Rating.games).join(User, User.id == Rating.user_id).where(
         RANKED
     )
@@ -75,8 +73,16 @@ async def leaderboard(db: Database, players: int | None = None, limit: int = LEA
                 .where(RatingHistory.user_id == Rating.user_id, Game.seat_count == players)
             )
         )
+    return query.order_by(ORDINAL.desc(), User.username)
+
+
+async def leaderboard(db: Database, players: int | None = None, limit: int = LEADERBOARD_SIZE,
+                      offset: int = 0) -> Leaderboard:
+    """`limit` players of the leaderboard (`ranked`) from the `offset`-th, and how many it holds: sorted,
+    filtered and cut by the database, on the partial index of the ranked players' ordinals."""
+    query = ranked(players)
     async with db.reading() as session:
-        rows = (await session.execute(query.order_by(ORDINAL.desc(), User.username).limit(limit).offset(offset))).all()
-        total = await session.scalar(select(func.count()).select_from(query.subquery())) or 0
-    ranked = [Ranked(name, Skill(mu, sigma, games).value, games) for name, mu, sigma, games in rows]
-    return Leaderboard(ranked, total, offset)
+        rows = (await session.execute(query.limit(limit).offset(offset))).all()
+        total = await session.scalar(select(func.count()).select_from(query.order_by(None).subquery())) or 0
+    return Leaderboard([Ranked(name, Skill(mu, sigma, games).value, games) for name, mu, sigma, games in rows],
+                       total, offset)
