@@ -76,9 +76,14 @@ async def finish_with_a_timeout(service: GameService, game: dict[str, Any], late
             break
         other = to_act(state)[0]
         async with service.db.autocommit() as session:
-            user_id = (await session.execute(
-                select(Seat.user_id).where(Seat.game_id == gid, Seat.seat == other))).scalar_one()
-        await service.apply(PlayerMove(user_id, gid, counted(state, other), chooser.choice(legal_moves(state, other))))
+            user_id, bot = (await session.execute(
+                select(Seat.user_id, User.is_bot).join(User, User.id == Seat.user_id)
+                .where(Seat.game_id == gid, Seat.seat == other))).one()
+        if bot:
+            await service.apply(BotMove(gid, other))
+        else:
+            move = chooser.choice(legal_moves(state, other))
+            await service.apply(PlayerMove(user_id, gid, counted(state, other), move))
     else:
         raise AssertionError(f"seat {seat} of game {gid} was never awaited")
     assert await service.apply(TimeOut(gid, seat, service.clock() + timedelta(days=70))) is not None
