@@ -1,8 +1,8 @@
 """The leaderboard, a rated player's page and the open tables' seat lists in Chromium (issue 27, items 3 and 4):
-after ten rated two-player games the leaderboard and the player page, and the lobby's invitations and open tables
-and a waiting table, each showing its seated players' reputation and the table's requirement, pass axe-core and
-fit a phone without sideways scrolling (in French too); their screenshots at 1280x900 and 390x844 go to
-tests/browser/artifacts/ (`40-…`)."""
+after ten rated two-player games the leaderboard and the player page, the new-game form (rated or not, the
+reputation asked), the lobby's invitations and open tables and a waiting table, each showing its seated
+players' reputation and the table's requirement, pass axe-core and fit a phone without sideways scrolling (in
+French too); their screenshots at 1280x900 and 390x844 go to tests/browser/artifacts/ (`40-…`)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_the_leaderboard_a_rated_players_page_and_the_open_tables_pass_axe_and_f
         ARTIFACTS.mkdir(exist_ok=True)
         problems = []
         pages = (("leaderboard", "/leaderboard"), ("player", "/players/lena"), ("lobby-tables", "/"),
-                 ("waiting-table", f"/games/{invited['id']}"))
+                 ("waiting-table", f"/games/{invited['id']}"), ("new-game-reputation", "/games/new"))
         for name, path in pages:
             page.set_viewport_size(SCREEN)
             page.goto(live.url + path)
