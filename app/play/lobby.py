@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.play import clocks, hosting_limits, invitations, table_names
+from app.play import clocks, hosting_limits, invitations, reputation, table_names
 from app.play.accounts import Account, bot_accounts
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound
 from app.play.hosting_limits import HostingLimits
@@ -66,6 +66,7 @@ class Lobby:
         rated: bool = True,
         start_when_full: bool = True,
         invitation_days: int = 7,
+        max_timeout_percent: int | None = None,
         address: str = "unknown",
     ) -> GameSummary:
         """Open a table. An admin's table seats the `players` listed; a player's table seats its creator and
@@ -82,7 +83,9 @@ class Lobby:
         Raises NotAllowed `players_create_games_off` (a player, where only admins create games) or
         `seed_admin_only`, Invalid for variants, player lists or numbers of bots that cannot be played, TooMany
         `too_many_tables` / `too_many_invitations`; Invalid `link_in_name` for a name that reads as an address
-        (app.play.table_names). An unrated (`rated` false) table's game changes nobody's rating."""
+        (app.play.table_names). An unrated (`rated` false) table's game changes nobody's rating. With
+        `max_timeout_percent`, only players whose clock ran out in at most that share of their games may join
+        (`join`); the players it seats or invites are chosen by name and not asked."""
         table_names.check_name(name)
         if not creator.is_admin:
             if not self.players_create_games:
@@ -131,6 +134,7 @@ class Lobby:
                 rated=rated,
                 start_when_full=start_when_full,
                 invitation_days=invitation_days,
+                max_timeout_percent=max_timeout_percent,
             )
             session.add(game)
             await session.flush()
@@ -151,8 +155,10 @@ class Lobby:
 
     async def join(self, account: Account, game_id: int) -> GameSummary:
         """Take a free seat in an open game, or the seat one's invitation holds (accepting it). A table by
-        invitation only takes its invited players alone. The join that takes the last seat of a table that starts
-        when full starts its game, in the same transaction: the answer is the running game."""
+        invitation only takes its invited players alone; a table with a reputation requirement takes the others
+        only if their record meets it (NotAllowed `reputation_too_low`), an invited player having been chosen
+        by name. The join that takes the last seat of a table that starts when full starts its game, in the same
+        transaction: the answer is the running game."""
         async with self.db.session() as session:
             game = await _game_for_update(session, game_id)
             if game.status != "open":
@@ -164,6 +170,7 @@ class Lobby:
                     raise NotAllowed("invitation_required", "This table is by invitation only.")
                 if await invitations.free_seats(session, game_id, game.seat_count) <= 0:
                     raise Conflict("game_full", "Every seat of this game is taken or held for an invited player.")
+                await reputation.check_join(session, account.id, game.max_timeout_percent)
             session.add(Seat(game_id=game_id, user_id=account.id))
             await session.flush()
             state = None

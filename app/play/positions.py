@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import ColumnElement, any_, func, literal_column, select
+from sqlalchemy import ColumnElement, any_, case, func, literal_column, select
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from app.play import clocks, invitations
+from app.play import clocks, invitations, reputation
 from app.play.accounts import Account
 from app.play.bus import Change
 from app.play.chat import ChatLine, lines_of, newest_column
@@ -28,6 +28,7 @@ from app.play.errors import NotFound
 from app.play.head import Head, counted, not_started, read_head, read_head_signed
 from app.play.notes import Notes, notes_column, notes_of
 from app.play.record import SignInCheck, status_of
+from app.play.reputation import Reputation
 from app.rules import GameState, legal_moves, player_view, redact_event, to_act
 from app.rules.history import SeenEvent, round_starts, seen_log, state_at
 from app.store import event_store
@@ -48,6 +49,7 @@ class SeatInfo:
     deadline: datetime | None = None  # when the seat's move clock runs out (awaited seats of timed games)
     bot: bool = False  # one of the site's bots
     absent: bool = False  # the player's clock ran out and the bot plays the seat until they come back
+    reputation: Reputation | None = None  # a person's at an open table (their record, for those who join)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,8 @@ class GameSummary:
     seed: str | None = None  # the secret seed (64 hex characters), revealed once the game is finished
     seed_chosen: bool = False  # an admin gave the seed (it was not drawn at random)
     updated_at: datetime | None = None  # the game's last change: when the seats awaited now began to wait
+    rated: bool = True  # its finished game rates its players
+    max_timeout_percent: int | None = None  # joins only players whose clock ran out in at most this % of games
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
@@ -456,6 +460,9 @@ _SEATS = (
                     func.json_build_object(
                         "seat", Seat.seat, "user_id", Seat.user_id, "username", User.username,
                         "deadline", Seat.deadline, "bot", User.is_bot, "absent", Seat.absent,
+                        # Who sits at an open table, for those deciding to join it: counted there alone.
+                        "reputation", case(((Game.status == "open") & User.is_bot.is_(False),
+                                            reputation.as_json(Seat.user_id))),
                     ),
                     Seat.seat.asc().nulls_last(), Seat.joined_at,
                 )
@@ -498,7 +505,9 @@ def _waiting_elsewhere(user_id: int) -> Any:
 def _seat_info(seat: dict[str, Any]) -> SeatInfo:
     """A seat of `_SEATS`' array (its deadline an ISO 8601 string there)."""
     deadline = datetime.fromisoformat(seat["deadline"]) if seat["deadline"] is not None else None
-    return SeatInfo(seat["seat"], seat["user_id"], seat["username"], deadline, seat["bot"], seat["absent"])
+    known = seat["reputation"]
+    return SeatInfo(seat["seat"], seat["user_id"], seat["username"], deadline, seat["bot"], seat["absent"],
+                    Reputation.of(known) if known is not None else None)
 
 
 async def _summaries(session: AsyncSession, query: Any) -> list[GameSummary]:
@@ -546,6 +555,8 @@ async def _summary_rows(
             seed=g.seed.hex() if g.status == "finished" else None,
             seed_chosen=g.seed_chosen,
             updated_at=g.updated_at,
+            rated=g.rated,
+            max_timeout_percent=g.max_timeout_percent,
         )
         for g in games
     ]

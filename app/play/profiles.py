@@ -14,7 +14,8 @@ from app.play.accounts import Account, find_by_name
 from app.play.errors import NotFound
 from app.play.positions import GameSummary, Positions
 from app.play.ratings import Skill
-from app.play.standing import Reputation, history_of, reputation_of, skill_of
+from app.play.reputation import Reputation, reputation_of
+from app.play.standing import history_of, skill_of
 
 FINISHED_SHOWN = 50
 RUNNING_SHOWN = 50

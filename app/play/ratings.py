@@ -17,11 +17,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, func, insert, select, text
+from sqlalchemy import ScalarSelect, case, delete, func, insert, select, text
 from sqlalchemy.dialects.postgresql import insert as upsert
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from app.play.accounts import NO_PASSWORD
 from app.store.db import Database
@@ -84,7 +86,8 @@ def rate(entries: Sequence[tuple[int, int]], known: Mapping[int, Skill]) -> dict
 
 
 async def bot_identity(session: AsyncSession, level: str = BOT_LEVEL) -> int:
-    """The account a bot level is rated as, created when first needed (no address, no password)."""
+    """The account a bot level is rated as, created when first needed (no address, no password): for the
+    rating's write alone; the reads find it with `rater`, and a bot level never rated has no rating to find."""
     name = BOT_IDENTITIES[level]
     await session.execute(
         upsert(User).values(username=name, email=None, password_hash=NO_PASSWORD, is_bot=True).on_conflict_do_nothing()
@@ -95,10 +98,12 @@ async def bot_identity(session: AsyncSession, level: str = BOT_LEVEL) -> int:
     return found
 
 
-async def rater_of(session: AsyncSession, user_id: int) -> int:
-    """Whom `user_id`'s ratings are about: the account itself, or its bot level's identity."""
-    is_bot = await session.scalar(select(User.is_bot).where(User.id == user_id))
-    return await bot_identity(session) if is_bot else user_id
+def rater(user_id: int) -> ScalarSelect[Any]:
+    """Whom `user_id`'s ratings are about, as a subquery that only reads: the account itself, or its bot
+    level's identity (NULL, so no rating, while that level was never rated)."""
+    level = aliased(User)
+    identity = select(level.id).where(level.username == BOT_IDENTITIES[BOT_LEVEL], level.is_bot).scalar_subquery()
+    return select(case((User.is_bot, identity), else_=User.id)).where(User.id == user_id).scalar_subquery()
 
 
 async def rate_pending(db: Database) -> int:

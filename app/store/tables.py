@@ -110,6 +110,9 @@ class Game(Base):
     start_when_full: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
     # Days an invitation to the table waits for its answer before it expires (app.play.invitations.expire).
     invitation_days: Mapped[int] = mapped_column(Integer, server_default=text("7"))
+    # Only players whose clock ran out in at most this share of their games (in %) may join; NULL: anyone
+    # (app.play.reputation.check_join).
+    max_timeout_percent: Mapped[int | None] = mapped_column(Integer)
 
 
 class Seat(Base):
@@ -191,6 +194,11 @@ class Rating(Base):
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = _now()
+
+    # The leaderboard's order over the players it ranks (app.play.standing: ORDINAL, RANKED), as it writes them.
+    __table_args__ = (
+        Index("ix_ratings_leaderboard", text("(mu - 3 * sigma) DESC"), postgresql_where=text("games >= 10")),
+    )
 
 
 class Invitation(Base):

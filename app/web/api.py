@@ -9,7 +9,7 @@ from fastapi.security import OAuth2PasswordRequestForm
 
 from app.play.commands import PlayerMove, Undo
 from app.play.profiles import player_record
-from app.play.standing import leaderboard
+from app.play.standing import LEADERBOARD_SIZE, leaderboard
 from app.web.deps import (
     ChatDep,
     ClaimDep,
@@ -204,10 +204,14 @@ async def get_player(username: Name, account: CurrentAccount,
 async def get_leaderboard(
     account: CurrentAccount, positions: PositionsDep,
     players: int | None = Query(default=None, ge=2, le=6, description="Only players of rated games of this size."),
+    limit: Annotated[int, Query(ge=1, le=LEADERBOARD_SIZE)] = LEADERBOARD_SIZE,
+    offset: Offset = 0,
 ) -> LeaderboardOut:
-    """The rated players, best first (at most 100), provisional ones (fewer than 10 rated games) left out."""
-    ranked = await leaderboard(positions.db, players)
-    return LeaderboardOut(players=[RankedOut(username=r.username, rating=r.rating, games=r.games) for r in ranked])
+    """The rated players, best first (then by name), provisional ones (fewer than 10 rated games) left out:
+    `limit` of them (at most 100) from the `offset`-th, and `count`, how many there are in all."""
+    board = await leaderboard(positions.db, players, limit, offset)
+    return LeaderboardOut(players=[RankedOut(username=r.username, rating=r.rating, games=r.games)
+                                   for r in board.players], count=board.total, offset=board.offset)
 
 
 # --- games --------------------------------------------------------------------------------------------------
@@ -237,6 +241,7 @@ async def create_game(request: Request, body: CreateGameIn, account: CurrentAcco
         rated=body.rated,
         start_when_full=body.start_when_full,
         invitation_days=body.invitation_days,
+        max_timeout_percent=body.max_timeout_percent,
         address=client_address(request),
     )
     return GameOut.of(summary)
@@ -265,8 +270,10 @@ async def get_game(game_id: Id, account: CurrentAccount, positions: PositionsDep
 @router.post("/games/{game_id}/join", responses=errors(403, 404, 409), tags=["games"])
 async def join_game(game_id: Id, account: CurrentAccount, lobby: LobbyDep) -> GameOut:
     """Take a free seat in an open game, or accept one's invitation (its seat was held). A table by invitation
-    only: 403 `invitation_required` for the others; 409 `game_full` when the free seats are taken or held. The
-    join that takes the last seat of a table that starts when full starts its game: the answer is the running game."""
+    only: 403 `invitation_required` for the others; a table that asks for a reputation (`max_timeout_percent`):
+    403 `reputation_too_low` for an uninvited player whose clock ran out in more of their games; 409 `game_full`
+    when the free seats are taken or held. The join that takes the last seat of a table that starts when full
+    starts its game: the answer is the running game."""
     return GameOut.of(await lobby.join(account, game_id))
 
 

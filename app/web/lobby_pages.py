@@ -33,6 +33,9 @@ router = APIRouter(include_in_schema=False)
 # The admin's choice of characters: the cards of the expansions players may open.
 CARDS_BY_NUMBER = [card for card in sorted(PERSONALITIES.values(), key=lambda card: card.number)
                    if card.expansion is None or card.expansion in PLAYABLE_EXPANSIONS]
+# The reputation a table may ask of those who join, as the new-game form offers it: the most games (in %) whose
+# clock ran out; the API takes any whole percent.
+TIMEOUT_LIMITS = (5, 10, 25, 50)
 LOBBY_WATCHABLE = 20  # games being played that the lobby offers to watch, newest first
 LOBBY_VIEWS = 20  # games whose decision the lobby names (one state read each)
 LOBBY_RESULTS = 10  # finished games whose result the lobby shows (one state read each)
@@ -187,8 +190,8 @@ async def new_game_form(request: Request, account: OptionalAccount) -> Response:
                       message=gettext("Only an admin may create games."))
     return render(request, "pages/new_game.html", account, sides=SIDES,
                   values={"seats": "2", "bots": "0", "sides": "yellow", "access": "public", "start": "full",
-                          "invitation_days": "7"},
-                  expansions=PLAYABLE_EXPANSIONS, cards=CARDS_BY_NUMBER)
+                          "invitation_days": "7", "rated": "yes", "max_timeout_percent": ""},
+                  expansions=PLAYABLE_EXPANSIONS, cards=CARDS_BY_NUMBER, timeout_limits=TIMEOUT_LIMITS)
 
 
 @router.post("/games/new")
@@ -213,6 +216,8 @@ async def new_game(
     bots: OptionalFormStr = None,
     start: FormStr = "full",
     invitation_days: OptionalFormStr = None,
+    rated: FormStr = "yes",
+    max_timeout_percent: OptionalFormStr = None,
     csrf_token: OptionalFormStr = None,
 ) -> Response:
     """Open a table: an admin's seats the players listed; a player's seats its creator and invites them."""
@@ -229,11 +234,14 @@ async def new_game(
         "bots": bots or "0",
         "start": start,
         "invitation_days": invitation_days or "7",
+        "rated": rated,
+        "max_timeout_percent": max_timeout_percent or "",
     }
 
     def again(message: str, status: int) -> HTMLResponse:
         return render(request, "pages/new_game.html", account, status=status, sides=SIDES, values=values,
-                      expansions=PLAYABLE_EXPANSIONS, cards=CARDS_BY_NUMBER, error=message)
+                      expansions=PLAYABLE_EXPANSIONS, cards=CARDS_BY_NUMBER, timeout_limits=TIMEOUT_LIMITS,
+                      error=message)
 
     try:
         csrf.check(request, csrf_token)
@@ -262,6 +270,9 @@ async def new_game(
             "bots": bots.strip() if bots and bots.strip() else 0,
             "start_when_full": start != "creator",
             "invitation_days": invitation_days.strip() if invitation_days and invitation_days.strip() else 7,
+            "rated": rated != "no",
+            "max_timeout_percent": max_timeout_percent.strip() if max_timeout_percent and max_timeout_percent.strip()
+            else None,
         })
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -272,7 +283,7 @@ async def new_game(
             account, name=body.name, seat_count=body.seats, variants=body.variants.settings(), players=body.players,
             seed=body.seed, move_timeout_hours=body.move_timeout_hours, public=body.public, bots=body.bots,
             start_when_full=body.start_when_full, invitation_days=body.invitation_days, rated=body.rated,
-            address=client_address(request),
+            max_timeout_percent=body.max_timeout_percent, address=client_address(request),
         )
     except PlayError as exc:
         response = again(said(exc), 429 if isinstance(exc, TooMany) else 403 if isinstance(exc, NotAllowed) else 422)

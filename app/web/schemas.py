@@ -12,6 +12,7 @@ from app.play.chat import ChatLine
 from app.play.notes import Notes
 from app.play.positions import Export, GameSummary, MoveOptions, PendingInvitation, VisibleEvent
 from app.play.profiles import PlayerRecord
+from app.play.reputation import Reputation
 from app.rules.config import MAX_PLAYERS
 from app.rules.moves import move_json_schema
 from app.web.fields import MAX_INTEGER, LongText, Text, refuse_control_characters
@@ -162,6 +163,23 @@ class CreateGameIn(BaseModel):
     rated: bool = Field(
         default=True, description="The finished game rates its players from their places; false: an unrated table."
     )
+    max_timeout_percent: int | None = Field(
+        default=None, ge=0, le=100,
+        description="Only players whose move clock ran out in at most this share of their games (in %) may join "
+        "(403 `reputation_too_low`); invited players are not asked. Null: anyone.",
+    )
+
+
+class ReputationOut(BaseModel):
+    """A player's record of reliability, counted from the results of their games."""
+
+    finished: int = Field(description="Games played to their end.")
+    abandoned: int = Field(description="Games left while running (the seat handed to another player).")
+    timeouts: int = Field(description="Finished games in which the player's move clock ran out.")
+
+    @classmethod
+    def of(cls, r: Reputation) -> ReputationOut:
+        return cls(finished=r.finished, abandoned=r.abandoned, timeouts=r.timeouts)
 
 
 class SeatOut(BaseModel):
@@ -171,6 +189,11 @@ class SeatOut(BaseModel):
     absent: bool = Field(
         default=False,
         description="The player's clock ran out: the site's bot plays the seat until they move or take it back.",
+    )
+    reputation: ReputationOut | None = Field(
+        default=None,
+        description="At an open table (and so in an invitation), the player's reputation; null for a bot, and once "
+        "the game has started.",
     )
 
 
@@ -199,6 +222,10 @@ class GameOut(BaseModel):
         default=True, description="The last seat taken starts the game; false: its creator starts it."
     )
     invitation_days: int = Field(default=7, description="Days an invitation to the table waits for its answer.")
+    rated: bool = Field(default=True, description="Its finished game rates its players; false: an unrated table.")
+    max_timeout_percent: int | None = Field(
+        default=None, description="Joins only players whose clock ran out in at most this share (%) of their games."
+    )
     creator: str | None = Field(default=None, description="Who opened the table (starts it, invites to it).")
     invited: list[str] = Field(default_factory=list, description="Players invited who have not answered yet.")
     seed_commitment: str = Field(
@@ -217,7 +244,9 @@ class GameOut(BaseModel):
             id=g.id,
             name=g.name,
             status=g.status,  # type: ignore[arg-type]
-            seats=[SeatOut(seat=s.seat, username=s.username, bot=s.bot, absent=s.absent) for s in g.seats],
+            seats=[SeatOut(seat=s.seat, username=s.username, bot=s.bot, absent=s.absent,
+                           reputation=ReputationOut.of(s.reputation) if s.reputation is not None else None)
+                   for s in g.seats],
             seat_count=g.seat_count,
             variants=g.variants,
             seq=g.seq,
@@ -232,6 +261,8 @@ class GameOut(BaseModel):
             public=g.public,
             start_when_full=g.start_when_full,
             invitation_days=g.invitation_days,
+            rated=g.rated,
+            max_timeout_percent=g.max_timeout_percent,
             creator=g.creator,
             invited=list(g.invited),
             seed_commitment=g.seed_commitment,
@@ -256,12 +287,6 @@ class RatingOut(BaseModel):
     provisional: bool = Field(description="Fewer than 10 rated games: shown with a '?'.")
 
 
-class ReputationOut(BaseModel):
-    finished: int = Field(description="Games played to their end.")
-    abandoned: int = Field(description="Games left while running (the seat handed to another player).")
-    timeouts: int = Field(description="Finished games in which the player's move clock ran out.")
-
-
 class RankedOut(BaseModel):
     username: str
     rating: int
@@ -270,6 +295,8 @@ class RankedOut(BaseModel):
 
 class LeaderboardOut(BaseModel):
     players: list[RankedOut] = Field(description="Best first; provisional players left out.")
+    count: int = Field(description="How many players the whole leaderboard (with its filter) holds.")
+    offset: int = Field(description="The place, counted from 0, of the first player listed.")
 
 
 class PlayerOut(BaseModel):
@@ -289,8 +316,7 @@ class PlayerOut(BaseModel):
         skill, reputation = record.skill, record.reputation
         return cls(
             rating=RatingOut(value=skill.value, games=skill.games, provisional=skill.provisional),
-            reputation=ReputationOut(finished=reputation.finished, abandoned=reputation.abandoned,
-                                     timeouts=reputation.timeouts),
+            reputation=ReputationOut.of(reputation),
             username=record.username,
             finished=[ResultOut(game=GameOut.of(r.game), won=r.won, place=r.place, points=r.points, winner=r.winner)
                       for r in record.finished],

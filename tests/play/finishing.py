@@ -6,10 +6,12 @@ so that the game's end is recorded exactly as in play."""
 from __future__ import annotations
 
 import random
+from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import select
 
-from app.play.commands import BotMove, PlayerMove
+from app.play.commands import BotMove, PlayerMove, TimeOut
 from app.play.head import counted
 from app.play.record import Outcome, record
 from app.play.service import GameService
@@ -59,3 +61,30 @@ async def play_to_the_end(service: GameService, game_id: int, chooser: random.Ra
             move = chooser.choice(legal_moves(state, seat))
             await service.apply(PlayerMove(user_id, game_id, counted(state, seat), move))
     raise AssertionError(f"game {game_id} did not end")
+
+
+async def finish_with_a_timeout(service: GameService, game: dict[str, Any], late: str, chooser: random.Random,
+                                ) -> GameState:
+    """Finish the started timed game `game` (a summary as the API answers it) after the clock of the player
+    called `late` ran out once, as the server runs it out (`TimeOut` past the deadline): the bot then plays
+    their seat, the others move as `play_to_the_end` moves them."""
+    gid = int(game["id"])
+    seat = next(s["seat"] for s in game["seats"] if s["username"] == late)
+    for _ in range(500):
+        state, _ = await _head(service, gid)
+        if seat in to_act(state):
+            break
+        other = to_act(state)[0]
+        async with service.db.autocommit() as session:
+            user_id, bot = (await session.execute(
+                select(Seat.user_id, User.is_bot).join(User, User.id == Seat.user_id)
+                .where(Seat.game_id == gid, Seat.seat == other))).one()
+        if bot:
+            await service.apply(BotMove(gid, other))
+        else:
+            move = chooser.choice(legal_moves(state, other))
+            await service.apply(PlayerMove(user_id, gid, counted(state, other), move))
+    else:
+        raise AssertionError(f"seat {seat} of game {gid} was never awaited")
+    assert await service.apply(TimeOut(gid, seat, service.clock() + timedelta(days=70))) is not None
+    return await play_to_the_end(service, gid, chooser)

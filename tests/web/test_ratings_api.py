@@ -37,9 +37,13 @@ async def test_the_player_and_the_leaderboard_show_ratings_and_reputation(
     assert {p["username"]: p["rating"] for p in board}["ann"] == ann_page["rating"]["value"]
     assert all(p["games"] == 10 for p in board)
     by_size = (await client.get("/api/v1/leaderboard", params={"players": 3}, headers=cid.headers)).json()
-    assert by_size == {"players": []}
+    assert by_size == {"players": [], "count": 0, "offset": 0}
     by_size = (await client.get("/api/v1/leaderboard", params={"players": 2}, headers=cid.headers)).json()
-    assert by_size["players"] == board
+    assert by_size["players"] == board and by_size["count"] == 2
+    second = (await client.get("/api/v1/leaderboard", params={"limit": 1, "offset": 1}, headers=cid.headers)).json()
+    assert second == {"players": board[1:], "count": 2, "offset": 1}
+    too_many = await client.get("/api/v1/leaderboard", params={"limit": 101}, headers=cid.headers)
+    assert too_many.status_code == 422
 
 
 async def test_a_newcomer_has_the_starting_rating(api: Api, client: httpx.AsyncClient) -> None:
