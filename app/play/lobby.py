@@ -67,13 +67,16 @@ class Lobby:
         start_when_full: bool = True,
         invitation_days: int = 7,
         max_timeout_percent: int | None = None,
+        pause_weekends: bool = False,
+        vacations: bool = True,
         address: str = "unknown",
     ) -> GameSummary:
         """Open a table. An admin's table seats the `players` listed; a player's table seats its creator and
         invites the `players` listed, who accept or decline. `bots` more seats are taken by the site's bots
         (`bot-1` ...). A table that `start_when_full` starts when its last seat is taken (random seating): here,
         when the seated fill it, else by the join that does (`join`); otherwise its creator starts it (`start`).
-        Its invitations expire unanswered after `invitation_days` (`app.play.invitations.expire`).
+        Its invitations expire unanswered after `invitation_days` (`app.play.invitations.expire`). Its clocks stop
+        on each player's weekend when it `pause_weekends`, and for vacation days unless `vacations` is false.
         The secret seed is 32 random bytes, or the admin's `seed` (`app.rules.fairness`); its commitment is fixed
         here, before any draw.
 
@@ -135,6 +138,8 @@ class Lobby:
                 start_when_full=start_when_full,
                 invitation_days=invitation_days,
                 max_timeout_percent=max_timeout_percent,
+                pause_weekends=pause_weekends,
+                vacations=vacations,
             )
             session.add(game)
             await session.flush()

@@ -1,4 +1,4 @@
-"""Vacations over the API: days a player declares, during which their move clocks stand still (14 a year, see
+"""Vacations over the API: days a player declares, during which their move clocks stand still (21 a year, see
 `app.play.clocks`); the settings page offers the same (`settings_pages`)."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class VacationOut(BaseModel):
     year: int
     days_used: int
     days_left: int
-    vacations: list[dict[str, datetime | int]]
+    vacations: list[dict[str, datetime | int | bool | None]]
 
     @classmethod
     def of(cls, v: clocks.VacationSummary) -> VacationOut:
@@ -55,19 +55,23 @@ class VacationOut(BaseModel):
             year=v.year,
             days_used=v.days_used,
             days_left=v.days_left,
-            vacations=[{"starts_at": s, "ends_at": e, "days": d} for s, e, d in v.vacations],
+            vacations=[
+                {"starts_at": s, "ends_at": e, "days": d, "automatic": auto, "game_id": game}
+                for s, e, d, auto, game in v.vacations
+            ],
         )
 
 
 @router.get("/api/v1/me/vacation", tags=["clocks"])
 async def get_vacation(account: CurrentAccount, service: ServiceDep) -> VacationOut:
-    """The caller's vacations this year and the days left (14 a year)."""
+    """The caller's vacations this year and the days left (21 a year): those declared, and the days taken
+    automatically (`automatic`, with the game whose clock would have run out)."""
     return VacationOut.of(await clocks.vacation_summary(service.db, account, service.clock()))
 
 
 @router.post("/api/v1/me/vacation", status_code=status.HTTP_201_CREATED, responses=errors(409), tags=["clocks"])
 async def post_vacation(body: VacationIn, account: CurrentAccount, service: ServiceDep) -> VacationOut:
-    """Declare vacation days: the caller's move clocks stand still meanwhile (up to 14 days a year)."""
+    """Declare vacation days: the caller's move clocks stand still meanwhile (up to 21 days a year)."""
     if body.starts_at is not None and body.starts_at.tzinfo is None:
         raise Invalid("naive_datetime", "starts_at needs a time zone, e.g. 2026-12-24T00:00:00Z.")
     summary = await clocks.declare_vacation(service.db, account, body.days, body.starts_at, service.clock())
