@@ -14,11 +14,12 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play import clocks, hosting_limits, invitations, reputation, table_names
 from app.play.accounts import Account, bot_accounts
+from app.play.bus import CHANNEL, TableChanged
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound
 from app.play.hosting_limits import HostingLimits
 from app.play.positions import GameSummary, Positions
@@ -181,6 +182,8 @@ class Lobby:
             state = None
             if game.start_when_full and await _seated(session, game_id) == game.seat_count:
                 state = await self._start(session, game)
+            else:
+                await _announce(session, game_id)
             await session.commit()
         if state is not None:
             self.cache.remember(game_id, state)
@@ -209,6 +212,7 @@ class Lobby:
                 await session.delete(game)
             elif game.created_by == account.id:
                 game.created_by = stays
+            await _announce(session, game_id)
             await session.commit()
 
     async def invite(self, account: Account, game_id: int, username: str, address: str = "unknown") -> GameSummary:
@@ -233,6 +237,7 @@ class Lobby:
             if await invitations.free_seats(session, game_id, game.seat_count) <= 0:
                 raise Conflict("game_full", "Every seat of this table is taken or held for an invited player.")
             await invitations.invite(session, game_id, account.id, [user])
+            await _announce(session, game_id)
             await session.commit()
         return await self.positions.summary(game_id)
 
@@ -241,6 +246,7 @@ class Lobby:
         async with self.db.session() as session:
             if not await invitations.take(session, game_id, account.id):
                 raise NotFound("no_invitation", "You have no invitation to this table.")
+            await _announce(session, game_id)
             await session.commit()
 
     async def start(self, account: Account, game_id: int) -> GameSummary:
@@ -283,6 +289,14 @@ class Lobby:
         if not await record(session, Outcome(game.id, 0, (), events, state, self.clock())):
             raise Conflict("game_started", "This game has already started.")
         return state
+
+
+async def _announce(session: AsyncSession, game_id: int) -> None:
+    """Tell the open table's waiting pages, on every instance, that who sits or is invited there changed: the
+    notice goes out when (and only if) the transaction commits."""
+    await session.execute(
+        text("SELECT pg_notify(:channel, :notice)"), {"channel": CHANNEL, "notice": TableChanged(game_id).to_json()}
+    )
 
 
 async def _seated(session: AsyncSession, game_id: int) -> int:
