@@ -455,10 +455,15 @@ class ChatMessageOut(BaseModel):
     username: str
     text: str
     at: datetime
+    notice: dict[str, Any] | None = Field(
+        default=None,
+        description="Set on a line the site wrote about `username` rather than one they wrote: `{\"kind\": "
+        "\"vacation_day\", \"until\", \"days_left\"}` (a vacation day their clock took); `text` says it in English.",
+    )
 
     @classmethod
     def of(cls, line: ChatLine) -> ChatMessageOut:
-        return cls(id=line.id, username=line.username, text=line.text, at=line.at)
+        return cls(id=line.id, username=line.username, text=line.text, at=line.at, notice=line.notice)
 
 
 class ChatOut(BaseModel):
