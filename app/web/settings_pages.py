@@ -132,6 +132,9 @@ async def save_clock(request: Request, account: OptionalAccount, service: Servic
         return to_login(request)
     try:
         csrf.check(request, csrf_token)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    try:
         hours = [int(h) for h in (first, second) if h and h.strip()]
         await save_clock_settings(service.db, account, time_zone, hours)
     except ValueError:
