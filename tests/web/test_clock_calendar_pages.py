@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
 from conftest import Api, live_server
 from httpx_sse import aconnect_sse
 
+from app.play.keeper import ClockKeeper
 from app.settings import Settings
 from tests.web.test_pages import csrf_of, signed_in
 
@@ -70,11 +72,14 @@ async def test_the_settings_page_sets_the_time_zone_and_the_reminder_hours(clien
 
 async def test_a_waiting_page_stream_hears_a_join_that_does_not_fill_the_table(settings: Settings) -> None:
     """Issue 26: an open table's page was not refreshed for those waiting when someone joined without filling it.
-    Its stream now says `table` on each join, leave, invitation and refusal (static/app.js reads the seats again)."""
+    Its stream now says `table` on each join, leave, invitation, refusal and expiry (static/app.js reads the seats
+    again)."""
     async with live_server(settings) as (url, app), httpx.AsyncClient(base_url=url, timeout=10) as client:
         api = Api(client, app)
         ann, bob, cid = await api.player("ann"), await api.player("bob"), await api.player("cid")
-        r = await client.post("/api/v1/games", json={"name": "Three", "seats": 3}, headers=ann.headers)
+        await api.player("dan")
+        r = await client.post("/api/v1/games", json={"name": "Three", "seats": 3, "invitation_days": 1},
+                              headers=ann.headers)
         game: dict[str, Any] = r.json()
         heard: list[str] = []
         connected = asyncio.Event()
@@ -86,7 +91,7 @@ async def test_a_waiting_page_stream_hears_a_join_that_does_not_fill_the_table(s
                     if event.event == "turn":
                         assert json.loads(event.data)["status"] == "open"
                         connected.set()
-                    if heard.count("table") == 3:
+                    if heard.count("table") == 5:
                         return
 
         watcher = asyncio.create_task(watch())
@@ -95,5 +100,9 @@ async def test_a_waiting_page_stream_hears_a_join_that_does_not_fill_the_table(s
         r = await client.post(f"/api/v1/games/{game['id']}/invitations", json={"username": "cid"}, headers=ann.headers)
         assert r.status_code == 201, r.text
         assert (await client.post(f"/api/v1/games/{game['id']}/decline", headers=cid.headers)).status_code == 204
+        r = await client.post(f"/api/v1/games/{game['id']}/invitations", json={"username": "dan"}, headers=ann.headers)
+        assert r.status_code == 201, r.text
+        await ClockKeeper(app.state.service).tick(datetime.now(UTC) + timedelta(days=1, minutes=1))  # dan's expires
         await asyncio.wait_for(watcher, timeout=10)
-        assert heard == ["turn", "table", "table", "table"]
+        assert heard == ["turn", "table", "table", "table", "table", "table"]
+        assert (await client.get(f"/api/v1/games/{game['id']}", headers=ann.headers)).json()["invited"] == []
