@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from app.i18n import speaking
 from app.notify.gamelog import Describer, game_log
 from app.notify.messages import SINCE_LINES, since_last_move
-from app.notify.worker import Notifier
+from app.notify.worker import Notifier, _since_last_move
 from app.play.accounts import set_language
 from app.play.service import GameService
 from app.store.tables import GameEvent
@@ -112,3 +112,29 @@ def test_a_long_absence_lists_the_newest_lines_and_counts_the_rest() -> None:
     told = since_last_move(view, events)
     assert told["earlier"] == 11 - SINCE_LINES
     assert told["since"] == [f"bob chooses the Banker (yellow) and receives ${seq}." for seq in range(4, 12)]
+
+
+async def test_what_the_turn_mail_tells_holds_no_secret_of_another_seat(api: Api, service: GameService) -> None:
+    """The events since one's last move are read as that seat may see them (`redact_event`): another seat's
+    secret basket edit (A New Beginning) is left out, another's secret vote is told without its side."""
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3)
+    (seat,) = await table.to_act()
+    other = 1 - seat
+    head = (await table.positions.summary(table.id)).head
+    logged = [
+        {"type": "side_voted", "seat": seat, "card": "grocer", "side": "yellow"},  # one's own last move
+        {"type": "side_voted", "seat": other, "card": "banker", "side": "red"},  # the other's secret vote
+        {"type": "shop_item_added", "seat": other, "item": "cowboy"},  # the other's secret basket
+    ]
+    async with service.db.session() as session:
+        for offset, event in enumerate(logged, start=1):
+            data = {k: v for k, v in event.items() if k != "type"}
+            session.add(GameEvent(game_id=table.id, seq=head + offset, type=event["type"], data=data,
+                                  actor=event["seat"]))
+        await session.commit()
+        told = await _since_last_move(session, table.id, head + len(logged), seat)
+    assert told == [(head + 2, {"type": "side_voted", "seat": other, "card": "banker"})]
+    view = {"players": [{"seat": seat, "username": table.player(seat).username},
+                        {"seat": other, "username": table.player(other).username}]}
+    (line,) = since_last_move(view, told)["since"]
+    assert "red" not in line and table.player(other).username in line
