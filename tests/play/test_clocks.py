@@ -1,6 +1,7 @@
 """Move clocks (issue "Asynchronous play", part 4): deadlines in the summary, reminders (since issue 26 at the
-player's hours, by default 12 h and 1 h left), the bot's move when the clock runs out (marked in the log, mailed), an admin alert after three
-timeouts in a row and the replacement of the player, vacations. Time is passed in; nothing sleeps."""
+player's hours, by default 12 h and 1 h left), the bot's move when the clock runs out (marked in the log,
+mailed), an admin alert after three timeouts in a row and the replacement of the player, vacations. Time is
+passed in; nothing sleeps."""
 
 from __future__ import annotations
 
