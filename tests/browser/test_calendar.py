@@ -1,15 +1,24 @@
 """The clock's calendar in Chromium (issue 26 items 5 and 6): a player opens a timed table whose clocks stop on
 weekends and that forbids vacation days; the waiting page says so before anyone joins, and follows by itself
 when another player joins without filling the table (it used to stay at "1 of 3"); the settings page sets the
-time zone and the reminder hours. The new-game form, the waiting page and the settings page pass axe-core and
-fit a phone; their screenshots at 1280x900 and 390x844 go to tests/browser/artifacts/ (`50-…`)."""
+time zone and the reminder hours; a vacation day a clock takes shows in the table chat as it happens. The
+new-game form, the waiting page, the settings page and the table with the notice pass axe-core and fit a phone;
+their screenshots at 1280x900 and 390x844 go to tests/browser/artifacts/ (`50-…`)."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import ARTIFACTS, LiveServer
-from tests.browser.helpers import TIMEOUT, mark_no_reload, sign_up, was_not_reloaded
+from app.play import clocks
+from app.store.db import open_database
+from tests.browser.conftest import ADMIN, ARTIFACTS, LiveServer
+from tests.browser.helpers import TIMEOUT, bearer, mark_no_reload, sign_in, sign_up, was_not_reloaded
 from tests.browser.test_one_screen import PHONE, no_sideways_scrolling, serious_violations
 
 SCREEN = {"width": 1280, "height": 900}
@@ -75,3 +84,52 @@ def test_a_weekday_table_shows_its_clock_and_its_waiting_page_follows_a_join(
     finally:
         for context in contexts:
             context.close()
+
+
+def _take_vacation_day(url: str, data_dir: Path, game_id: int, seat: int, when: datetime) -> None:
+    """What the clock check does when the seat's clock is due at `when`, from this test's own connection: the
+    notice reaches the live server as any other instance's would (LISTEN/NOTIFY)."""
+
+    async def take() -> None:
+        db = open_database(url, data_dir)
+        try:
+            assert await clocks.take_vacation_day(db, game_id, seat, when) is not None
+        finally:
+            await db.engine.dispose()
+
+    # Playwright's sync API keeps an event loop running in this thread: the coroutine runs in a thread of its own.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, take()).result(timeout=30)
+
+
+def test_a_vacation_day_is_told_in_the_table_chat_as_it_happens(
+    browser: Browser, live: LiveServer, tmp_path: Path
+) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        for name in ("quin", "rosa"):
+            sign_up(page, live.url, name)
+        with httpx.Client(base_url=f"{live.url}/api/v1", timeout=10) as api:
+            body = {"name": "Vacation table", "seats": 2, "players": ["quin", "rosa"], "move_timeout_hours": 24}
+            game = api.post("/games", json=body, headers=bearer(api, *ADMIN)).json()
+        (seat,) = game["to_act"]
+        (deadline,) = [datetime.fromisoformat(d["deadline"]) for d in game["deadlines"]]
+        watcher = next(s["username"] for s in game["seats"] if s["seat"] != seat)
+        player = next(s["username"] for s in game["seats"] if s["seat"] == seat)
+        sign_in(page, live.url, watcher)
+        page.goto(f"{live.url}/games/{game['id']}")
+        mark_no_reload(page)
+        _take_vacation_day(live.app.state.settings.database_url, tmp_path, game["id"], seat,
+                           deadline + timedelta(minutes=1))
+        notice = page.locator("#chat-log .chat-notice")
+        expect(notice).to_contain_text(f"{player} takes a vacation day: their clock stands still until",
+                                       timeout=TIMEOUT)
+        expect(notice).to_contain_text("(20 vacation days left this year)")
+        assert was_not_reloaded(page)
+        page.get_by_role("tab", name="Table chat").click()
+        expect(notice).to_be_visible()
+        problems = _checked(page, "table-vacation-notice")
+        assert not problems, "\n".join(problems)
+    finally:
+        context.close()
