@@ -26,6 +26,13 @@
       if (chat) htmx.ajax("GET", chat.dataset.url, { target: "#chat-log", swap: "outerHTML" });
       return;
     }
+    if (evt.detail.type === "table") {
+      // Who sits at this open table changed: the waiting page reads its seats again (the chat stays as it is).
+      if (document.getElementById("waiting")) {
+        htmx.ajax("GET", window.location.pathname, { target: "#waiting", select: "#waiting", swap: "outerHTML" });
+      }
+      return;
+    }
     var data;
     try {
       data = JSON.parse(evt.detail.data);

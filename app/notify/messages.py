@@ -18,6 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 import app.i18n as i18n
 from app.i18n import N_, gettext, ngettext
+from app.notify.gamelog import Describer, game_log
 from app.rules.catalog import BUILDINGS
 from app.rules.decisions import Decision
 from app.rules.phrases import DECISION_PHRASES
@@ -158,6 +159,20 @@ def describe_move(move: Mapping[str, Any]) -> str:
     return f"{kind.replace('_', ' ')}: {fields}" if fields else kind.replace("_", " ")
 
 
+SINCE_LINES = 8  # the most lines of the log a turn mail lists
+
+
+def since_last_move(view: Mapping[str, Any] | None, events: Sequence[Sequence[Any]]) -> dict[str, Any]:
+    """What happened since the recipient's last move, as the table's log says it (`game_log`, in the language
+    spoken now), oldest first: the newest SINCE_LINES lines (`since`) and how many earlier ones are left out
+    (`earlier`). `events` are (seq, event) already redacted for the recipient (`Notifier._since_last_move`)."""
+    names = [str(p["username"]) for p in sorted(_players(view or {}), key=lambda p: p["seat"])]
+    lines = [line.text for line in game_log(Describer(names), [(seq, event) for seq, event in events])
+             if not line.heading][::-1]
+    shown = lines[-SINCE_LINES:]
+    return {"since": shown, "earlier": len(lines) - len(shown)}
+
+
 def _players(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     players: list[Mapping[str, Any]] = view.get("players", [])
     return players
@@ -194,6 +209,7 @@ def _subject_and_context(message: Message) -> tuple[str, dict[str, Any]]:
     you_act = bool(view) and view is not None and view.get("viewer") in view.get("to_act", [])
     context: dict[str, Any] = {"awaited": awaited_phrase(awaiting) if you_act else None}
     if kind == "your_turn":
+        context.update(since_last_move(view, details.get("since") or ()))
         return gettext("Your turn in {game}: {awaited}").format(game=game, awaited=context["awaited"]), context
     if kind == "permission":
         work = (view or {}).get("construction_work") or {}

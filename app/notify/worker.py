@@ -48,18 +48,20 @@ from app.notify.sender import Sender, SendFailed, build_email
 from app.play.email_change import MAIL as EMAIL_CONFIRM
 from app.play.email_change import EmailLinks
 from app.play.password_reset import ResetLinks
-from app.rules import GameState, player_view, to_act
+from app.rules import GameState, player_view, redact_event, to_act
 from app.rules.decisions import Decision
 from app.rules.flow import awaiting
+from app.store import event_store
 from app.store.availability import run_forever
 from app.store.db import Database
 from app.store.repository import StateCache
-from app.store.tables import Game, Invitation, NotificationPreference, Outbox, Seat, User, Watcher
+from app.store.tables import Game, GameEvent, Invitation, NotificationPreference, Outbox, Seat, User, Watcher
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
 DIGEST_LOCK = 7_424_211_002  # advisory lock class: one digest at a time per recipient
+SINCE_EVENTS = 200  # the most events since a player's last move a turn mail reads (it tells the newest few)
 
 
 def utc_now() -> datetime:
@@ -447,6 +449,8 @@ class Notifier:
             return Message(message, recipient, details=details)
         seat = details.get("seat") if message != "admin_alert" else None
         name, view = await self._view(session, row.game_id, row.seq, seat)
+        if message == "your_turn" and isinstance(seat, int):
+            details["since"] = await _since_last_move(session, row.game_id, row.seq, seat)
         return Message(message, recipient, row.game_id, name, view, details)
 
     async def _view(
@@ -565,6 +569,28 @@ class Notifier:
                 await session.commit()
                 made += 1
         return made
+
+
+async def _since_last_move(
+    session: AsyncSession, game_id: int, seq: int, seat: int
+) -> list[tuple[int, dict[str, Any]]]:
+    """The events from `seat`'s last own move (not one the clock or the bot made for it) up to `seq`, each
+    redacted for `seat` (`redact_event`: what the seat may not know of is left out, secrets removed): what the
+    others did meanwhile, for the turn mail to tell (`messages.since_last_move`). At most the newest
+    SINCE_EVENTS, so a long absence costs one bounded read."""
+    last = await session.scalar(
+        select(func.coalesce(func.max(GameEvent.seq), 0)).where(
+            GameEvent.game_id == game_id, GameEvent.actor == seat, GameEvent.timed_out.is_(False),
+            GameEvent.seq <= seq,
+        )
+    )
+    after = max(int(last or 0), seq - SINCE_EVENTS)
+    shown = []
+    for stored in await event_store.load(session, game_id, after=after, limit=seq - after):
+        redacted = redact_event(stored.event, seat)
+        if redacted is not None and stored.actor != seat:
+            shown.append((stored.seq, redacted))
+    return shown
 
 
 async def _mode(session: AsyncSession, user_id: int, kind: str) -> str:

@@ -7,7 +7,8 @@ SSE streams) and to its hearers (the game service). A notice carries the head of
 `status`), for a seat's secret edit that seat (`only`), for a handover the seat that changed hands (`handed`);
 the streams turn it into what their viewer may know (`GameService.seen_by`) before anything leaves the server.
 A new message of a game's table chat travels the same way (`ChatPosted`, notified by the transaction that
-stores it): the notice names the message, never its text, which each client then reads.
+stores it): the notice names the message, never its text, which each client then reads; so does a change of who
+sits at an open table (`TableChanged`), which its waiting pages read again.
 """
 
 from __future__ import annotations
@@ -92,6 +93,17 @@ class ChatPosted:
 
 
 @dataclass(frozen=True, slots=True)
+class TableChanged:
+    """Who sits at, or is invited to, the open table `game_id` changed without starting its game (a join, a
+    leave, an invitation made or declined): its waiting pages read it again. Not a change of the log."""
+
+    game_id: int
+
+    def to_json(self) -> str:
+        return json.dumps({"game_id": self.game_id, "table": True})
+
+
+@dataclass(frozen=True, slots=True)
 class SignInsEnded:
     """Sign-ins of `user_id` were revoked: the one whose key (its id's SHA-256, as stored) is `key`, or every one
     of them when `key` is None. Live streams opened with such a sign-in end (notified by the revoking
@@ -112,17 +124,20 @@ class CheckSignIn:
     """Handed to streams after the bus reconnected: a revocation may have been missed; look the sign-in up."""
 
 
-Notice = Change | ChatPosted | SignInsEnded | CheckSignIn
+Notice = Change | ChatPosted | TableChanged | SignInsEnded | CheckSignIn
 
 
 def notice_from_json(payload: str) -> Notice:
-    """The notice a payload of CHANNEL carries: revoked sign-ins, a chat message, else a change of the log."""
+    """The notice a payload of CHANNEL carries: revoked sign-ins, a chat message, an open table's seats, else a
+    change of the log."""
     data = json.loads(payload)
     if "revoked_user" in data:
         key = data.get("key")
         return SignInsEnded(int(data["revoked_user"]), str(key) if key is not None else None)
     if "chat" in data:
         return ChatPosted(int(data["game_id"]), int(data["chat"]))
+    if "table" in data:
+        return TableChanged(int(data["game_id"]))
     return Change.from_json(payload)
 
 

@@ -36,6 +36,15 @@ class ChatLine:
     username: str
     text: str
     at: datetime
+    # A line the site wrote about `username` (`{"kind": "vacation_day", ...}`, app.play.clocks), told in each
+    # reader's language; None for what a player wrote.
+    notice: dict[str, Any] | None = None
+
+    @property
+    def until(self) -> datetime | None:
+        """When the vacation day a notice tells of ends (None for any other line)."""
+        until = (self.notice or {}).get("until")
+        return datetime.fromisoformat(until) if isinstance(until, str) else None
 
 
 class Chat:
@@ -113,14 +122,14 @@ def newest_column(game_id: ColumnExpressionArgument[int], limit: int) -> ScalarS
     column of a statement that reads the game itself (the table page's one read), so the chat costs no statement
     of its own."""
     newest = (
-        select(ChatMessage.id, User.username, ChatMessage.text, ChatMessage.created_at)
+        select(ChatMessage.id, User.username, ChatMessage.text, ChatMessage.created_at, ChatMessage.notice)
         .join(User, User.id == ChatMessage.user_id)
         .where(ChatMessage.game_id == game_id)
         .order_by(ChatMessage.id.desc())
         .limit(limit)
         .subquery()
     )
-    line = func.json_build_array(newest.c.id, newest.c.username, newest.c.text, newest.c.created_at)
+    line = func.json_build_array(newest.c.id, newest.c.username, newest.c.text, newest.c.created_at, newest.c.notice)
     return select(
         func.coalesce(func.json_agg(aggregate_order_by(line, newest.c.id)), literal_column("'[]'::json"))
     ).scalar_subquery()
@@ -128,13 +137,15 @@ def newest_column(game_id: ColumnExpressionArgument[int], limit: int) -> ScalarS
 
 def lines_of(column: list[list[Any]]) -> list[ChatLine]:
     """The messages of a `newest_column` (each time an ISO 8601 string there)."""
-    return [ChatLine(id, username, said, datetime.fromisoformat(at)) for id, username, said, at in column]
+    return [
+        ChatLine(id, username, said, datetime.fromisoformat(at), notice) for id, username, said, at, notice in column
+    ]
 
 
 async def _messages(session: AsyncSession, game_id: int, after: int, limit: int) -> list[ChatLine]:
     """The messages after message `after`, oldest first; with `after` 0 the newest `limit` of them."""
     query = (
-        select(ChatMessage.id, User.username, ChatMessage.text, ChatMessage.created_at)
+        select(ChatMessage.id, User.username, ChatMessage.text, ChatMessage.created_at, ChatMessage.notice)
         .join(User, User.id == ChatMessage.user_id)
         .where(ChatMessage.game_id == game_id, ChatMessage.id > after)
     )

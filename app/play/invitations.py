@@ -18,6 +18,7 @@ from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
+from app.play.bus import CHANNEL
 from app.play.errors import NotAllowed
 from app.store.tables import Game, Invitation, Outbox, Seat, User
 
@@ -40,7 +41,11 @@ _EXPIRE = text("""
         FROM gone JOIN users AS u ON u.id = gone.user_id
         WHERE gone.invited_by IS NOT NULL
     )
-    SELECT count(*) FROM gone
+    -- Each table's waiting pages read its seats again (`bus.TableChanged`), when the drop commits.
+    SELECT (SELECT count(*) FROM gone),
+           (SELECT count(pg_notify(CAST(:channel AS text), CAST(json_build_object('game_id', t.game_id, 'table', true)
+                                                                AS text)))
+            FROM (SELECT DISTINCT game_id FROM gone) AS t)
 """)
 
 
@@ -109,7 +114,7 @@ async def take(session: AsyncSession, game_id: int, user_id: int) -> bool:
 async def expire(session: AsyncSession, now: datetime) -> int:
     """Drop the invitations to open tables unanswered for their table's `invitation_days` by `now`, freeing their
     seats, and queue a mail to each inviter; how many expired."""
-    return int(await session.scalar(_EXPIRE, {"now": now, "kind": EXPIRED}) or 0)
+    return int(await session.scalar(_EXPIRE, {"now": now, "kind": EXPIRED, "channel": CHANNEL}) or 0)
 
 
 async def drop_all(session: AsyncSession, game_id: int) -> None:

@@ -1,5 +1,6 @@
 """The periodic clock check, run in every instance: reminders due, players still away reported to the admins,
-invitations left unanswered too long expired, then clocks run out.
+invitations left unanswered too long expired, then clocks run out — unless a vacation day of the player's yearly
+budget spares them (`clocks.take_vacation_day`).
 
 A reminder is claimed by the statement that marks it sent, and a timeout is a command like any other
 (`GameService.apply`), recorded only if the game is still where the check found it: two instances never remind
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 class TickResult:
     reminders: int
     timeouts: int
+    vacation_days: int = 0
 
 
 class ClockKeeper:
@@ -52,11 +54,15 @@ class ClockKeeper:
                     .limit(self.batch)
                 )
             ).all()
-        timeouts = 0
+        timeouts = vacation_days = 0
         for game_id, seat in due:
             if seat is None:
                 continue
             try:
+                if await clocks.take_vacation_day(self.service.db, game_id, seat, now) is not None:
+                    vacation_days += 1
+                    log.info("game %s: seat %s took a vacation day instead of timing out", game_id, seat)
+                    continue
                 if await self.service.apply(TimeOut(game_id, seat, now)) is not None:
                     timeouts += 1
                     log.info("game %s: seat %s timed out; the default move was made", game_id, seat)
@@ -64,7 +70,7 @@ class ClockKeeper:
                 if is_unavailable(exc):
                     raise  # the whole check waits for the database, not each seat in turn
                 log.exception("timing out seat %s of game %s failed; retrying at the next check", seat, game_id)
-        return TickResult(reminders, timeouts)
+        return TickResult(reminders, timeouts, vacation_days)
 
     async def run_forever(self, interval: float) -> None:
         await run_forever(self.tick, interval, log, "move clocks")

@@ -14,11 +14,12 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play import clocks, hosting_limits, invitations, reputation, table_names
 from app.play.accounts import Account, bot_accounts
+from app.play.bus import CHANNEL, TableChanged
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound
 from app.play.hosting_limits import HostingLimits
 from app.play.positions import GameSummary, Positions
@@ -67,13 +68,16 @@ class Lobby:
         start_when_full: bool = True,
         invitation_days: int = 7,
         max_timeout_percent: int | None = None,
+        pause_weekends: bool = False,
+        vacations: bool = True,
         address: str = "unknown",
     ) -> GameSummary:
         """Open a table. An admin's table seats the `players` listed; a player's table seats its creator and
         invites the `players` listed, who accept or decline. `bots` more seats are taken by the site's bots
         (`bot-1` ...). A table that `start_when_full` starts when its last seat is taken (random seating): here,
         when the seated fill it, else by the join that does (`join`); otherwise its creator starts it (`start`).
-        Its invitations expire unanswered after `invitation_days` (`app.play.invitations.expire`).
+        Its invitations expire unanswered after `invitation_days` (`app.play.invitations.expire`). Its clocks stop
+        on each player's weekend when it `pause_weekends`, and for vacation days unless `vacations` is false.
         The secret seed is 32 random bytes, or the admin's `seed` (`app.rules.fairness`); its commitment is fixed
         here, before any draw.
 
@@ -135,6 +139,8 @@ class Lobby:
                 start_when_full=start_when_full,
                 invitation_days=invitation_days,
                 max_timeout_percent=max_timeout_percent,
+                pause_weekends=pause_weekends,
+                vacations=vacations,
             )
             session.add(game)
             await session.flush()
@@ -176,6 +182,8 @@ class Lobby:
             state = None
             if game.start_when_full and await _seated(session, game_id) == game.seat_count:
                 state = await self._start(session, game)
+            else:
+                await _announce(session, game_id)
             await session.commit()
         if state is not None:
             self.cache.remember(game_id, state)
@@ -204,6 +212,7 @@ class Lobby:
                 await session.delete(game)
             elif game.created_by == account.id:
                 game.created_by = stays
+            await _announce(session, game_id)
             await session.commit()
 
     async def invite(self, account: Account, game_id: int, username: str, address: str = "unknown") -> GameSummary:
@@ -228,6 +237,7 @@ class Lobby:
             if await invitations.free_seats(session, game_id, game.seat_count) <= 0:
                 raise Conflict("game_full", "Every seat of this table is taken or held for an invited player.")
             await invitations.invite(session, game_id, account.id, [user])
+            await _announce(session, game_id)
             await session.commit()
         return await self.positions.summary(game_id)
 
@@ -236,6 +246,7 @@ class Lobby:
         async with self.db.session() as session:
             if not await invitations.take(session, game_id, account.id):
                 raise NotFound("no_invitation", "You have no invitation to this table.")
+            await _announce(session, game_id)
             await session.commit()
 
     async def start(self, account: Account, game_id: int) -> GameSummary:
@@ -278,6 +289,14 @@ class Lobby:
         if not await record(session, Outcome(game.id, 0, (), events, state, self.clock())):
             raise Conflict("game_started", "This game has already started.")
         return state
+
+
+async def _announce(session: AsyncSession, game_id: int) -> None:
+    """Tell the open table's waiting pages, on every instance, that who sits or is invited there changed: the
+    notice goes out when (and only if) the transaction commits."""
+    await session.execute(
+        text("SELECT pg_notify(:channel, :notice)"), {"channel": CHANNEL, "notice": TableChanged(game_id).to_json()}
+    )
 
 
 async def _seated(session: AsyncSession, game_id: int) -> int:

@@ -72,6 +72,8 @@ class GameSummary:
     public: bool = True  # anyone may join while it is open; otherwise only the players invited
     start_when_full: bool = True  # the last seat taken starts the game; otherwise its creator does
     invitation_days: int = 7  # an invitation unanswered this long expires
+    pause_weekends: bool = False  # the clocks stop on each player's weekend
+    vacations: bool = True  # vacation days stop the clocks (and a clock about to run out takes one)
     created_by: int | None = None
     creator: str | None = None  # the username of `created_by`
     invited: tuple[str, ...] = ()  # the players invited who have not answered yet (open tables)
@@ -548,6 +550,8 @@ async def _summary_rows(
             public=g.public,
             start_when_full=g.start_when_full,
             invitation_days=g.invitation_days,
+            pause_weekends=g.pause_weekends,
+            vacations=g.vacations,
             created_by=g.created_by,
             creator=names[g.id],
             invited=tuple(invited.get(g.id, ())),

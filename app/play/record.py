@@ -141,7 +141,7 @@ _WRITE = """
                 SELECT FROM sessions AS l
                 WHERE l.id = %(sign_in_key)s AND l.kind = %(sign_in_kind)s AND l.user_id = %(sign_in_user)s
                   AND l.expires_at > CAST(%(now)s AS timestamptz) AND l.revoked_at IS NULL))
-        RETURNING g.id, g.move_timeout_hours
+        RETURNING g.id, g.move_timeout_hours, g.pause_weekends, g.vacations
     ),
     logged AS (
         INSERT INTO game_events (game_id, seq, type, data, actor, timed_out, by_bot)
@@ -150,8 +150,10 @@ _WRITE = """
             AS e(seq, type, data)
     ),
     -- Seats newly awaited (or handed over, or awaited again after their own move) get a fresh deadline that
-    -- starts after any vacation under way; seats no longer awaited lose theirs; an undoing seat gets back the
-    -- clock its undone move found, which every seat's change keeps. Untimed games keep no clocks.
+    -- starts after any vacation under way (where the table allows vacations) and, at a table that pauses on
+    -- weekends, counts its hours outside the player's weekend (`clock_deadline`, migration 0015); seats no longer
+    -- awaited lose theirs; an undoing seat gets back the clock its undone move found, which every seat's change
+    -- keeps. Untimed games keep no clocks.
     clocked AS (
         UPDATE seats AS s
         SET user_id = COALESCE(
@@ -159,13 +161,17 @@ _WRITE = """
             undo_deadline = s.deadline, undo_reminded = s.reminded,
             deadline = CASE
                 WHEN s.seat = %(back_seat)s THEN s.undo_deadline
-                WHEN s.seat = ANY(CAST(%(restart)s AS integer[])) THEN
+                WHEN s.seat = ANY(CAST(%(restart)s AS integer[])) THEN clock_deadline(
                     GREATEST(CAST(%(now)s AS timestamptz), COALESCE((
                         SELECT max(v.ends_at) FROM vacations AS v
-                        WHERE v.user_id = COALESCE(CASE WHEN s.seat = %(handover_seat)s
+                        WHERE m.vacations AND v.user_id = COALESCE(CASE WHEN s.seat = %(handover_seat)s
                                                    THEN CAST(%(handover_user)s AS integer) END, s.user_id)
                           AND v.starts_at <= CAST(%(now)s AS timestamptz) AND v.ends_at > CAST(%(now)s AS timestamptz)
-                    ), CAST(%(now)s AS timestamptz))) + make_interval(hours => m.move_timeout_hours)
+                    ), CAST(%(now)s AS timestamptz))),
+                    m.move_timeout_hours,
+                    (SELECT u.time_zone FROM users AS u WHERE u.id = COALESCE(CASE WHEN s.seat = %(handover_seat)s
+                                                   THEN CAST(%(handover_user)s AS integer) END, s.user_id)),
+                    m.pause_weekends)
                 WHEN s.seat = ANY(CAST(%(to_act)s AS integer[])) THEN s.deadline
             END,
             reminded = s.seat = ANY(CAST(%(keep)s AS integer[])) AND s.reminded

@@ -69,6 +69,10 @@ class User(Base):
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
     # Invitations only from players who shared a running or finished game with this account (app.play.invitations).
     invitations_from_played_with: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    # Where the player's weekend falls (an IANA name): a table that pauses on weekends stops their clock then.
+    time_zone: Mapped[str] = mapped_column(String(64), server_default="UTC")
+    # The hours left on a move clock at which the player is reminded, at most two (app.play.clocks.remind).
+    reminder_hours: Mapped[list[int]] = mapped_column(ARRAY(Integer), server_default=text("'{12,1}'"))
 
     # Names are unique regardless of case, so "Ann" cannot impersonate "ann".
     __table_args__ = (Index("uq_users_username_lower", func.lower(username), unique=True),)
@@ -113,6 +117,10 @@ class Game(Base):
     # Only players whose clock ran out in at most this share of their games (in %) may join; NULL: anyone
     # (app.play.reputation.check_join).
     max_timeout_percent: Mapped[int | None] = mapped_column(Integer)
+    # The clocks stop from Saturday 00:00 to Monday 00:00 in each player's time zone (`clock_deadline` in SQL).
+    pause_weekends: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    # Vacation days stop the table's clocks, and a clock about to run out takes one from the budget; false: never.
+    vacations: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
 
 
 class Seat(Base):
@@ -127,6 +135,9 @@ class Seat(Base):
     # The move clock (app.play.clocks): set while the seat is awaited in a game with a move timeout.
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
     reminded: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    # The reminders of the current turn (at most two); counted only while `reminded` is set, which a fresh clock
+    # clears (app.play.record), so the recording statement need not know of it.
+    reminders_sent: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     timeouts_in_row: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     # The clock as it was before the seat's row last changed with a move (app.play.record): what an undo of that
     # move gives back, so that a move and its undo never restart the clock.
@@ -222,6 +233,9 @@ class ChatMessage(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     text: Mapped[str] = mapped_column(String(1000))
     created_at: Mapped[datetime] = _now()
+    # A line the site wrote about `user_id` (a vacation day used): its kind and figures, told in each reader's
+    # language; `text` then holds the English sentence for clients that do not know the kind.
+    notice: Mapped[dict[str, Any] | None] = mapped_column(JSONB, nullable=True)
 
     __table_args__ = (
         Index("ix_chat_messages_game_id_id", "game_id", "id"),
@@ -309,7 +323,8 @@ class Watcher(Base):
 
 
 class Vacation(Base):
-    """Days a player declared away: their move clocks stand still (up to 14 days per calendar year)."""
+    """Days a player is away: their move clocks stand still. Declared ahead, or `automatic`: a day taken because
+    the clock of `game_id` would have run out. Both come from one yearly budget (app.play.clocks)."""
 
     __tablename__ = "vacations"
 
@@ -319,6 +334,8 @@ class Vacation(Base):
     ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     days: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = _now()
+    automatic: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
 
 
 class LoginSession(Base):

@@ -242,6 +242,8 @@ async def create_game(request: Request, body: CreateGameIn, account: CurrentAcco
         start_when_full=body.start_when_full,
         invitation_days=body.invitation_days,
         max_timeout_percent=body.max_timeout_percent,
+        pause_weekends=body.pause_weekends,
+        vacations=body.vacations,
         address=client_address(request),
     )
     return GameOut.of(summary)

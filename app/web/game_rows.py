@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from app.i18n import gettext
+from app.i18n import gettext, ngettext
 from app.play.accounts import Account
 from app.play.positions import GameSummary
 from app.web import present
@@ -38,7 +38,20 @@ def game_row(account: Account, g: GameSummary) -> dict[str, Any]:
         "joined": any(s.user_id == account.id for s in g.seats),
         "host": is_host(account, g),
         "free": free_seats(g),
+        "clock": clock_terms(g),
     }
+
+
+def clock_terms(g: GameSummary) -> list[str]:
+    """The table's clock in words, for those deciding whether to join: the time a move, whether it stops on
+    weekends, whether vacation days stop it (nothing for a table without a clock)."""
+    if g.move_timeout_hours is None:
+        return []
+    terms = [ngettext("{n} hour a move", "{n} hours a move", g.move_timeout_hours).format(n=g.move_timeout_hours)]
+    if g.pause_weekends:
+        terms.append(gettext("stops on weekends"))
+    terms.append(gettext("vacation days allowed") if g.vacations else gettext("no vacation days"))
+    return terms
 
 
 def time_left(when: datetime, now: datetime) -> str:

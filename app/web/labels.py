@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from app.i18n import N_, gettext, ngettext
+from app.notify.gamelog import building_name, card_name, road_name, square_name
 from app.rules.catalog import (
     BANKER_VP_PRICES,
     BRIDGE_ROADS,
@@ -34,7 +35,6 @@ from app.rules.catalog import (
 )
 from app.rules.decisions import Decision
 from app.rules.moves import MoveType
-from app.web.gamelog import building_name, card_name, road_name, square_name
 
 Move = dict[str, Any]
 Doc = dict[str, Any]

@@ -218,6 +218,8 @@ async def new_game(
     invitation_days: OptionalFormStr = None,
     rated: FormStr = "yes",
     max_timeout_percent: OptionalFormStr = None,
+    pause_weekends: OptionalFormStr = None,
+    no_vacations: OptionalFormStr = None,
     csrf_token: OptionalFormStr = None,
 ) -> Response:
     """Open a table: an admin's seats the players listed; a player's seats its creator and invites them."""
@@ -236,6 +238,8 @@ async def new_game(
         "invitation_days": invitation_days or "7",
         "rated": rated,
         "max_timeout_percent": max_timeout_percent or "",
+        "pause_weekends": bool(pause_weekends),
+        "no_vacations": bool(no_vacations),
     }
 
     def again(message: str, status: int) -> HTMLResponse:
@@ -273,6 +277,8 @@ async def new_game(
             "rated": rated != "no",
             "max_timeout_percent": max_timeout_percent.strip() if max_timeout_percent and max_timeout_percent.strip()
             else None,
+            "pause_weekends": bool(pause_weekends),
+            "vacations": not no_vacations,
         })
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -283,7 +289,8 @@ async def new_game(
             account, name=body.name, seat_count=body.seats, variants=body.variants.settings(), players=body.players,
             seed=body.seed, move_timeout_hours=body.move_timeout_hours, public=body.public, bots=body.bots,
             start_when_full=body.start_when_full, invitation_days=body.invitation_days, rated=body.rated,
-            max_timeout_percent=body.max_timeout_percent, address=client_address(request),
+            max_timeout_percent=body.max_timeout_percent, pause_weekends=body.pause_weekends, vacations=body.vacations,
+            address=client_address(request),
         )
     except PlayError as exc:
         response = again(said(exc), 429 if isinstance(exc, TooMany) else 403 if isinstance(exc, NotAllowed) else 422)

@@ -13,6 +13,7 @@ from typing import Any, Final
 from markupsafe import Markup, escape
 
 from app.i18n import N_, gettext, ngettext
+from app.notify.gamelog import building_name, one_sided, road_name, square_name
 from app.rules.catalog import (
     BUILDINGS,
     CONSTRUCTION_PRICE,
@@ -28,7 +29,6 @@ from app.rules.config import EXPANSION_NAMES
 from app.rules.decisions import Decision
 from app.rules.moves import MoveType
 from app.rules.phrases import DECISION_PHRASES, third_person
-from app.web.gamelog import building_name, one_sided, road_name, square_name
 from app.web.guide import (
     HORSES_NOT_PLAYED,
     OPTION_SQUARE_TEXTS,

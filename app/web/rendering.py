@@ -15,13 +15,14 @@ from fastapi.templating import Jinja2Templates
 
 import app.i18n as i18n
 from app.i18n import gettext
+from app.notify.gamelog import COLOUR_NAMES, building_name, card_name
 from app.play.accounts import Account
+from app.play.clocks import VACATION_DAYS_PER_YEAR
 from app.play.errors import Invalid, PlayError, TooMany
 from app.rules.catalog import OUTLAW_VP
 from app.rules.config import EXPANSION_NAMES
 from app.web import csrf, guide, present
 from app.web.assets import static_url
-from app.web.gamelog import COLOUR_NAMES, building_name, card_name
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=ROOT / "templates")
@@ -34,6 +35,7 @@ templates.env.globals.update(
     expansion_names=EXPANSION_NAMES, OUTLAW_VP=OUTLAW_VP, static_url=static_url, score_part=present.score_part,
     horses_not_played=guide.HORSES_NOT_PLAYED, numbers=guide.NUMBERS, building_name=building_name, card_name=card_name,
     card_side_name=present.card_side_name, shop_name=present.shop_name, piece_name=present.piece_name,
+    vacation_days=VACATION_DAYS_PER_YEAR,
 )
 templates.env.filters.update(
     player_link=present.player_link, player_links=present.player_links, building_name=building_name,

@@ -168,6 +168,16 @@ class CreateGameIn(BaseModel):
         description="Only players whose move clock ran out in at most this share of their games (in %) may join "
         "(403 `reputation_too_low`); invited players are not asked. Null: anyone.",
     )
+    pause_weekends: bool = Field(
+        default=False,
+        description="The move clocks stop from Saturday 00:00 to Monday 00:00 in each player's time zone (their "
+        "setting, `PUT /api/v1/me/clock`).",
+    )
+    vacations: bool = Field(
+        default=True,
+        description="Vacation days stop the table's clocks, and a clock about to run out takes a day of its "
+        "player's yearly budget instead (announced in the table chat); false: the clocks never stop for them.",
+    )
 
 
 class ReputationOut(BaseModel):
@@ -226,6 +236,8 @@ class GameOut(BaseModel):
     max_timeout_percent: int | None = Field(
         default=None, description="Joins only players whose clock ran out in at most this share (%) of their games."
     )
+    pause_weekends: bool = Field(default=False, description="The clocks stop on each player's weekend.")
+    vacations: bool = Field(default=True, description="Vacation days stop the clocks; false: forbidden here.")
     creator: str | None = Field(default=None, description="Who opened the table (starts it, invites to it).")
     invited: list[str] = Field(default_factory=list, description="Players invited who have not answered yet.")
     seed_commitment: str = Field(
@@ -263,6 +275,8 @@ class GameOut(BaseModel):
             invitation_days=g.invitation_days,
             rated=g.rated,
             max_timeout_percent=g.max_timeout_percent,
+            pause_weekends=g.pause_weekends,
+            vacations=g.vacations,
             creator=g.creator,
             invited=list(g.invited),
             seed_commitment=g.seed_commitment,
@@ -441,10 +455,15 @@ class ChatMessageOut(BaseModel):
     username: str
     text: str
     at: datetime
+    notice: dict[str, Any] | None = Field(
+        default=None,
+        description="Set on a line the site wrote about `username` rather than one they wrote: `{\"kind\": "
+        "\"vacation_day\", \"until\", \"days_left\"}` (a vacation day their clock took); `text` says it in English.",
+    )
 
     @classmethod
     def of(cls, line: ChatLine) -> ChatMessageOut:
-        return cls(id=line.id, username=line.username, text=line.text, at=line.at)
+        return cls(id=line.id, username=line.username, text=line.text, at=line.at, notice=line.notice)
 
 
 class ChatOut(BaseModel):

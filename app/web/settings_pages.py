@@ -1,5 +1,5 @@
 """The player's settings page: how each kind of mail is sent, vacation days that stop one's move clocks, the
-e-mail address, the password, and signing out everywhere.
+time zone and reminder hours of the clock, the e-mail address, the password, and signing out everywhere.
 
 Every mail's footer links here. Handlers only parse, call the notification preferences, the clocks and the
 sign-in service, and render; every POST checks the CSRF token first.
@@ -7,6 +7,7 @@ sign-in service, and render; every POST checks the CSRF token first.
 
 from __future__ import annotations
 
+import zoneinfo
 from dataclasses import replace
 from typing import Annotated, Any
 
@@ -21,6 +22,7 @@ from app.notify import preferences
 from app.notify.messages import KIND_LABELS, KINDS, MODES
 from app.play import clocks, invitations
 from app.play.accounts import Account, email_of, set_language
+from app.play.clock_settings import clock_settings, save_clock_settings
 from app.play.errors import PlayError
 from app.play.service import GameService
 from app.web import csrf
@@ -42,8 +44,18 @@ async def _context(account: Account, service: GameService, session: AsyncSession
     # Only admins are ever sent the admins' alerts: the others are not asked about them.
     kinds = [kind for kind in KINDS if account.is_admin or kind != "admin_alert"]
     return {"kinds": kinds, "labels": KIND_LABELS, "modes": MODES, "mode_labels": MODE_LABELS, "current": modes,
-            "vacation": vacation, "email": email or "",
+            "vacation": vacation, "email": email or "", **await clock_context(service, account),
             "invitations_from_anyone": await invitations.takes_invitations_from_anyone(session, account.id)}
+
+
+def time_zones() -> list[str]:
+    """The time zones a player may choose: UTC, then every region's, by name."""
+    return ["UTC", *sorted(z for z in zoneinfo.available_timezones() if "/" in z and not z.startswith("Etc/"))]
+
+
+async def clock_context(service: GameService, account: Account) -> dict[str, Any]:
+    """The clock section's context (`partials/clock_settings.html`)."""
+    return {"clock": await clock_settings(service.db, account), "time_zones": time_zones()}
 
 
 async def _page(request: Request, account: OptionalAccount, service: ServiceDep, session: SessionDep,
@@ -99,7 +111,8 @@ async def save_language(request: Request, account: OptionalAccount, service: Ser
 
 @router.post("/settings/vacation")
 async def declare_vacation(request: Request, account: OptionalAccount, service: ServiceDep, session: SessionDep,
-                           days: Annotated[int, Form(ge=1, le=14)], csrf_token: OptionalFormStr = None) -> Response:
+                           days: Annotated[int, Form(ge=1, le=clocks.VACATION_DAYS_PER_YEAR)],
+                           csrf_token: OptionalFormStr = None) -> Response:
     if account is None:
         return to_login(request)
     try:
@@ -108,6 +121,28 @@ async def declare_vacation(request: Request, account: OptionalAccount, service: 
     except PlayError as exc:
         return await _page(request, account, service, session, status=409, error=said(exc))
     return redirect("/settings/notifications")
+
+
+@router.post("/settings/clock")
+async def save_clock(request: Request, account: OptionalAccount, service: ServiceDep, session: SessionDep,
+                     time_zone: FormStr = "UTC", first: OptionalFormStr = None, second: OptionalFormStr = None,
+                     csrf_token: OptionalFormStr = None) -> Response:
+    """The player's time zone and reminder hours (empty fields: fewer reminders)."""
+    if account is None:
+        return to_login(request)
+    try:
+        csrf.check(request, csrf_token)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    try:
+        hours = [int(h) for h in (first, second) if h and h.strip()]
+        await save_clock_settings(service.db, account, time_zone, hours)
+    except ValueError:
+        return await _page(request, account, service, session, status=422,
+                           error=gettext("A reminder comes a whole number of hours before the clock runs out."))
+    except PlayError as exc:
+        return await _page(request, account, service, session, status=422, error=said(exc))
+    return await _page(request, account, service, session, notice=gettext("Your clock settings are saved."))
 
 
 @router.post("/settings/password")

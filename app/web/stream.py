@@ -19,7 +19,7 @@ from fastapi import APIRouter, Query, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from app.notify.presence import watching
-from app.play.bus import Bus, Change, ChatPosted, CheckSignIn, SignInsEnded
+from app.play.bus import Bus, Change, ChatPosted, CheckSignIn, SignInsEnded, TableChanged
 from app.play.positions import Positions, Seen
 from app.play.sessions import key_of
 from app.play.sign_in import SignIn
@@ -30,6 +30,7 @@ from app.web.openapi import errors
 router = APIRouter(prefix="/api/v1", tags=["play"])
 EVENT_NAME = "turn"
 CHAT_EVENT = "chat"  # a new message in the table chat: `{"id"}`, the client reads it from the chat
+TABLE_EVENT = "table"  # who sits at an open table changed (no start): `{}`, its waiting page reads it again
 
 
 def _message(seen: Seen) -> bytes:
@@ -110,6 +111,9 @@ async def _changes(
             if isinstance(change, ChatPosted):
                 yield ServerSentEvent(data=json.dumps({"id": change.message_id}), event=CHAT_EVENT)
                 continue
+            if isinstance(change, TableChanged):
+                yield ServerSentEvent(data="{}", event=TABLE_EVENT)
+                continue
             if not change.reaches(seat):
                 continue
             # Who sits where is read again when the seats are drawn (the game starts) and when a seat changes
@@ -132,7 +136,8 @@ async def _changes(
         200: {
             "content": {"text/event-stream": {}},
             "description": 'An event "turn" with {"seq", "to_act", "status"} (and "moves" with `moves=true`) now '
-            'and after every change; an event "chat" with {"id"} after every new message of the table chat.',
+            'and after every change; an event "chat" with {"id"} after every new message of the table chat; an '
+            'event "table" with {} when who sits at an open table changes without starting it.',
         },
         **errors(404),
     },

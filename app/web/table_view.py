@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.notify.gamelog import Describer, LoggedEvent, game_log
 from app.play.positions import Board, GameSummary, Position
 from app.web import game_rows, guide, present
-from app.web.gamelog import Describer, LoggedEvent, game_log
 
 
 @dataclass(frozen=True, slots=True)

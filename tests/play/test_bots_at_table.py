@@ -128,7 +128,7 @@ async def test_bots_are_validated_with_clear_messages(
 
 async def _timed_out(api: Api, client: httpx.AsyncClient, service: GameService) -> tuple[Table, int, Any]:
     """A timed 2-player game whose first awaited seat's clock ran out (the clock check run past the deadline)."""
-    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24)
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24, vacations=False)
     (seat,) = await table.to_act()
     head = (await table.positions.summary(table.id)).seq
     later = now() + timedelta(hours=25)

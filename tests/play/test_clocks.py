@@ -1,6 +1,7 @@
-"""Move clocks (issue "Asynchronous play", part 4): deadlines in the summary, a reminder at a quarter of the
-time left, the bot's move when the clock runs out (marked in the log, mailed), an admin alert after three
-timeouts in a row and the replacement of the player, vacations. Time is passed in; nothing sleeps."""
+"""Move clocks (issue "Asynchronous play", part 4): deadlines in the summary, reminders (since issue 26 at the
+player's hours, by default 12 h and 1 h left), the bot's move when the clock runs out (marked in the log,
+mailed), an admin alert after three timeouts in a row and the replacement of the player, vacations. Time is
+passed in; nothing sleeps."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ async def test_awaited_seats_have_deadlines_in_the_summary_and_the_state(
     assert r.json()["deadlines"] == []
 
 
-async def test_a_reminder_when_a_quarter_of_the_time_is_left_once(
+async def test_a_reminder_at_each_of_the_default_hours_left_once(
     api: Api, client: httpx.AsyncClient, service: GameService, notifier: Notifier, smtp: SmtpServer
 ) -> None:
     table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24)
@@ -55,19 +56,19 @@ async def test_a_reminder_when_a_quarter_of_the_time_is_left_once(
     await drain(notifier)
     smtp.inbox.clear()
     keeper = ClockKeeper(service)
-    assert (await keeper.tick(deadline - timedelta(hours=7))).reminders == 0
-    at = deadline - timedelta(hours=5, minutes=59)
+    assert (await keeper.tick(deadline - timedelta(hours=13))).reminders == 0
+    at = deadline - timedelta(hours=11, minutes=59)  # issue 26 item 5: by default 12 h and 1 h before
     results = await asyncio.gather(keeper.tick(at), ClockKeeper(service).tick(at))
     assert sum(r.reminders for r in results) == 1
     await drain(notifier, at)
     (mail,) = smtp.inbox.to(f"{table.player(seat).username}@example.com")
-    assert mail["Subject"] == "Reminder: 5 hours left for your move in Test game"
+    assert mail["Subject"] == "Reminder: 11 hours left for your move in Test game"
 
 
 async def test_an_expired_clock_makes_the_bots_move_marks_it_in_the_log_and_mails_the_player(
     api: Api, client: httpx.AsyncClient, service: GameService, notifier: Notifier, smtp: SmtpServer
 ) -> None:
-    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24)
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24, vacations=False)
     (seat,) = await table.to_act()
     player = table.player(seat)
     head = (await table.positions.summary(table.id)).seq
@@ -92,7 +93,7 @@ async def test_an_expired_clock_makes_the_bots_move_marks_it_in_the_log_and_mail
 async def test_three_timeouts_in_a_row_alert_the_admin_who_may_replace_the_player(
     api: Api, client: httpx.AsyncClient, service: GameService, notifier: Notifier, smtp: SmtpServer
 ) -> None:
-    table, admin, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=1)
+    table, admin, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=1, vacations=False)
     eve = await api.player("eve")
     keeper = ClockKeeper(service)
     t = now()
@@ -124,7 +125,7 @@ async def test_three_timeouts_in_a_row_alert_the_admin_who_may_replace_the_playe
     assert r.json()["seat"] == absent
 
 
-async def test_vacation_stops_the_clock_and_is_limited_to_14_days_a_year(
+async def test_vacation_stops_the_clock_and_is_limited_to_21_days_a_year(
     api: Api, client: httpx.AsyncClient, service: GameService
 ) -> None:
     table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24)
@@ -133,11 +134,11 @@ async def test_vacation_stops_the_clock_and_is_limited_to_14_days_a_year(
     deadline = await _deadline(client, api, table, seat)
     r = await client.post("/api/v1/me/vacation", json={"days": 10}, headers=player.headers)
     assert r.status_code == 201, r.text
-    assert r.json()["days_left"] == 4
+    assert r.json()["days_left"] == 11  # issue 26 item 6: a yearly budget of 21 days
     assert await _deadline(client, api, table, seat) == deadline + timedelta(days=10)
     assert (await ClockKeeper(service).tick(deadline + timedelta(hours=1))).timeouts == 0
     starts = (now() + timedelta(days=30)).isoformat()
-    r = await client.post("/api/v1/me/vacation", json={"days": 5, "starts_at": starts}, headers=player.headers)
+    r = await client.post("/api/v1/me/vacation", json={"days": 12, "starts_at": starts}, headers=player.headers)
     if now().year == (now() + timedelta(days=30)).year:
         assert r.status_code == 409 and r.json()["detail"]["code"] == "vacation_limit"
     r = await client.get("/api/v1/me/vacation", headers=player.headers)
@@ -226,8 +227,8 @@ async def test_three_timeouts_at_a_players_table_alert_the_admins_not_its_creato
     """A player who opened a table cannot hand a seat to someone else: the alert goes to the admins."""
     await api.admin()
     ann, bob = await api.player("ann"), await api.player("bob")
-    r = await client.post("/api/v1/games", json={"name": "Slow", "seats": 2, "move_timeout_hours": 1},
-                          headers=ann.headers)
+    r = await client.post("/api/v1/games", headers=ann.headers,
+                          json={"name": "Slow", "seats": 2, "move_timeout_hours": 1, "vacations": False})
     gid = r.json()["id"]
     game = (await client.post(f"/api/v1/games/{gid}/join", headers=bob.headers)).json()  # the last seat starts it
     assert game["status"] == "active"
@@ -270,7 +271,7 @@ async def test_a_player_still_away_two_clocks_after_the_timeout_is_reported_to_t
     """Issue "Asynchronous play", part 4 ("after three timeouts in a row the admin is mailed"), with the bot of
     issue 15: an absent seat never runs out of time again (the bot plays it at once), so the admin hears of a
     player who has not come back two more move clocks after the timeout — once, however many instances check."""
-    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24)
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24, vacations=False)
     seat, timed_out = await _timed_out_and_played_by_the_bot(client, api, service, table)
     await drain(notifier, timed_out)
     await ClockKeeper(service).tick(timed_out + timedelta(hours=47))
@@ -289,7 +290,7 @@ async def test_a_player_still_away_two_clocks_after_the_timeout_is_reported_to_t
 async def test_a_player_who_takes_the_seat_back_is_not_reported(
     api: Api, client: httpx.AsyncClient, service: GameService, notifier: Notifier, smtp: SmtpServer
 ) -> None:
-    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24)
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24, vacations=False)
     seat, timed_out = await _timed_out_and_played_by_the_bot(client, api, service, table)
     r = await client.post(f"/api/v1/games/{table.id}/seat/back", headers=table.player(seat).headers)
     assert r.status_code == 200, r.text

@@ -67,7 +67,7 @@ async def test_moves_and_their_undos_never_put_off_the_movers_timeout(api: Api, 
     """The "Corrections" issue, item 4: each move + undo pair moved the mover's deadline on (22:52:51 -> :54 ->
     :56 -> :58), so a player could put off a timeout forever. Three pairs, two hours apart on the clock: the
     deadline stays the one the first move found, and the clock check times the seat out at it."""
-    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=HOURS)
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=HOURS, vacations=False)
     (seat,) = await table.to_act()
     deadline = (await _deadlines(service, table))[seat]
     assert isinstance(deadline, datetime)
@@ -86,7 +86,7 @@ async def test_an_undo_gives_back_the_reminder_already_sent(api: Api, service: G
     (seat,) = await table.to_act()
     deadline = (await _deadlines(service, table))[seat]
     assert isinstance(deadline, datetime)
-    late = deadline - timedelta(hours=2)  # within the last quarter: the reminder is due
+    late = deadline - timedelta(hours=2)  # within 12 hours (a player's default reminder hours): the reminder is due
     keeper = ClockKeeper(service)
     assert (await keeper.tick(late)).reminders == 1
     _at(service, late)

@@ -9,10 +9,10 @@ import re
 from html import unescape
 from types import SimpleNamespace
 
+from app.notify.gamelog import road_name
 from app.rules import GameConfig, legal_moves, new_game, play, player_view, replay, to_act
 from app.rules.catalog import BUILDINGS
 from app.rules.rng import Rng
-from app.web.gamelog import road_name
 from app.web.present import player_marks
 from tests.rules.test_auctioneer import auction_table, choose_parcels, first_chooser_takes
 from tests.web.test_present import board_html

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.web import gamelog
-from app.web.gamelog import game_log
+from app.notify import gamelog
+from app.notify.gamelog import game_log
 
 
 def test_a_seat_replacement_says_who_took_over_whose_seat_and_its_colour() -> None:

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from app.notify.gamelog import EVENT_SENTENCES, Describer, card_name
 from app.notify.messages import awaited_phrase
 from app.rules import GameConfig, decide, evolve, legal_moves, new_game, player_view, redact_event, replay, to_act
 from app.rules.decisions import Decision
 from app.rules.phrases import DECISION_PHRASES
 from app.web import present
-from app.web.gamelog import EVENT_SENTENCES, Describer, card_name
 from app.web.rendering import templates
 from app.web.table_view import table_context
 

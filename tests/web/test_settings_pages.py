@@ -52,8 +52,8 @@ async def test_a_vacation_is_declared_and_counted(client: httpx.AsyncClient) -> 
     r = await client.post("/settings/vacation", data={"csrf_token": token, "days": "3"})
     assert r.status_code == 303
     page = await client.get("/settings/notifications")
-    assert "11 of 14 days left" in page.text
-    r = await client.post("/settings/vacation", data={"csrf_token": csrf_of(page.text), "days": "12"})
+    assert "18 of 21 days left" in page.text  # issue 26 item 6: a budget of 21 days a year
+    r = await client.post("/settings/vacation", data={"csrf_token": csrf_of(page.text), "days": "19"})
     assert r.status_code == 409 and 'role="alert"' in r.text
 
 

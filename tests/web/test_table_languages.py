@@ -14,8 +14,8 @@ import pytest
 from conftest import Api
 
 from app.i18n import speaking
+from app.notify.gamelog import Describer
 from app.rules import GameConfig, decide, evolve, legal_moves, new_game, player_view, replay, to_act
-from app.web.gamelog import Describer
 from tests.support import english_left
 from tests.web.test_pages import signed_in
 from tests.web.test_present import _known_log, board_html

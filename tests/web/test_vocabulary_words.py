@@ -13,11 +13,12 @@ import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 from jinja2.ext import babel_extract
 
+from app.notify import gamelog
 from app.rules import GameConfig, new_game, player_view, replay
 from app.rules.decisions import Decision
 from app.rules.events import EVENT_TYPES
 from app.rules.moves import MOVE_TYPES
-from app.web import gamelog, guide, labels, present
+from app.web import guide, labels, present
 
 ROOT = Path(__file__).resolve().parents[2]
 # Names that hold a digit, not an amount: the chips named by what is printed on them ("the 3-guns chip"), and the
@@ -52,7 +53,7 @@ def test_an_event_type_outside_the_vocabulary_has_no_sentence() -> None:
 def test_an_event_its_sentence_cannot_read_is_told_by_its_type_and_logged(caplog: pytest.LogCaptureFixture) -> None:
     """A known type with its fields missing (a bug, or a log older than a field) must not take the table page
     down: the log line names the type, and the error is logged for us, not hidden."""
-    with caplog.at_level("ERROR", logger="app.web.gamelog"):
+    with caplog.at_level("ERROR", logger="app.notify.gamelog"):
         sentence = gamelog.Describer(["ann", "bob"]).describe({"type": "parcel_bought", "seq": 41})
     assert sentence == "Parcel bought."
     assert any("event 41 of type parcel_bought" in r.getMessage() for r in caplog.records)
@@ -76,7 +77,7 @@ def _template_texts(template: Path) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("module", ["app/web/labels.py", "app/web/gamelog.py", "app/web/guide.py",
+@pytest.mark.parametrize("module", ["app/web/labels.py", "app/notify/gamelog.py", "app/web/guide.py",
                                     "app/web/present.py"])
 def test_the_words_take_their_numbers_from_the_catalog(module: str) -> None:
     """A price, an income or a VP amount in a move's words, a log sentence, the help or the score's headings is a
