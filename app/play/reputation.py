@@ -74,7 +74,7 @@ async def check_join(session: AsyncSession, user_id: int, max_timeout_percent: i
     if mine.timeout_percent > max_timeout_percent:
         raise NotAllowed(
             "reputation_too_low",
-            "This table takes players whose clock ran out in at most {most} % of their games; yours ran out in "
-            "{timeouts} of {games} ({percent} %).",
+            "This table takes players whose clock ran out in at most {most} %: yours ran out in {timeouts} of "
+            "{games} games ({percent} %).",
             most=max_timeout_percent, timeouts=mine.timeouts, games=mine.games, percent=mine.timeout_percent,
         )

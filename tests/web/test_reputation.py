@@ -76,8 +76,8 @@ async def test_a_table_that_asks_for_a_reputation_refuses_a_player_whose_clocks_
     assert refused.status_code == 403
     assert refused.json()["detail"] == {
         "code": "reputation_too_low",
-        "message": "This table takes players whose clock ran out in at most 49 % of their games; yours ran out in "
-                   "1 of 2 (50 %).",
+        "message": "This table takes players whose clock ran out in at most 49 %: yours ran out in 1 of 2 "
+                   "games (50 %).",
     }
     after = (await client.get(f"/api/v1/games/{other['id']}", headers=eve.headers)).json()
     assert [s["username"] for s in after["seats"]] == ["eve"], "nothing changed"
@@ -117,7 +117,7 @@ async def test_the_lobby_and_the_waiting_page_show_the_seated_players_reputation
         token = csrf_of((await bob_client.get("/")).text)
         refused = await bob_client.post(f"/games/{table['id']}/join", data={"csrf_token": token})
         assert refused.status_code == 403
-        assert "yours ran out in 1 of 2 (50 %)" in refused.text
+        assert "yours ran out in 1 of 2 games (50 %)" in refused.text
     joined = await client.post(f"/games/{table['id']}/join", data={"csrf_token": csrf})
     assert joined.status_code == 303
     seated = (await client.get(f"/api/v1/games/{table['id']}", headers=people["ann"].headers)).json()["seats"]
