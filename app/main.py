@@ -114,7 +114,15 @@ async def opened_database(settings: Settings, *, migrated: bool) -> AsyncIterato
     """The database of the settings (the embedded one when DATABASE_URL is unset), brought to the newest schema
     first if `migrated`; closed on exit, which stops an embedded server (uvicorn re-raises SIGTERM, so atexit
     would never run)."""
-    db = await asyncio.to_thread(open_database, settings.database_url, settings.data_dir)
+    db = await asyncio.to_thread(
+        functools.partial(
+            open_database,
+            settings.database_url,
+            settings.data_dir,
+            listen_url=settings.listen_database_url,
+            prepared_statements=settings.database_prepared_statements,
+        )
+    )
     try:
         if migrated:
             await asyncio.to_thread(migrate.upgrade, db.url)

@@ -28,6 +28,11 @@ class Settings(BaseSettings):
 
     environment: Literal["development", "test", "production"] = "development"
     database_url: str | None = None
+    # PgBouncer in transaction pooling (docs/operations.md): DATABASE_URL names the pooler, LISTEN_DATABASE_URL
+    # the PostgreSQL server itself for the bus's LISTEN (default: DATABASE_URL), and DATABASE_PREPARED_STATEMENTS
+    # false turns psycopg's prepared statements off, which a pooler before PgBouncer 1.21 cannot carry.
+    listen_database_url: str | None = None
+    database_prepared_statements: bool = True
     data_dir: Path = Path("var")
     secret_key: str = ""  # empty: development keeps a generated key in DATA_DIR (see `signing_key`)
     base_url: str = "http://127.0.0.1:8000"
