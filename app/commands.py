@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from app import serving
-from app.main import create_app, ensure_admin, rate_games, run_worker
+from app.main import audit_logs, create_app, ensure_admin, rate_games, run_worker
 from app.play import addresses
 from app.play.errors import Invalid
 from app.settings import Settings
@@ -111,3 +111,9 @@ def ratings(args: argparse.Namespace) -> int:
     rated = asyncio.run(rate_games(Settings(), args.rebuild))
     print(f"ratings: {rated} games rated{' (rebuilt from the results)' if args.rebuild else ''}")
     return 0
+
+
+def audit(args: argparse.Namespace) -> int:
+    """Replay every stored game from its log and check it (app.play.log_audit); exit 1 naming each failing game."""
+    failed = asyncio.run(audit_logs(Settings(), print))
+    return 1 if failed else 0

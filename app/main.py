@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 
 from fastapi import FastAPI
@@ -217,6 +217,26 @@ async def rate_games(settings: Settings, rebuild: bool) -> int:
 
     async with opened_database(settings, migrated=True) as db:
         return await (ratings.rebuild(db) if rebuild else ratings.rate_pending(db))
+
+
+async def audit_logs(settings: Settings, say: Callable[[str], object]) -> int:
+    """`python -m app audit`: check every stored game's log (`app.play.log_audit`), saying a line for each game
+    that fails and one in the end; how many failed. The database is read as it is (no migration: an audit of a
+    restored backup must not change it)."""
+    from app.play.log_audit import audit_games
+
+    games = failed = events = 0
+    async with opened_database(settings, migrated=False) as db:
+        async for found in audit_games(db):
+            games, events = games + 1, events + found.events
+            if not found.ok:
+                failed += 1
+                say(f"game {found.game_id} ({found.name}) FAILS: " + "; ".join(found.problems))
+    if failed:
+        say(f"audit: {failed} of {games} games fail")
+    else:
+        say(f"audit: all {games} games hold ({events} events replayed from their seeds)")
+    return failed
 
 
 async def ensure_admin(settings: Settings, username: str, password: str, email: str | None) -> None:
