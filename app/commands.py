@@ -47,7 +47,8 @@ def serve(args: argparse.Namespace) -> int:
     serving.raise_open_file_limit()
     application = create_app(settings)
     serving.collect_garbage_on_a_timer()
-    uvicorn.run(application, host=args.host, port=args.port, log_level="info", **uvicorn_options(settings))
+    logs = serving.configure_logging(settings.log_format)
+    uvicorn.run(application, host=args.host, port=args.port, log_level="info", **uvicorn_options(settings), **logs)
     return 0
 
 

@@ -31,6 +31,7 @@ from app.play.lobby import Lobby
 from app.play.notes import NoteBook
 from app.play.password_reset import ResetLinks
 from app.play.positions import Positions
+from app.play.readiness import Readiness
 from app.play.service import GameService
 from app.play.sign_in import SignIn
 from app.play.sign_in_limits import Limits
@@ -179,6 +180,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
                 bus=bus,
                 chat=Chat(db),
                 notes=NoteBook(db),
+                readiness=Readiness(db, migrate.head_revision()),
             )
             async with contextlib.AsyncExitStack() as jobs:
                 if settings.background_jobs:

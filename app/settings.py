@@ -56,6 +56,10 @@ class Settings(BaseSettings):
     players_create_games: bool = True
 
     migrate_on_start: bool = True
+    # GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` when set (anyone when unset: keep the
+    # path off the public proxy then). LOG_FORMAT=json writes one JSON object a line, with each request's id.
+    metrics_token: str | None = None
+    log_format: Literal["text", "json"] = "text"
     token_max_age_hours: int = 24 * 30
     session_max_age_hours: int = 24 * 14
     session_cookie_secure: bool = False

@@ -162,6 +162,12 @@ class Database:
         """A session for reads only (an autocommit session that nothing writes with)."""
         return self.autocommit()
 
+    def pool_use(self) -> dict[str, int]:
+        """This process's connections: checked out (`in_use`), waiting in the pool (`idle`), and the pool's size
+        (beyond it, up to 20 overflow connections are opened and closed again)."""
+        pool: Any = self.engine.pool
+        return {"in_use": int(pool.checkedout()), "idle": int(pool.checkedin()), "size": int(pool.size())}
+
     async def ping(self) -> None:
         """Raise unless the database answers a trivial query."""
         async with self.engine.connect() as conn:
