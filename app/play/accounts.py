@@ -21,7 +21,14 @@ from app.store.tables import User
 
 # The site's bots are called bot-1, bot-2, ... (API.md "Bots"); nobody else may take such a name.
 BOT_NAME = re.compile(r"bot-[0-9a-z]+", re.IGNORECASE)  # bot-1 ..., and the bot levels (bot-normal)
+# A deleted account is called deleted-<its id> (app.play.your_data); nobody may take such a name either.
+DELETED_NAME = re.compile(r"deleted-[0-9]+", re.IGNORECASE)
 NO_PASSWORD = "!"  # no argon2 hash: every password is wrong for it
+
+
+def deleted_name(user_id: int) -> str:
+    """The name a deleted account is shown by, everywhere."""
+    return f"deleted-{user_id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +64,10 @@ class Accounts:
         `email_taken` when either is in use (any case), Invalid `reserved_username` for a bot's name."""
         if BOT_NAME.fullmatch(username):
             raise Invalid("reserved_username", "Names like 'bot-1' belong to the site's bots; please choose another.")
+        if DELETED_NAME.fullmatch(username):
+            raise Invalid(
+                "reserved_username", "Names like 'deleted-1' stand for deleted accounts; please choose another."
+            )
         await self._refuse_taken(session, username, email)
         password_hash = await asyncio.to_thread(self.hasher.hash, password)
         user = User(username=username, email=email.lower(), password_hash=password_hash, is_admin=is_admin,

@@ -331,3 +331,20 @@ def _outbox(o: Outcome) -> list[tuple[str, int | None, datetime | None, dict[str
     return [("game_changed", None, None, changed)] + [
         ("mail", mail.recipient_id, o.now, {"message": mail.message, **mail.details}) for mail in o.mails
     ]
+
+
+_RENAMED = """
+    UPDATE game_events
+    SET data = data || jsonb_build_object(CAST(%(field)s AS text), CAST(%(new)s AS text))
+    WHERE type = 'seat_replaced' AND data ->> CAST(%(field)s AS text) = CAST(%(old)s AS text)
+    RETURNING game_id
+"""
+
+
+async def rename_in_logs(session: AsyncSession, old: str, new: str) -> None:
+    """Replace the name `old` by `new` where the logs hold names (the handover events' `previous` and `username`),
+    for an account deleted by its owner (app.play.your_data). The only change ever made to a recorded event:
+    names are not part of the game (the rules fold a handover without reading them, and the audit checks no name),
+    so every log replays and verifies as before."""
+    for named in ("previous", "username"):
+        await fetch_all(session, driver_sql(_RENAMED), {"field": named, "old": old, "new": new})

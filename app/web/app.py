@@ -68,6 +68,7 @@ from app.web import (
     table_pages,
     talk_pages,
     vacation_api,
+    your_data_api,
 )
 from app.web.assets import STATIC_DIR, VersionedStaticFiles
 from app.web.cross_site import CrossSiteGuard
@@ -432,6 +433,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.include_router(api.router)
     app.include_router(notifications.router)
     app.include_router(vacation_api.router)
+    app.include_router(your_data_api.router)
     app.include_router(admin_api.router)
     app.include_router(account_pages.router)
     app.include_router(guide_pages.router)
