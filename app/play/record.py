@@ -138,9 +138,10 @@ _WRITE = """
                 WHERE e.game_id = g.id AND e.actor = %(actor)s AND NOT e.timed_out
                   AND e.created_at > now() - CAST(%(window)s AS interval)) < %(move_cap)s)
           AND (CAST(%(sign_in_key)s AS varchar) IS NULL OR EXISTS (
-                SELECT FROM sessions AS l
+                SELECT FROM sessions AS l JOIN users AS su ON su.id = l.user_id
                 WHERE l.id = %(sign_in_key)s AND l.kind = %(sign_in_kind)s AND l.user_id = %(sign_in_user)s
-                  AND l.expires_at > CAST(%(now)s AS timestamptz) AND l.revoked_at IS NULL))
+                  AND l.expires_at > CAST(%(now)s AS timestamptz) AND l.revoked_at IS NULL
+                  AND su.suspended_at IS NULL))
         RETURNING g.id, g.move_timeout_hours
     ),
     logged AS (

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import timedelta
 
 from app.play import addresses, email_change, password_reset, sessions, sign_in_limits, your_data
-from app.play.accounts import Account, Accounts
+from app.play.accounts import Account, Accounts, suspended
 from app.play.clocks import Clock, utc_now
 from app.play.email_change import EmailLinks
 from app.play.errors import NotAllowed, NotSignedIn, TooMany, TooManyAttempts
@@ -104,8 +104,10 @@ class SignIn:
         async with self.db.driver() as connection:
             account = await sessions.account_of(connection, session_id, kind, self.clock())
         key = sessions.key_of(session_id)
-        if account is None:
+        if account is None or account.suspended:
             self._owners.pop(key, None)
+            if account is not None:
+                raise suspended()
         else:
             self._owners.pop(key, None)  # re-inserted last: the dict's order is the order of use
             self._owners[key] = account.id

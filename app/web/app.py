@@ -56,6 +56,8 @@ from app.web import (
     language_pages,
     leaderboard_pages,
     lobby_pages,
+    moderation_api,
+    moderation_pages,
     notifications,
     observe,
     openapi,
@@ -98,7 +100,7 @@ HTTP_CODES = {
 }
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 # The order of the documentation's sections, whatever the order in which the routers are tried (app.web.api).
-API_TAGS = ("auth", "players", "games", "chat", "play", "clocks", "notifications", "ops")
+API_TAGS = ("auth", "players", "games", "chat", "play", "clocks", "notifications", "moderation", "ops")
 DATABASE_UNAVAILABLE = (
     "database_unavailable",
     N_("The game server cannot reach its database just now; please try again in a minute."),
@@ -435,6 +437,8 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.include_router(vacation_api.router)
     app.include_router(your_data_api.router)
     app.include_router(admin_api.router)
+    app.include_router(moderation_api.router)
+    app.include_router(moderation_pages.router)
     app.include_router(account_pages.router)
     app.include_router(guide_pages.router)
     app.include_router(lobby_pages.router)  # before the table's: /games/new is not the table of a game "new"

@@ -439,12 +439,13 @@ class ChatIn(BaseModel):
 class ChatMessageOut(BaseModel):
     id: int
     username: str
-    text: str
+    text: str = Field(description="Empty once an admin removed the message.")
     at: datetime
+    removed: bool = Field(description="Removed by an admin: shown as removed to everyone.")
 
     @classmethod
     def of(cls, line: ChatLine) -> ChatMessageOut:
-        return cls(id=line.id, username=line.username, text=line.text, at=line.at)
+        return cls(id=line.id, username=line.username, text=line.text, at=line.at, removed=line.removed)
 
 
 class ChatOut(BaseModel):
