@@ -21,6 +21,7 @@ from app.store.db import to_libpq_url
 from app.store.tables import Base
 from app.verify import verify_export
 from tests.play.finishing import play_to_the_end
+from tests.web.test_pages import signed_in
 
 PASSWORD = "correct horse battery"
 
@@ -130,3 +131,20 @@ async def test_deleting_an_account(app: Any, api: Api, client: httpx.AsyncClient
     r = await client.post("/api/v1/auth/register",
                           json={"username": "deleted-99", "email": "x@example.com", "password": PASSWORD})
     assert_error(r, 422, "reserved_username")
+
+
+async def test_the_settings_page_downloads_the_export_and_deletes_the_account(client: httpx.AsyncClient) -> None:
+    token = await signed_in(client, "anna")
+    page = (await client.get("/settings/notifications")).text
+    assert 'href="/api/v1/me/export" download' in page and 'action="/settings/delete"' in page
+    download = await client.get("/api/v1/me/export")  # with the browser's cookie
+    assert download.status_code == 200 and download.json()["account"]["username"] == "anna"
+    r = await client.post("/settings/delete", data={"csrf_token": token, "password": "wrong password"})
+    assert r.status_code == 403 and "Your current password is not right." in r.text
+    r = await client.post("/settings/delete", data={"csrf_token": "forged", "password": PASSWORD})
+    assert r.status_code == 403
+    r = await client.post("/settings/delete", data={"csrf_token": token, "password": PASSWORD})
+    assert r.status_code == 303 and r.headers["location"] == "/"
+    assert (await client.get("/api/v1/me/export")).status_code == 401
+    r = await client.post("/api/v1/auth/token", data={"username": "anna", "password": PASSWORD})
+    assert r.status_code == 401
