@@ -6,7 +6,7 @@
 `admin_actions` every admin action: who, when, on whom or what, why.
 
 Revision ID: 0019
-Revises: 0013
+Revises: 0016
 Create Date: 2026-12-02 00:00:00.000000
 
 """
@@ -18,7 +18,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = "0019"
-down_revision: str | Sequence[str] | None = "0013"
+down_revision: str | Sequence[str] | None = "0016"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
