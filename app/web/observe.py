@@ -25,6 +25,7 @@ access_log = logging.getLogger("carson.access")
 _REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
 _PLAUSIBLE = re.compile(r"[A-Za-z0-9._:-]{8,64}")
 HEADER = "x-request-id"
+_HEADER = HEADER.encode()  # ASGI gives header names in lower case
 UNMATCHED = "unmatched"
 
 
@@ -50,8 +51,7 @@ class Observe:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = dict(scope.get("headers") or ())
-        given = headers.get(HEADER.encode(), b"").decode("latin-1")
+        given = next((v.decode("latin-1") for k, v in scope.get("headers") or () if k == _HEADER), "")
         request_id = given if _PLAUSIBLE.fullmatch(given) else secrets.token_hex(8)
         scope.setdefault("state", {})["request_id"] = request_id
         token = _REQUEST_ID.set(request_id)
@@ -61,8 +61,8 @@ class Observe:
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 answer["status"] = message["status"]
-                out = [(k, v) for k, v in message.get("headers", ()) if k.lower() != HEADER.encode()]
-                out.append((HEADER.encode(), request_id.encode()))
+                out = [(k, v) for k, v in message.get("headers", ()) if k.lower() != _HEADER]
+                out.append((_HEADER, request_id.encode()))
                 message["headers"] = out
                 answer["stream"] = any(
                     k.lower() == b"content-type" and v.startswith(b"text/event-stream") for k, v in out
@@ -77,19 +77,26 @@ class Observe:
             metrics.REQUESTS.labels(route, method, str(status)).inc()
             if not answer["stream"]:
                 metrics.REQUEST_SECONDS.labels(route, method).observe(elapsed)
-            access_log.info(
-                "%s %s %s %.1f ms",
-                method,
-                scope.get("path", ""),
-                status,
-                elapsed * 1000,
-                extra={
-                    "method": method,
-                    "path": scope.get("path", ""),
-                    "route": route,
-                    "status": status,
-                    "duration_ms": round(elapsed * 1000, 2),
-                    "client": (scope.get("client") or ("", 0))[0],
-                },
-            )
+            if access_log.isEnabledFor(logging.INFO):  # LOG_FORMAT=json; otherwise uvicorn writes its own line
+                _log_line(scope, route, method, status, elapsed)
             _REQUEST_ID.reset(token)
+
+
+def _log_line(scope: Scope, route: str, method: str, status: int, elapsed: float) -> None:
+    """The request's one log line; its fields also as `extra`, for the JSON format."""
+    path = scope.get("path", "")
+    access_log.info(
+        "%s %s %s %.1f ms",
+        method,
+        path,
+        status,
+        elapsed * 1000,
+        extra={
+            "method": method,
+            "path": path,
+            "route": route,
+            "status": status,
+            "duration_ms": round(elapsed * 1000, 2),
+            "client": (scope.get("client") or ("", 0))[0],
+        },
+    )
