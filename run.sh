@@ -27,6 +27,17 @@ ensure_chromium() {
     fi
 }
 
+# The PgBouncer test starts Debian's pgbouncer in front of the test PostgreSQL; install it the same way (without it
+# that test is skipped with a message).
+ensure_pgbouncer() {
+    if ! command -v pgbouncer >/dev/null 2>&1 && [ ! -x /usr/sbin/pgbouncer ] \
+        && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+        echo "installing pgbouncer for the connection pooler test (apt-get)..."
+        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends pgbouncer \
+            >/dev/null) || echo "could not install pgbouncer: the pooler test will be skipped"
+    fi
+}
+
 cmd="${1:-}"
 [ $# -gt 0 ] && shift
 case "$cmd" in
@@ -37,6 +48,7 @@ case "$cmd" in
     test)
         ensure_venv dev
         ensure_chromium
+        ensure_pgbouncer
         # Two workers (pytest-xdist): the suite is about 10 minutes on two cores instead of 15 serially.
         # TEST_WORKERS=0 runs it in one process; arguments given after `test` go to pytest as they are.
         exec "$VENV/bin/python" -m pytest -n "${TEST_WORKERS:-2}" "$@"

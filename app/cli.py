@@ -57,6 +57,12 @@ def _ratings(args: argparse.Namespace) -> int:
     return ratings(args)
 
 
+def _audit(args: argparse.Namespace) -> int:
+    from app.commands import audit
+
+    return audit(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m app", description="Carson City Online")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -105,6 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
     rating = commands.add_parser("ratings", help="rate the finished games still pending (the server does it itself)")
     rating.add_argument("--rebuild", action="store_true", help="compute every rating again from the results table")
     rating.set_defaults(handler=_ratings)
+
+    check = commands.add_parser(
+        "audit", help="replay every stored game from its log and check it: exit 1 naming each game that fails"
+    )
+    check.set_defaults(handler=_audit)
     return parser
 
 

@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from app import serving
-from app.main import create_app, ensure_admin, rate_games, run_worker
+from app.main import audit_logs, create_app, ensure_admin, rate_games, run_worker
 from app.play import addresses
 from app.play.errors import Invalid
 from app.settings import Settings
@@ -47,7 +47,8 @@ def serve(args: argparse.Namespace) -> int:
     serving.raise_open_file_limit()
     application = create_app(settings)
     serving.collect_garbage_on_a_timer()
-    uvicorn.run(application, host=args.host, port=args.port, log_level="info", **uvicorn_options(settings))
+    logs = serving.configure_logging(settings.log_format)
+    uvicorn.run(application, host=args.host, port=args.port, log_level="info", **uvicorn_options(settings), **logs)
     return 0
 
 
@@ -111,3 +112,9 @@ def ratings(args: argparse.Namespace) -> int:
     rated = asyncio.run(rate_games(Settings(), args.rebuild))
     print(f"ratings: {rated} games rated{' (rebuilt from the results)' if args.rebuild else ''}")
     return 0
+
+
+def audit(args: argparse.Namespace) -> int:
+    """Replay every stored game from its log and check it (app.play.log_audit); exit 1 naming each failing game."""
+    failed = asyncio.run(audit_logs(Settings(), print))
+    return 1 if failed else 0

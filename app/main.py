@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 
 from fastapi import FastAPI
@@ -31,6 +31,7 @@ from app.play.lobby import Lobby
 from app.play.notes import NoteBook
 from app.play.password_reset import ResetLinks
 from app.play.positions import Positions
+from app.play.readiness import Readiness
 from app.play.service import GameService
 from app.play.sign_in import SignIn
 from app.play.sign_in_limits import Limits
@@ -114,7 +115,15 @@ async def opened_database(settings: Settings, *, migrated: bool) -> AsyncIterato
     """The database of the settings (the embedded one when DATABASE_URL is unset), brought to the newest schema
     first if `migrated`; closed on exit, which stops an embedded server (uvicorn re-raises SIGTERM, so atexit
     would never run)."""
-    db = await asyncio.to_thread(open_database, settings.database_url, settings.data_dir)
+    db = await asyncio.to_thread(
+        functools.partial(
+            open_database,
+            settings.database_url,
+            settings.data_dir,
+            listen_url=settings.listen_database_url,
+            prepared_statements=settings.database_prepared_statements,
+        )
+    )
     try:
         if migrated:
             await asyncio.to_thread(migrate.upgrade, db.url)
@@ -171,6 +180,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
                 bus=bus,
                 chat=Chat(db),
                 notes=NoteBook(db),
+                readiness=Readiness(db, migrate.head_revision()),
             )
             async with contextlib.AsyncExitStack() as jobs:
                 if settings.background_jobs:
@@ -209,6 +219,26 @@ async def rate_games(settings: Settings, rebuild: bool) -> int:
 
     async with opened_database(settings, migrated=True) as db:
         return await (ratings.rebuild(db) if rebuild else ratings.rate_pending(db))
+
+
+async def audit_logs(settings: Settings, say: Callable[[str], object]) -> int:
+    """`python -m app audit`: check every stored game's log (`app.play.log_audit`), saying a line for each game
+    that fails and one in the end; how many failed. The database is read as it is (no migration: an audit of a
+    restored backup must not change it)."""
+    from app.play.log_audit import audit_games
+
+    games = failed = events = 0
+    async with opened_database(settings, migrated=False) as db:
+        async for found in audit_games(db):
+            games, events = games + 1, events + found.events
+            if not found.ok:
+                failed += 1
+                say(f"game {found.game_id} ({found.name}) FAILS: " + "; ".join(found.problems))
+    if failed:
+        say(f"audit: {failed} of {games} games fail")
+    else:
+        say(f"audit: all {games} games hold ({events} events replayed from their seeds)")
+    return failed
 
 
 async def ensure_admin(settings: Settings, username: str, password: str, email: str | None) -> None:

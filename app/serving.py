@@ -1,5 +1,5 @@
-"""What the server process sets up for itself before it serves: enough file descriptors for its live streams, and
-a garbage collector whose full collections do not stall every live stream at once.
+"""What the server process sets up for itself before it serves: enough file descriptors for its live streams, a
+garbage collector whose full collections do not stall every live stream at once, and its log format (LOG_FORMAT).
 
 Why the collector: CPython's full collection walks every object the process holds, and a server holding a
 thousand live streams holds half a million (each stream's middleware coroutines, tasks and cancel scopes, about
@@ -14,8 +14,14 @@ usual, and reference counting frees all but cycles in any case.
 from __future__ import annotations
 
 import gc
+import json
+import logging
 import resource
 import threading
+from datetime import UTC, datetime
+from typing import Any
+
+from app.web import observe
 
 FULL_COLLECTION_SECONDS = 600.0
 # Young generations as CPython's defaults (700, 10); the third number only counts second-generation collections
@@ -51,3 +57,46 @@ def collect_garbage_on_a_timer(every: float = FULL_COLLECTION_SECONDS) -> thread
 def _collect_until(every: float, stop: threading.Event) -> None:
     while not stop.wait(every):
         gc.collect()
+
+
+# The attributes every LogRecord has; anything else on a record was passed as `extra` and goes into the JSON.
+_RECORD_FIELDS = frozenset(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object a line (LOG_FORMAT=json), for a log collector: `time` (UTC, ISO 8601), `level`, `logger`,
+    `message`, the `request_id` of the request being handled (`app.web.observe`) and whatever the call passed
+    as `extra` (the access line's method, route, status, duration_ms ...); a traceback as `exception`."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        request_id = getattr(record, "request_id", None) or observe.current_request_id()
+        if request_id:
+            line["request_id"] = request_id
+        line.update((k, v) for k, v in record.__dict__.items() if k not in _RECORD_FIELDS and k != "request_id")
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return json.dumps(line, default=str, ensure_ascii=False)
+
+
+def configure_logging(log_format: str) -> dict[str, Any]:
+    """Set the process's logging up for LOG_FORMAT; the options uvicorn then needs. `text` keeps uvicorn's own
+    configuration (its access log included). `json` sends every logger, uvicorn's too, through `JsonLines` on
+    stderr at INFO, and turns uvicorn's access log off: `app.web.observe` writes the one line per request, with
+    its id, route and duration."""
+    if log_format != "json":
+        return {}
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonLines())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).handlers[:] = []
+        logging.getLogger(name).propagate = True
+    return {"log_config": None, "access_log": False}

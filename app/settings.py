@@ -28,6 +28,11 @@ class Settings(BaseSettings):
 
     environment: Literal["development", "test", "production"] = "development"
     database_url: str | None = None
+    # PgBouncer in transaction pooling (docs/operations.md): DATABASE_URL names the pooler, LISTEN_DATABASE_URL
+    # the PostgreSQL server itself for the bus's LISTEN (default: DATABASE_URL), and DATABASE_PREPARED_STATEMENTS
+    # false turns psycopg's prepared statements off, which a pooler before PgBouncer 1.21 cannot carry.
+    listen_database_url: str | None = None
+    database_prepared_statements: bool = True
     data_dir: Path = Path("var")
     secret_key: str = ""  # empty: development keeps a generated key in DATA_DIR (see `signing_key`)
     base_url: str = "http://127.0.0.1:8000"
@@ -51,6 +56,10 @@ class Settings(BaseSettings):
     players_create_games: bool = True
 
     migrate_on_start: bool = True
+    # GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` when set (anyone when unset: keep the
+    # path off the public proxy then). LOG_FORMAT=json writes one JSON object a line, with each request's id.
+    metrics_token: str | None = None
+    log_format: Literal["text", "json"] = "text"
     token_max_age_hours: int = 24 * 30
     session_max_age_hours: int = 24 * 14
     session_cookie_secure: bool = False

@@ -189,14 +189,31 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=20, help="length of a round")
+    parser.add_argument("--metrics", action="store_true", help="print the server's carson_ metrics at the end")
     args = parser.parse_args()
 
     with contextlib.ExitStack() as stack:
-        env = server_env(bench_database(stack), SIGN_UPS_PER_ADDRESS_PER_HOUR="100000")
+        env = server_env(bench_database(stack), SIGN_UPS_PER_ADDRESS_PER_HOUR="100000", METRICS_TOKEN=METRICS_TOKEN)
         port = free_port()
         stack.enter_context(process([*SERVER, str(port)], env))
         asyncio.run(wait_up(f"http://127.0.0.1:{port}/healthz"))
         asyncio.run(bench(f"http://127.0.0.1:{port}", args))
+        if args.metrics:
+            print_metrics(f"http://127.0.0.1:{port}")
+
+
+METRICS_TOKEN = "bench-metrics-token"
+
+
+def print_metrics(base: str) -> None:
+    """The server's own metrics after the run (GET /metrics), its `carson_` samples only, the histograms' buckets
+    left out but for their count and sum."""
+    r = httpx.get(base + "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}, timeout=10)
+    r.raise_for_status()
+    print("GET /metrics (carson_ samples, histogram buckets left out):")
+    for line in r.text.splitlines():
+        if line.startswith("carson_") and "_bucket{" not in line and "_created" not in line:
+            print("  " + line)
 
 
 if __name__ == "__main__":

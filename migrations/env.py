@@ -22,24 +22,24 @@ target_metadata = Base.metadata
 
 
 # Several replicas start at once against one database: an advisory lock lets one migrate while the others
-# wait, then find nothing left to do.
+# wait, then find nothing left to do. The lock is the transaction's (`pg_advisory_xact_lock`), taken inside the
+# one transaction that runs every migration and released by its commit or rollback: behind PgBouncer in
+# transaction pooling a session's lock and its unlock may run on different server connections, leaving the lock
+# held on one of them for good and the next replica waiting for ever.
 MIGRATION_LOCK = 7_424_211_001
 
 
 def do_run_migrations(connection: Connection) -> None:
-    connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
-    connection.commit()
-    try:
-        context.configure(connection=connection, target_metadata=target_metadata, compare_type=True)
-        with context.begin_transaction():
-            context.run_migrations()
-    finally:
-        connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
-        connection.commit()
+    context.configure(connection=connection, target_metadata=target_metadata, compare_type=True)
+    with context.begin_transaction():
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        context.run_migrations()
 
 
 async def run_async_migrations(url: str) -> None:
-    engine = create_async_engine(url, poolclass=pool.NullPool)
+    # No prepared statements (psycopg's advice for PgBouncer in transaction pooling): a migration's statements run
+    # once, and a statement prepared here would stay on the pooler's server connection for the next client.
+    engine = create_async_engine(url, poolclass=pool.NullPool, connect_args={"prepare_threshold": None})
     async with engine.connect() as connection:
         await connection.run_sync(do_run_migrations)
     await engine.dispose()

@@ -27,7 +27,9 @@ LAYERS = ("rules", "bots", "store", "play", "notify", "web")  # lowest first
 # Settings (its middlewares and pages need the site's address, keys and limits), and the layers that speak to
 # people (the mails, the pages) read the translations, which import nothing of ours. Lower layers are handed
 # plain values (a database URL, a poll interval) by the composition root, never the Settings object.
-OUTSIDE_READERS = {"app.settings": {"web"}, "app.i18n": {"notify", "web"}}
+# The metrics' instruments (app.metrics, which imports nothing of ours) are process-wide, like the translations:
+# the layers that count something add to them.
+OUTSIDE_READERS = {"app.settings": {"web"}, "app.i18n": {"notify", "web"}, "app.metrics": {"play", "notify", "web"}}
 
 # What only the composition root (or a command) does: the layers are handed an open, migrated database and
 # never start the long-running jobs themselves.

@@ -89,7 +89,7 @@ ABOUT_AN_AWAITED_DECISION = frozenset({"your_turn", "permission", "reminder"})
 ABOUT_THE_TABLE = frozenset({"invitation", "invitation_expired", "chat"})
 # Mails about the account itself, asked for by its owner: sent whatever the mail settings, with no unsubscribe
 # link (they are not in KINDS, so no setting can name them).
-ALWAYS_SENT = frozenset({"password_reset", "email_changed", "email_confirm"})
+ALWAYS_SENT = frozenset({"password_reset", "email_changed", "email_confirm", "account_suspended"})
 
 
 def default_mode(kind: str) -> str:
@@ -281,6 +281,9 @@ def _subject_and_context(message: Message) -> tuple[str, dict[str, Any]]:
         author = str(details.get("from") or gettext("A player"))
         context.update(author=author, text=str(details.get("text", "")))
         return gettext("{author} wrote in the chat of {game}").format(author=author, game=game), context
+    if kind == "account_suspended":
+        context.update(reason=str(details.get("reason", "")))
+        return gettext("Your Carson City account is suspended"), context
     if kind == "email_changed":
         context.update(new=str(details.get("new", "")))
         return gettext("The email address of your Carson City account was changed"), context

@@ -30,6 +30,7 @@ from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import app.i18n as i18n
+import app.metrics as metrics
 from app.notify import presence
 from app.notify.messages import (
     ABOUT_AN_AWAITED_DECISION,
@@ -156,6 +157,7 @@ class Notifier:
         result.digests = await self.collect_digests(now)
         for outcome in await self.deliver(now):
             result.outcomes[outcome] = result.outcomes.get(outcome, 0) + 1
+            metrics.MAILS.labels(outcome).inc()
         return result
 
     async def run_forever(self, interval: float) -> None:

@@ -16,12 +16,24 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.play.errors import Conflict, Invalid, NotSignedIn
+from app.play.errors import Conflict, Invalid, NotAllowed, NotSignedIn
 from app.store.tables import User
 
 # The site's bots are called bot-1, bot-2, ... (API.md "Bots"); nobody else may take such a name.
 BOT_NAME = re.compile(r"bot-[0-9a-z]+", re.IGNORECASE)  # bot-1 ..., and the bot levels (bot-normal)
+# A deleted account is called deleted-<its id> (app.play.your_data); nobody may take such a name either.
+DELETED_NAME = re.compile(r"deleted-[0-9]+", re.IGNORECASE)
 NO_PASSWORD = "!"  # no argon2 hash: every password is wrong for it
+
+
+def suspended() -> NotAllowed:
+    """The refusal of a suspended account's sign-ins and requests."""
+    return NotAllowed("account_suspended", "This account is suspended; the mail it was sent says why.")
+
+
+def deleted_name(user_id: int) -> str:
+    """The name a deleted account is shown by, everywhere."""
+    return f"deleted-{user_id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +44,7 @@ class Account:
     username: str
     is_admin: bool
     language: str | None = None  # the language chosen for pages and mails; None: the browser's
+    suspended: bool = False  # suspended by an admin (app.play.moderation): every request of it is refused
 
 
 def make_hasher(profile: str = "standard") -> PasswordHasher:
@@ -57,6 +70,10 @@ class Accounts:
         `email_taken` when either is in use (any case), Invalid `reserved_username` for a bot's name."""
         if BOT_NAME.fullmatch(username):
             raise Invalid("reserved_username", "Names like 'bot-1' belong to the site's bots; please choose another.")
+        if DELETED_NAME.fullmatch(username):
+            raise Invalid(
+                "reserved_username", "Names like 'deleted-1' stand for deleted accounts; please choose another."
+            )
         await self._refuse_taken(session, username, email)
         password_hash = await asyncio.to_thread(self.hasher.hash, password)
         user = User(username=username, email=email.lower(), password_hash=password_hash, is_admin=is_admin,
@@ -92,6 +109,8 @@ class Accounts:
             user = None
         if user is None:
             raise NotSignedIn("invalid_credentials", "The username or password is wrong.")
+        if user.suspended_at is not None:  # said only to whoever knows the password
+            raise suspended()
         if self.hasher.check_needs_rehash(user.password_hash):
             user.password_hash = await asyncio.to_thread(self.hasher.hash, password)
         return Account(user.id, user.username, user.is_admin, user.language)

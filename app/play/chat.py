@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnExpressionArgument, ScalarSelect, func, insert, literal_column, select, text
+from sqlalchemy import ColumnExpressionArgument, ScalarSelect, case, func, insert, literal_column, select, text
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -34,11 +34,12 @@ CHAT_LOCK = 7_424_211_005  # advisory lock class: one player's messages are coun
 class ChatLine:
     id: int
     username: str
-    text: str
+    text: str  # empty for a removed message
     at: datetime
     # A line the site wrote about `username` (`{"kind": "vacation_day", ...}`, app.play.clocks), told in each
     # reader's language; None for what a player wrote.
     notice: dict[str, Any] | None = None
+    removed: bool = False  # removed by an admin (app.play.moderation)
 
     @property
     def until(self) -> datetime | None:
@@ -122,14 +123,16 @@ def newest_column(game_id: ColumnExpressionArgument[int], limit: int) -> ScalarS
     column of a statement that reads the game itself (the table page's one read), so the chat costs no statement
     of its own."""
     newest = (
-        select(ChatMessage.id, User.username, ChatMessage.text, ChatMessage.created_at, ChatMessage.notice)
+        select(ChatMessage.id, User.username, _shown_text(), ChatMessage.created_at, ChatMessage.notice, _removed())
         .join(User, User.id == ChatMessage.user_id)
         .where(ChatMessage.game_id == game_id)
         .order_by(ChatMessage.id.desc())
         .limit(limit)
         .subquery()
     )
-    line = func.json_build_array(newest.c.id, newest.c.username, newest.c.text, newest.c.created_at, newest.c.notice)
+    line = func.json_build_array(
+        newest.c.id, newest.c.username, newest.c.text, newest.c.created_at, newest.c.notice, newest.c.removed
+    )
     return select(
         func.coalesce(func.json_agg(aggregate_order_by(line, newest.c.id)), literal_column("'[]'::json"))
     ).scalar_subquery()
@@ -138,14 +141,24 @@ def newest_column(game_id: ColumnExpressionArgument[int], limit: int) -> ScalarS
 def lines_of(column: list[list[Any]]) -> list[ChatLine]:
     """The messages of a `newest_column` (each time an ISO 8601 string there)."""
     return [
-        ChatLine(id, username, said, datetime.fromisoformat(at), notice) for id, username, said, at, notice in column
+        ChatLine(id, username, said, datetime.fromisoformat(at), notice, removed)
+        for id, username, said, at, notice, removed in column
     ]
+
+
+def _shown_text() -> Any:
+    """A message's text as it may be shown: nothing once an admin removed it."""
+    return case((ChatMessage.removed_at.is_not(None), ""), else_=ChatMessage.text).label("text")
+
+
+def _removed() -> Any:
+    return ChatMessage.removed_at.is_not(None).label("removed")
 
 
 async def _messages(session: AsyncSession, game_id: int, after: int, limit: int) -> list[ChatLine]:
     """The messages after message `after`, oldest first; with `after` 0 the newest `limit` of them."""
     query = (
-        select(ChatMessage.id, User.username, ChatMessage.text, ChatMessage.created_at, ChatMessage.notice)
+        select(ChatMessage.id, User.username, _shown_text(), ChatMessage.created_at, ChatMessage.notice, _removed())
         .join(User, User.id == ChatMessage.user_id)
         .where(ChatMessage.game_id == game_id, ChatMessage.id > after)
     )

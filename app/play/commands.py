@@ -60,3 +60,12 @@ class Undo:
 
 
 Command = PlayerMove | TimeOut | BotMove | ReplaceSeat | Undo
+
+# What `carson_moves_total` calls each command's change of the log.
+KINDS: dict[type[Command], str] = {
+    PlayerMove: "player",
+    TimeOut: "timeout",
+    BotMove: "bot",
+    ReplaceSeat: "seat_replaced",
+    Undo: "undo",
+}

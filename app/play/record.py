@@ -138,9 +138,10 @@ _WRITE = """
                 WHERE e.game_id = g.id AND e.actor = %(actor)s AND NOT e.timed_out
                   AND e.created_at > now() - CAST(%(window)s AS interval)) < %(move_cap)s)
           AND (CAST(%(sign_in_key)s AS varchar) IS NULL OR EXISTS (
-                SELECT FROM sessions AS l
+                SELECT FROM sessions AS l JOIN users AS su ON su.id = l.user_id
                 WHERE l.id = %(sign_in_key)s AND l.kind = %(sign_in_kind)s AND l.user_id = %(sign_in_user)s
-                  AND l.expires_at > CAST(%(now)s AS timestamptz) AND l.revoked_at IS NULL))
+                  AND l.expires_at > CAST(%(now)s AS timestamptz) AND l.revoked_at IS NULL
+                  AND su.suspended_at IS NULL))
         RETURNING g.id, g.move_timeout_hours, g.pause_weekends, g.vacations
     ),
     logged AS (
@@ -337,3 +338,20 @@ def _outbox(o: Outcome) -> list[tuple[str, int | None, datetime | None, dict[str
     return [("game_changed", None, None, changed)] + [
         ("mail", mail.recipient_id, o.now, {"message": mail.message, **mail.details}) for mail in o.mails
     ]
+
+
+_RENAMED = """
+    UPDATE game_events
+    SET data = data || jsonb_build_object(CAST(%(field)s AS text), CAST(%(new)s AS text))
+    WHERE type = 'seat_replaced' AND data ->> CAST(%(field)s AS text) = CAST(%(old)s AS text)
+    RETURNING game_id
+"""
+
+
+async def rename_in_logs(session: AsyncSession, old: str, new: str) -> None:
+    """Replace the name `old` by `new` where the logs hold names (the handover events' `previous` and `username`),
+    for an account deleted by its owner (app.play.your_data). The only change ever made to a recorded event:
+    names are not part of the game (the rules fold a handover without reading them, and the audit checks no name),
+    so every log replays and verifies as before."""
+    for named in ("previous", "username"):
+        await fetch_all(session, driver_sql(_RENAMED), {"field": named, "old": old, "new": new})

@@ -22,10 +22,11 @@ from typing import Any, overload
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+import app.metrics as metrics
 from app.play import clocks, ratings
 from app.play.accounts import Account
 from app.play.bus import Change
-from app.play.commands import BotMove, Command, PlayerMove, ReplaceSeat, TimeOut, Undo
+from app.play.commands import KINDS, BotMove, Command, PlayerMove, ReplaceSeat, TimeOut, Undo
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, PlayError, TooMany
 from app.play.head import Head, counted, read_head
 from app.play.record import Mail, Outcome, SignInCheck, record
@@ -112,14 +113,14 @@ class GameService:
         if warm is not None:
             async with self.db.driver() as connection:
                 if await self._record(connection, warm):
-                    return Applied(warm.game_id, counted(warm.after, warm.actor))
+                    return _applied(command, warm)
         async with self.db.autocommit() as session:
             for _ in range(MAX_DECISIONS):
                 outcome = await decide(session, command)
                 if outcome is None:
                     return None
                 if await self._record(session, outcome):
-                    return Applied(outcome.game_id, counted(outcome.after, outcome.actor))
+                    return _applied(command, outcome)
         raise _stale(None)
 
     async def apply_in_one_trip(self, command: PlayerMove, sign_in: SignInCheck) -> Applied | None:
@@ -133,7 +134,7 @@ class GameService:
             return None
         async with self.db.driver() as connection:
             if await self._record(connection, replace(warm, sign_in=sign_in)):
-                return Applied(warm.game_id, counted(warm.after, warm.actor))
+                return _applied(command, warm)
         return None
 
     async def _record(self, on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
@@ -431,6 +432,12 @@ def _play(state: GameState, seat: int, move: dict[str, Any], seed: int) -> tuple
     except IllegalMove as exc:
         kind, code = REFUSALS.get(exc.code, (Invalid, exc.code))
         raise kind(code, exc.template, phrases=exc.phrases, **exc.params) from exc
+
+
+def _applied(command: Command, outcome: Outcome) -> Applied:
+    """What `apply` answers for a recorded `outcome`; counted in `carson_moves_total` by its command's kind."""
+    metrics.MOVES.labels(KINDS[type(command)]).inc()
+    return Applied(outcome.game_id, counted(outcome.after, outcome.actor))
 
 
 def _require_admin(account: Account) -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import timedelta
 
-from app.play import addresses, email_change, password_reset, sessions, sign_in_limits
-from app.play.accounts import Account, Accounts
+from app.play import addresses, email_change, password_reset, sessions, sign_in_limits, your_data
+from app.play.accounts import Account, Accounts, suspended
 from app.play.clocks import Clock, utc_now
 from app.play.email_change import EmailLinks
 from app.play.errors import NotAllowed, NotSignedIn, TooMany, TooManyAttempts
@@ -104,8 +104,10 @@ class SignIn:
         async with self.db.driver() as connection:
             account = await sessions.account_of(connection, session_id, kind, self.clock())
         key = sessions.key_of(session_id)
-        if account is None:
+        if account is None or account.suspended:
             self._owners.pop(key, None)
+            if account is not None:
+                raise suspended()
         else:
             self._owners.pop(key, None)  # re-inserted last: the dict's order is the order of use
             self._owners[key] = account.id
@@ -152,6 +154,14 @@ class SignIn:
             await self.accounts.set_password(session, account.id, new)
             await sessions.revoke_all(session, account.id, self.clock())
             await sign_in_limits.succeeded(session, self.limits, account.username, address, self.clock())
+            await session.commit()
+
+    async def delete_account(self, account: Account, password: str, address: str) -> None:
+        """Delete the account after checking its password (a guess like any sign-in, under the same limits):
+        what is erased and what stays, `app.play.your_data`. NotAllowed `wrong_password` when it is wrong."""
+        await self._confirm_password(account, password, address)
+        async with self.db.session() as session:
+            await your_data.erase(session, account, self.clock())
             await session.commit()
 
     async def change_email(self, account: Account, current: str, email: str, address: str) -> bool:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import app.metrics as metrics
 from app.bots.table import table_move
 from app.rules import GameState
 
@@ -34,10 +36,15 @@ class Thinker:
     async def move(self, state: GameState, seat: int, game_id: int) -> dict[str, Any] | None:
         """The bot's move for `seat`, or None when it failed or overran the deadline."""
         thinking = asyncio.get_running_loop().run_in_executor(self._pool, self.choose, state, seat, game_id)
+        start, outcome = time.perf_counter(), "move"
         try:
             return await asyncio.wait_for(thinking, self.deadline)
         except TimeoutError:
+            outcome = "overran"
             log.warning("game %s: the bot overran %.0f ms for seat %s", game_id, self.deadline * 1000, seat)
         except Exception:
+            outcome = "failed"
             log.exception("game %s: the bot failed for seat %s", game_id, seat)
+        finally:
+            metrics.BOT_THINKING_SECONDS.labels(outcome).observe(time.perf_counter() - start)
         return None

@@ -101,6 +101,9 @@ class Database:
     engine: AsyncEngine
     sessions: async_sessionmaker[AsyncSession]
     server: PostgresServer | None = field(default=None)
+    # Where the bus LISTENs: the server itself even when `url` names a pooler in transaction mode, which would
+    # hand the LISTEN to a server connection that the next client's transaction then gets (notices lost).
+    listen_url: str | None = field(default=None)
     autocommitting: async_sessionmaker[AsyncSession] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -110,8 +113,8 @@ class Database:
 
     @property
     def libpq_url(self) -> str:
-        """The URL for plain psycopg connections (the bus listens on one)."""
-        return to_libpq_url(self.url)
+        """The URL for plain psycopg connections that LISTEN (the bus): LISTEN_DATABASE_URL, else DATABASE_URL."""
+        return to_libpq_url(self.listen_url or self.url)
 
     @contextlib.asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
@@ -158,6 +161,12 @@ class Database:
     def reading(self) -> contextlib.AbstractAsyncContextManager[AsyncSession]:
         """A session for reads only (an autocommit session that nothing writes with)."""
         return self.autocommit()
+
+    def pool_use(self) -> dict[str, int]:
+        """This process's connections: checked out (`in_use`), waiting in the pool (`idle`), and the pool's size
+        (beyond it, up to 20 overflow connections are opened and closed again)."""
+        pool: Any = self.engine.pool
+        return {"in_use": int(pool.checkedout()), "idle": int(pool.checkedin()), "size": int(pool.size())}
 
     async def ping(self) -> None:
         """Raise unless the database answers a trivial query."""
@@ -209,13 +218,19 @@ def resolve_url(database_url: str | None, data_dir: Path) -> tuple[str, Postgres
     return to_sqlalchemy_url(server.get_uri()), server
 
 
-def make_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
+def make_engine(url: str, *, pool_size: int = 10, prepared_statements: bool = True) -> AsyncEngine:
     """An async engine with a pool sized for one server process, whose connections survive database restarts.
 
     Statement parameters are kept out of error messages, so a failing statement never writes a game's seed
-    (or a password hash) into a log line.
+    (or a password hash) into a log line. Without `prepared_statements` psycopg never prepares a statement on
+    the server (`prepare_threshold=None`, as psycopg's documentation says for PgBouncer in transaction pooling):
+    a pooler hands each transaction any server connection, where another client's `_pg3_0` may already exist,
+    or this client's may not.
     """
-    engine = create_async_engine(url, pool_size=pool_size, max_overflow=20, hide_parameters=True)
+    connect_args: dict[str, Any] = {} if prepared_statements else {"prepare_threshold": None}
+    engine = create_async_engine(
+        url, pool_size=pool_size, max_overflow=20, hide_parameters=True, connect_args=connect_args
+    )
     event.listen(engine.sync_engine, "checkout", _refuse_closed)
     return engine
 
@@ -243,8 +258,16 @@ def _readable(fd: int) -> bool:
     return bool(poller.poll(0))
 
 
-def open_database(database_url: str | None, data_dir: Path) -> Database:
-    """Connect to DATABASE_URL, or start the embedded server in DATA_DIR; blocking (run it in a thread)."""
+def open_database(
+    database_url: str | None,
+    data_dir: Path,
+    *,
+    listen_url: str | None = None,
+    prepared_statements: bool = True,
+) -> Database:
+    """Connect to DATABASE_URL, or start the embedded server in DATA_DIR; blocking (run it in a thread).
+    `listen_url` names the server for LISTEN when DATABASE_URL names a pooler in transaction mode."""
     url, server = resolve_url(database_url, data_dir)
-    engine = make_engine(url)
-    return Database(url, engine, async_sessionmaker(engine, expire_on_commit=False), server)
+    engine = make_engine(url, prepared_statements=prepared_statements)
+    sessions = async_sessionmaker(engine, expire_on_commit=False)
+    return Database(url, engine, sessions, server, listen_url=to_sqlalchemy_url(listen_url) if listen_url else None)

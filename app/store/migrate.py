@@ -24,6 +24,15 @@ def upgrade(url: str, revision: str = "head") -> None:
     command.upgrade(alembic_config(url), revision)
 
 
+def head_revision() -> str:
+    """The migration the code expects the database at (Alembic's single head)."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config("")).get_current_head()
+    assert head is not None, "the migrations have one head"
+    return head
+
+
 def downgrade(url: str, revision: str) -> None:
     """Step the database at `url` back to `revision` (tests check that every migration reverses)."""
     command.downgrade(alembic_config(url), revision)

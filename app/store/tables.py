@@ -73,6 +73,11 @@ class User(Base):
     time_zone: Mapped[str] = mapped_column(String(64), server_default="UTC")
     # The hours left on a move clock at which the player is reminded, at most two (app.play.clocks.remind).
     reminder_hours: Mapped[list[int]] = mapped_column(ARRAY(Integer), server_default=text("'{12,1}'"))
+    # Deleted by its owner (app.play.your_data): no address, no password, named `deleted-<id>`.
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Suspended by an admin (app.play.moderation): its sign-ins and requests are refused, the bot plays its seats.
+    suspended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    suspension_reason: Mapped[str | None] = mapped_column(String(500))
 
     # Names are unique regardless of case, so "Ann" cannot impersonate "ann".
     __table_args__ = (Index("uq_users_username_lower", func.lower(username), unique=True),)
@@ -236,11 +241,45 @@ class ChatMessage(Base):
     # A line the site wrote about `user_id` (a vacation day used): its kind and figures, told in each reader's
     # language; `text` then holds the English sentence for clients that do not know the kind.
     notice: Mapped[dict[str, Any] | None] = mapped_column(JSONB, nullable=True)
+    # Removed by an admin: shown to everyone as removed, its text kept out of every answer.
+    removed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    removed_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
 
     __table_args__ = (
         Index("ix_chat_messages_game_id_id", "game_id", "id"),
         Index("ix_chat_messages_user_id_created_at", "user_id", "created_at"),
     )
+
+
+class ChatReport(Base):
+    """A player's report of a chat message to the admins (one per message and reporter)."""
+
+    __tablename__ = "chat_reports"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("chat_messages.id", ondelete="CASCADE"))
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    reason: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[datetime] = _now()
+
+    __table_args__ = (Index("uq_chat_reports_message_id_reporter_id", "message_id", "reporter_id", unique=True),)
+
+
+class AdminAction(Base):
+    """The audit trail of the admins' actions (suspending, removing a chat message ...): who, when, on what, why.
+    Rows are never changed; a deleted account's rows stay, naming it by id."""
+
+    __tablename__ = "admin_actions"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    admin_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    action: Mapped[str] = mapped_column(String(32))
+    target_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[datetime] = _now()
+
+    __table_args__ = (Index("ix_admin_actions_created_at", "created_at"),)
 
 
 class Note(Base):

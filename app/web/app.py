@@ -7,14 +7,12 @@ errors (validation, unknown routes, oversized bodies, crashes) get one here.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -46,6 +44,7 @@ from app.play.errors import (
 from app.play.lobby import Lobby
 from app.play.notes import NoteBook
 from app.play.positions import Positions
+from app.play.readiness import Readiness
 from app.play.service import GameService
 from app.play.sign_in import SignIn
 from app.settings import Settings
@@ -57,8 +56,12 @@ from app.web import (
     language_pages,
     leaderboard_pages,
     lobby_pages,
+    moderation_api,
+    moderation_pages,
     notifications,
+    observe,
     openapi,
+    ops,
     password_pages,
     player_pages,
     rendering,
@@ -67,13 +70,13 @@ from app.web import (
     table_pages,
     talk_pages,
     vacation_api,
+    your_data_api,
 )
 from app.web.assets import STATIC_DIR, VersionedStaticFiles
 from app.web.cross_site import CrossSiteGuard
 from app.web.device import DeviceCookies
 from app.web.fields import CONTROL_CHARACTERS
 from app.web.language import RequestLanguage
-from app.web.schemas import ErrorResponse
 from app.web.security import SESSION_COOKIE, TokenSigner, cookie_session_id
 
 log = logging.getLogger(__name__)
@@ -97,7 +100,7 @@ HTTP_CODES = {
 }
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 # The order of the documentation's sections, whatever the order in which the routers are tried (app.web.api).
-API_TAGS = ("auth", "players", "games", "chat", "play", "clocks", "notifications", "ops")
+API_TAGS = ("auth", "players", "games", "chat", "play", "clocks", "notifications", "moderation", "ops")
 DATABASE_UNAVAILABLE = (
     "database_unavailable",
     N_("The game server cannot reach its database just now; please try again in a minute."),
@@ -341,10 +344,15 @@ def install_error_handlers(app: FastAPI) -> None:
         return await _error(request, 503, *DATABASE_UNAVAILABLE, {"Retry-After": "30"})
 
     async def on_crash(request: Request, exc: Exception) -> Response:
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        # Answered outside the middlewares (Starlette's outermost error handler): the request's id is added here.
+        request_id = getattr(request.state, "request_id", None)
+        log.exception("unhandled error on %s %s", request.method, request.url.path, extra={"request_id": request_id})
+        headers = {observe.HEADER: request_id} if request_id else {}
         if _wants_page(request):  # the page without the account: a crash may have come from its lookup
-            return rendering.render(request, "pages/error.html", None, status=500, message=gettext(CRASH_MESSAGE))
-        return error_response(500, "internal_error", CRASH_MESSAGE)
+            page = rendering.render(request, "pages/error.html", None, status=500, message=gettext(CRASH_MESSAGE))
+            page.headers.update(headers)
+            return page
+        return error_response(500, "internal_error", CRASH_MESSAGE, headers)
 
     app.add_exception_handler(PlayError, on_play_error)
     app.add_exception_handler(RequestValidationError, on_validation)
@@ -365,6 +373,7 @@ class Services:
     bus: Bus
     chat: Chat
     notes: NoteBook
+    readiness: Readiness
 
 
 Running = Callable[[], AbstractAsyncContextManager[Services]]
@@ -385,6 +394,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
             app.state.bus = services.bus
             app.state.chat = services.chat
             app.state.notes = services.notes
+            app.state.readiness = services.readiness
             app.state.signer = TokenSigner(settings.signing_key(), settings.token_max_age_hours * 3600)
             yield
 
@@ -417,6 +427,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     # text/event-stream alone).
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(RequestLanguage)
+    app.add_middleware(observe.Observe)
     if settings.forwarded_allow_ips:  # outermost: every layer sees the client the trusted proxy names
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     app.include_router(api.play_router)  # first: the routes of a move's cycle (see there)
@@ -424,7 +435,10 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.include_router(api.router)
     app.include_router(notifications.router)
     app.include_router(vacation_api.router)
+    app.include_router(your_data_api.router)
     app.include_router(admin_api.router)
+    app.include_router(moderation_api.router)
+    app.include_router(moderation_pages.router)
     app.include_router(account_pages.router)
     app.include_router(guide_pages.router)
     app.include_router(lobby_pages.router)  # before the table's: /games/new is not the table of a game "new"
@@ -435,15 +449,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.include_router(leaderboard_pages.router)
     app.include_router(talk_pages.router)
     app.include_router(language_pages.router)
+    app.include_router(ops.router)
     app.mount("/static", VersionedStaticFiles(directory=STATIC_DIR), name="static")
-
-    @app.get("/healthz", tags=["ops"], responses={503: {"model": ErrorResponse}})
-    async def healthz(request: Request) -> Any:
-        """200 when the database answers, 503 otherwise (for load balancers and Docker's HEALTHCHECK)."""
-        try:
-            await asyncio.wait_for(request.app.state.service.db.ping(), timeout=5)
-        except Exception:
-            return error_response(503, *DATABASE_UNAVAILABLE)
-        return {"status": "ok"}
 
     return app

@@ -453,17 +453,20 @@ class ChatIn(BaseModel):
 class ChatMessageOut(BaseModel):
     id: int
     username: str
-    text: str
+    text: str = Field(description="Empty once an admin removed the message.")
     at: datetime
     notice: dict[str, Any] | None = Field(
         default=None,
         description="Set on a line the site wrote about `username` rather than one they wrote: `{\"kind\": "
         "\"vacation_day\", \"until\", \"days_left\"}` (a vacation day their clock took); `text` says it in English.",
     )
+    removed: bool = Field(description="Removed by an admin: shown as removed to everyone.")
 
     @classmethod
     def of(cls, line: ChatLine) -> ChatMessageOut:
-        return cls(id=line.id, username=line.username, text=line.text, at=line.at, notice=line.notice)
+        return cls(
+            id=line.id, username=line.username, text=line.text, at=line.at, notice=line.notice, removed=line.removed
+        )
 
 
 class ChatOut(BaseModel):

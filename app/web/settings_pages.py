@@ -172,6 +172,25 @@ async def change_password(request: Request, signed_in: OptionalSignedIn, sign_in
                        notice=gettext("Your password is changed; every other browser and API token is signed out."))
 
 
+@router.post("/settings/delete")
+async def delete_account(request: Request, signed_in: OptionalSignedIn, sign_in: SignInDep, service: ServiceDep,
+                         session: SessionDep, password: FormStr, csrf_token: OptionalFormStr = None) -> Response:
+    """Delete the account (`app.play.your_data`) after checking the password; signed out, to the front page."""
+    if signed_in is None:
+        return to_login(request)
+    account = signed_in.account
+    try:
+        csrf.check(request, csrf_token)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    try:
+        await sign_in.delete_account(account, password, client_address(request))
+    except PlayError as exc:
+        return refused(request, "pages/settings.html", account, exc, 403, **await _context(account, service, session))
+    request.session.clear()
+    return redirect("/")
+
+
 @router.post("/settings/email")
 async def change_email(request: Request, account: OptionalAccount, sign_in: SignInDep, service: ServiceDep,
                        session: SessionDep, current_password: FormStr, email: FormStr,

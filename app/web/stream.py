@@ -9,6 +9,7 @@ edit never reaches a stream: its notice is dropped unread, and a viewer's seq do
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import weakref
 from collections import OrderedDict
@@ -18,6 +19,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
+import app.metrics as metrics
 from app.notify.presence import watching
 from app.play.bus import Bus, Change, ChatPosted, CheckSignIn, SignInsEnded, TableChanged
 from app.play.positions import Positions, Seen
@@ -86,6 +88,16 @@ def shared_messages(positions: Positions) -> SharedMessages:
     return messages
 
 
+@contextlib.asynccontextmanager
+async def _counted_open() -> AsyncIterator[None]:
+    """Count the stream among the open ones (`carson_live_streams`) while the block runs."""
+    metrics.LIVE_STREAMS.inc()
+    try:
+        yield
+    finally:
+        metrics.LIVE_STREAMS.dec()
+
+
 async def _changes(
     positions: Positions, bus: Bus, sign_in: SignIn, game_id: int, signed_in: SignedIn, offer: bool
 ) -> AsyncIterator[ServerSentEvent | bytes]:
@@ -97,6 +109,7 @@ async def _changes(
         watching(positions.db, game_id, account.id),
         bus.subscribe(game_id) as queue,
         bus.watch_sign_in(account.id, key_of(signed_in.session_id), queue),
+        _counted_open(),
     ):
         seat, last = await positions.head(account, game_id, offer=offer)
         yield _message(last)

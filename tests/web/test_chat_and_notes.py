@@ -34,9 +34,10 @@ async def test_seated_players_chat_and_everyone_reads(api: Api, client: httpx.As
     r = await client.post(chat, json={"text": "  Howdy, partner!  "}, headers=ann.headers)
     assert r.status_code == 201, r.text
     first = r.json()
-    assert first["username"] == "ann" and first["text"] == "Howdy, partner!" and set(first) == {"id", "username",
-                                                                                                "text", "at", "notice"}
+    assert first["username"] == "ann" and first["text"] == "Howdy, partner!" and set(first) == {
+        "id", "username", "text", "at", "notice", "removed"}  # removed: by an admin (issue 30, moderation)
     assert first["notice"] is None  # a player's own words; the site's notices (issue 26) carry one
+    assert first["removed"] is False
     second = (await client.post(chat, json={"text": "x" * 1000}, headers=bob.headers)).json()
     messages = (await client.get(chat, headers=cid.headers)).json()["messages"]  # a spectator reads along
     assert [(m["id"], m["username"]) for m in messages] == [(first["id"], "ann"), (second["id"], "bob")]
