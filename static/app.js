@@ -128,7 +128,10 @@
       saved = null;
     }
     list.hidden = false;
-    showTab(saved || "players", false);
+    // A table with other players' moves since the viewer's last one opens on them: the log, where they are marked.
+    var b = board();
+    var since = b && Number(b.dataset.since) > 0;
+    showTab(since ? "log" : saved || "players", false);
     list.addEventListener("click", function (evt) {
       var tab = evt.target.closest("[role=tab]");
       if (tab) showTab(tab.dataset.panel, false);
@@ -142,6 +145,20 @@
       evt.preventDefault();
       showTab(buttons[(to + buttons.length) % buttons.length].dataset.panel, true);
     });
+  });
+
+  // A link to a part of a tab's panel (the heading's "Since your last move") shows that tab first, then the part.
+  document.addEventListener("click", function (evt) {
+    var link = evt.target.closest ? evt.target.closest("a[data-panel]") : null;
+    if (!link || !tabs()) return;
+    showTab(link.dataset.panel, false);
+    var part = document.getElementById(link.hash.slice(1));
+    if (part) {
+      evt.preventDefault();
+      part.scrollIntoView({ block: "nearest" });
+      var log = part.closest("[tabindex]");
+      if (log) log.focus({ preventScroll: true });
+    }
   });
 
   // Board spots are SVG elements with role="button": Enter and Space click them, as they would a button.
