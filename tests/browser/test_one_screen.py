@@ -209,8 +209,10 @@ def serious_violations(page: Page) -> list[str]:
 
 def test_every_page_passes_axe_and_fits_a_phone(players: Players, browser: Browser, live: LiveServer) -> None:
     """axe-core finds no serious or critical violation on the lobby, the new-game form, the rules, a profile, the
-    settings, a live table, a finished table and a past position; none of them scrolls sideways at 390 px. (Runs
-    after the stages above, whose tables it visits again.)"""
+    settings, a live table, a finished table and a past position, nor on the pages of a visitor (the home page,
+    sign-up, sign-in, a forgotten password, the fairness of the dice) and the leaderboard; none of them scrolls
+    sideways at 390 px, and each is pictured at 1280x900 and 390x844. (Runs after the stages above, whose tables
+    it visits again.)"""
     page = players.pages[NAMES[0]]
     if "Placement" not in players.games:
         players.open("Placement", 31, lambda s, legal: s.round == 2 and offers("place_cowboy")(s, legal))
@@ -218,9 +220,17 @@ def test_every_page_passes_axe_and_fits_a_phone(players: Players, browser: Brows
         players.open("Finished", 31, NEVER)
     admin_context = browser.new_context()
     admin = admin_context.new_page()
+    visitor_context = browser.new_context()
+    visitor = visitor_context.new_page()
     try:
         sign_in_admin(admin, live.url)
         pages = [
+            (visitor, "home", "/"),
+            (visitor, "signup", "/signup?play=bot"),
+            (visitor, "login", "/login"),
+            (visitor, "password-forgot", "/password/forgot"),
+            (visitor, "fairness", "/fairness"),
+            (page, "leaderboard", "/leaderboard"),
             (page, "lobby", "/"),
             (page, "rules", "/rules"),
             (page, "profile", f"/players/{NAMES[1]}"),
@@ -235,6 +245,7 @@ def test_every_page_passes_axe_and_fits_a_phone(players: Players, browser: Brows
             viewer.set_viewport_size(SCREENS[0])
             viewer.goto(live.url + path)
             problems += [f"{name}: {v}" for v in serious_violations(viewer)]
+            first_screen(viewer, f"31-{name}-1280")
             viewer.set_viewport_size(PHONE)
             first_screen(viewer, f"31-{name}-390")
             if (width := no_sideways_scrolling(viewer)) > PHONE["width"]:
@@ -242,4 +253,5 @@ def test_every_page_passes_axe_and_fits_a_phone(players: Players, browser: Brows
         assert not problems, "\n".join(problems)
     finally:
         admin_context.close()
+        visitor_context.close()
         page.set_viewport_size(SCREENS[0])
