@@ -158,3 +158,25 @@ def test_a_move_is_made_with_tab_and_enter_alone(table: Page) -> None:
                             timeout=TIMEOUT)
     assert board_seq(table) > before
     expect(table.locator("#since")).to_have_count(0)  # the viewer has just moved: nothing is new to them
+
+
+def test_a_visitor_plays_against_the_bot_from_the_home_page(browser: Browser, live: LiveServer) -> None:
+    """The front door (issue 25, item 6): "Play against the bot now", the sign-up form, and the visitor sits at a
+    started table whose other seat is the site's bot."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(live.url)
+        expect(page.locator("#map")).to_be_visible()
+        page.get_by_role("link", name="Play against the bot now").click()
+        page.get_by_label("Username").fill("visitor")
+        page.get_by_label("Email").fill("visitor@example.com")
+        page.get_by_label("Password").fill("correct horse battery")
+        page.get_by_role("button", name="Sign up and play").click()
+        expect(page.locator("#board")).to_be_visible(timeout=TIMEOUT)
+        expect(page.locator("#panel-players")).to_contain_text("bot-")
+        expect(page.locator("h1")).to_have_text("visitor against the bot")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "33-against-the-bot-1280.png"))
+    finally:
+        context.close()
