@@ -163,6 +163,8 @@ def test_a_duel_fits_one_screen_and_names_what_is_at_stake(players: Players) -> 
     expect(stake).to_contain_text("firepower")
     for name in NAMES:
         expect(stake).to_contain_text(name)
+    # The spot fought over is marked on the board (a parcel) or the track (a square), once.
+    assert page.locator("#map .duel-mark").count() + page.locator("#track .track-item.duel").count() == 1
 
 
 def test_the_sheriffs_white_cowboy_is_placed_on_the_board(players: Players) -> None:
