@@ -24,6 +24,7 @@
       // A new message in the table chat: read the chat log again.
       var chat = document.getElementById("chat-log");
       if (chat) htmx.ajax("GET", chat.dataset.url, { target: "#chat-log", swap: "outerHTML" });
+      markUnread();
       return;
     }
     if (evt.detail.type === "table") {
@@ -98,6 +99,13 @@
     return document.querySelector(".tabs[role=tablist]");
   }
 
+  // A chat message while another tab is shown marks the chat's tab until it is opened.
+  function markUnread() {
+    var page = document.querySelector(".table-page");
+    var mark = document.querySelector("#tab-chat .unread");
+    if (page && mark && page.dataset.tab && page.dataset.tab !== "chat") mark.hidden = false;
+  }
+
   function showTab(name, focus) {
     var page = document.querySelector(".table-page");
     var list = tabs();
@@ -105,6 +113,8 @@
     var buttons = Array.prototype.slice.call(list.querySelectorAll("[role=tab]"));
     if (!buttons.some(function (b) { return b.dataset.panel === name; })) name = buttons[0].dataset.panel;
     page.dataset.tab = name;
+    var unread = document.querySelector("#tab-chat .unread");
+    if (unread && name === "chat") unread.hidden = true;
     buttons.forEach(function (b) {
       var on = b.dataset.panel === name;
       b.setAttribute("aria-selected", on ? "true" : "false");

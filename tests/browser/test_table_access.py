@@ -9,6 +9,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
@@ -17,7 +18,7 @@ from app.rules import GameConfig, legal_moves, new_game, play, replay, to_act
 from app.rules.moves import Move
 from app.rules.rng import Rng
 from tests.browser.conftest import ARTIFACTS, LiveServer
-from tests.browser.helpers import TIMEOUT, board_seq, fast_forward, sign_up
+from tests.browser.helpers import TIMEOUT, FastForwarded, board_seq, fast_forward, sign_up
 
 NAMES = ("kay", "lou")
 SEED = 31
@@ -44,8 +45,8 @@ def moves_until_the_other_placed(seed: int) -> tuple[list[tuple[int, Move]], int
 
 
 @pytest.fixture(scope="module")
-def seated(browser: Browser, live: LiveServer) -> Iterator[tuple[Page, str]]:
-    """The acting player's table, opened after the other player's placement; and the other player's name."""
+def seated(browser: Browser, live: LiveServer) -> Iterator[tuple[Page, str, FastForwarded]]:
+    """The acting player's table, opened after the other player's placement; the other player's name; the game."""
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in NAMES]
     try:
         pages = {}
@@ -53,25 +54,26 @@ def seated(browser: Browser, live: LiveServer) -> Iterator[tuple[Page, str]]:
             pages[name] = context.new_page()
             sign_up(pages[name], live.url, name)
         moves, acting = moves_until_the_other_placed(SEED)
-        game = fast_forward(live.url, "Access", list(NAMES), SEED, moves).game
+        forwarded = fast_forward(live.url, "Access", list(NAMES), SEED, moves)
+        game = forwarded.game
         username = next(s["username"] for s in game["seats"] if s["seat"] == acting)
         page = pages[username]
         page.goto(f"{live.url}/games/{game['id']}")
         expect(page.locator("#board")).to_be_attached()
-        yield page, next(n for n in NAMES if n != username)
+        yield page, next(n for n in NAMES if n != username), forwarded
     finally:
         for context in contexts:
             context.close()
 
 
 @pytest.fixture
-def table(seated: tuple[Page, str]) -> Page:
+def table(seated: tuple[Page, str, FastForwarded]) -> Page:
     return seated[0]
 
 
 def test_the_other_players_moves_since_mine_are_marked_and_the_table_opens_on_them(
-        seated: tuple[Page, str]) -> None:
-    table, other = seated
+        seated: tuple[Page, str, FastForwarded]) -> None:
+    table, other, _ = seated
     since = table.locator("#since")
     expect(since).to_be_visible()
     expect(since).to_contain_text(f"Since your last move: moves by {other}")
@@ -126,6 +128,23 @@ def test_axe_finds_nothing_serious_on_the_marked_table(table: Page) -> None:
     serious = [f"{v['id']}: {[n['target'] for n in v['nodes']][:5]}" for v in results.response["violations"]
                if v["impact"] in ("serious", "critical")]
     assert not serious, serious
+
+
+def test_a_chat_message_marks_the_chat_tab_until_it_is_opened(seated: tuple[Page, str, FastForwarded],
+                                                               live: LiveServer) -> None:
+    table, other, game = seated
+    mark = table.locator("#tab-chat .unread")
+    expect(mark).to_be_hidden()
+    expect(table.locator("#tab-chat")).to_have_attribute("aria-selected", "false")
+    seat = next(s for s, name in game.names.items() if name == other)
+    r = httpx.post(f"{live.url}/api/v1/games/{game.id}/chat", json={"text": "Your move, partner"},
+                   headers=game.headers[seat], timeout=10)
+    assert r.status_code in (200, 201), r.text
+    expect(mark).to_be_visible(timeout=TIMEOUT)
+    expect(table.locator("#tab-chat")).to_contain_text("(new messages)")
+    table.locator("#tab-chat").click()
+    expect(mark).to_be_hidden()
+    expect(table.locator("#chat-log")).to_contain_text("Your move, partner")
 
 
 def tab_to(page: Page, matches: str, limit: int = 250) -> int:

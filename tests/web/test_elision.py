@@ -33,7 +33,8 @@ def test_names_put_into_french_sentences_are_elided_in_code_and_in_templates() -
     with speaking("fr"):
         assert gettext("Cowboy of {player}").format(player="ann") == "Cow-boy d'ann"
         page = env.from_string(
-            "{% trans name=who %}Property of {{ name }}{% endtrans %} | {{ _('Cowboy of {player}').format(player=who) }}"
+            "{% trans name=who %}Property of {{ name }}{% endtrans %} | "
+            "{{ _('Cowboy of {player}').format(player=who) }}"
         ).render(who="ann")
         assert page == "Propriété d'ann | Cow-boy d'ann"
         assert env.from_string("{{ _('Cowboy of {player}').format(player=who) }}").render(who="ann<b>") \
