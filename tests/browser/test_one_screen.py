@@ -119,13 +119,31 @@ def outside_first_screen(page: Page, selectors: tuple[str, ...]) -> list[str]:
     return wrong
 
 
+def hidden_answers(page: Page) -> list[str]:
+    """The decision's answer controls (buttons, lists) that are shown but not wholly in sight at the top of the
+    page: outside the viewport, or scrolled out of the box that holds the decision (`.table-now` scrolls inside
+    when the side column is short of height)."""
+    return list(page.evaluate("""() => {
+        window.scrollTo(0, 0);
+        const box = document.querySelector('.table-now').getBoundingClientRect();
+        const bottom = Math.min(box.bottom, window.innerHeight), right = Math.min(box.right, window.innerWidth);
+        return [...document.querySelectorAll('#decision button, #decision select')]
+            .filter(el => el.offsetParent !== null)
+            .filter(el => { const r = el.getBoundingClientRect();
+                            return r.top < box.top - 0.5 || r.bottom > bottom + 0.5 || r.left < 0
+                                || r.right > right + 0.5; })
+            .map(el => (el.textContent || el.name || el.tagName).trim().slice(0, 40));
+    }"""))
+
+
 def no_sideways_scrolling(page: Page) -> int:
     return int(page.evaluate("document.documentElement.scrollWidth"))
 
 
 def check_stage(page: Page, stage: str, boxes: tuple[str, ...] = ("#map", "#track", "#decision")) -> None:
-    """The three boxes inside the first screen at 1280x900 and 1440x900; on a phone, the decision above the board
-    and nothing wider than the screen. The screenshots are taken before anything is checked."""
+    """The three boxes inside the first screen at 1280x900 and 1440x900, with every answer of the decision in
+    sight (none hidden by the decision box's own scrolling); on a phone, the decision above the board and nothing
+    wider than the screen. The screenshots are taken before anything is checked."""
     problems = []
     for screen in SCREENS:
         page.set_viewport_size(screen)
@@ -133,6 +151,8 @@ def check_stage(page: Page, stage: str, boxes: tuple[str, ...] = ("#map", "#trac
         if screen is SCREENS[0]:
             page.screenshot(path=str(ARTIFACTS / f"30-{stage}-1280-whole.png"), full_page=True)
         problems += [f"{screen['width']}: {wrong}" for wrong in outside_first_screen(page, boxes)]
+        if "#decision" in boxes:
+            problems += [f"{screen['width']}: answer out of sight: {text}" for text in hidden_answers(page)]
     page.set_viewport_size(PHONE)
     first_screen(page, f"30-{stage}-390")
     width = no_sideways_scrolling(page)
