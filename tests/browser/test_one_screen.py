@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
@@ -20,7 +21,7 @@ from app.rules.model import GameState
 from app.rules.moves import Move
 from app.rules.rng import Rng
 from tests.browser.conftest import ARTIFACTS, LiveServer
-from tests.browser.helpers import fast_forward, sign_in_admin, sign_up
+from tests.browser.helpers import bearer, fast_forward, sign_in_admin, sign_up
 
 NAMES = ("ona", "pete")
 SCREENS = ({"width": 1280, "height": 900}, {"width": 1440, "height": 900})
@@ -232,7 +233,8 @@ def serious_violations(page: Page) -> list[str]:
 def test_every_page_passes_axe_and_fits_a_phone(players: Players, browser: Browser, live: LiveServer) -> None:
     """axe-core finds no serious or critical violation on the lobby, the new-game form, the rules, a profile, the
     settings, a live table, a finished table and a past position, nor on the pages of a visitor (the home page,
-    sign-up, sign-in, a forgotten password, the fairness of the dice) and the leaderboard; none of them scrolls
+    sign-up, sign-in, a forgotten password, the fairness of the dice), the leaderboard and a table waiting for
+    players; none of them scrolls
     sideways at 390 px, and each is pictured at 1280x900 and 390x844. (Runs after the stages above, whose tables
     it visits again.)"""
     page = players.pages[NAMES[0]]
@@ -240,6 +242,8 @@ def test_every_page_passes_axe_and_fits_a_phone(players: Players, browser: Brows
         players.open("Placement", 31, lambda s, legal: s.round == 2 and offers("place_cowboy")(s, legal))
     if "Finished" not in players.games:
         players.open("Finished", 31, NEVER)
+    with httpx.Client(base_url=f"{live.url}/api/v1", timeout=10) as api:
+        waiting = api.post("/games", json={"name": "Waiting", "seats": 3}, headers=bearer(api, NAMES[1])).json()
     admin_context = browser.new_context()
     admin = admin_context.new_page()
     visitor_context = browser.new_context()
@@ -253,6 +257,7 @@ def test_every_page_passes_axe_and_fits_a_phone(players: Players, browser: Brows
             (visitor, "password-forgot", "/password/forgot"),
             (visitor, "fairness", "/fairness"),
             (page, "leaderboard", "/leaderboard"),
+            (page, "waiting-table", f"/games/{waiting['id']}"),
             (page, "lobby", "/"),
             (page, "rules", "/rules"),
             (page, "profile", f"/players/{NAMES[1]}"),
