@@ -197,5 +197,8 @@ def test_a_visitor_plays_against_the_bot_from_the_home_page(browser: Browser, li
         expect(page.locator("h1")).to_have_text("visitor against the bot")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "33-against-the-bot-1280.png"))
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.screenshot(path=str(ARTIFACTS / "33-against-the-bot-390.png"))
+        assert int(page.evaluate("document.documentElement.scrollWidth")) <= 390
     finally:
         context.close()
