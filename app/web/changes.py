@@ -80,7 +80,7 @@ def _spots_in(key: str, inner: Any, parcels: set[tuple[int, int]], squares: set[
                 parcels.add((item[0], item[1]))
             else:
                 _spots(item, parcels, squares, roads)
-    elif key in ("target", "to", "parcels"):
+    elif key in ("target", "to"):
         _spots(inner, parcels, squares, roads)
 
 
