@@ -9,8 +9,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-# (seq, event as the viewer may see it, the seat whose move recorded it)
-ActedEvent = tuple[int, Mapping[str, Any], int | None]
+# (seq, event as the viewer may see it, the seat whose move recorded it[, whether the clock or the bot made that
+# move for the seat])
+ActedEvent = tuple[int, Mapping[str, Any], int | None] | tuple[int, Mapping[str, Any], int | None, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,13 +32,15 @@ NONE = Changes()
 
 
 def since_last_move(events: Sequence[ActedEvent], viewer: int | None) -> Changes:
-    """The events of `events` (oldest first) recorded by another seat's move after the viewer's newest one (all of
-    them when the viewer has not moved within `events`); nothing for a spectator. Events of no seat's move (the
-    setup) are left out: nobody moved."""
+    """The events of `events` (oldest first) recorded by another seat's move after the viewer's newest one of their
+    own (all of them when the viewer has not moved within `events`); nothing for a spectator. Events of no seat's
+    move (the setup) are left out: nobody moved."""
     if viewer is None:
         return NONE
-    last_own = max((i for i, (_, _, actor) in enumerate(events) if actor == viewer), default=-1)
-    theirs = [(seq, event, actor) for seq, event, actor in events[last_own + 1:]
+    # A move the clock or the bot made for the viewer is not theirs: what came before it is still news to them.
+    last_own = max((i for i, (_, _, actor, *made_for) in enumerate(events) if actor == viewer and not any(made_for)),
+                   default=-1)
+    theirs = [(seq, event, actor) for seq, event, actor, *_ in events[last_own + 1:]
               if actor is not None and actor != viewer]
     if not theirs:
         return NONE
@@ -89,5 +92,6 @@ def _ints(*values: Any) -> bool:
 
 
 def of_events(events: Iterable[Any]) -> list[ActedEvent]:
-    """(seq, data, actor) of the reads' visible events (`app.play.positions.VisibleEvent`)."""
-    return [(e.seq, e.data, e.actor) for e in events]
+    """(seq, data, actor, made for the seat by the clock or the bot) of the reads' visible events
+    (`app.play.positions.VisibleEvent`)."""
+    return [(e.seq, e.data, e.actor, bool(e.timed_out or e.by_bot)) for e in events]

@@ -37,6 +37,9 @@ def test_only_the_other_seats_moves_after_the_viewers_last_one_count() -> None:
     assert not since_last_move(events, None)
     assert since_last_move(events, 3).seqs == {2, 3, 4, 5, 6, 7}
     assert since_last_move(events, 3).squares == {"bank"}
+    # A move the clock made for the viewer is not theirs: the other seat's moves before it stay news.
+    clocked = [*events[:3], (4, {"type": "cowboy_placed", "seat": 0, "x": 5, "y": 5}, 0, True), *events[4:]]
+    assert since_last_move(clocked, 0).seqs == {3, 5, 6, 7}
 
 
 def test_the_table_marks_the_changes_on_the_board_the_track_and_in_the_log() -> None:
