@@ -1,7 +1,9 @@
 """What changed at a table since the viewer's own last move: the other seats' moves recorded after it, and the
 board spots they touched (parcels, action squares, road edges), so the table can mark them on the board and in
 the log. Read from the log as the viewer may see it (each event's `actor`, the seat whose move recorded it); it
-decides nothing about the rules."""
+decides nothing about the rules. The turn mail tells the same stretch of the log (`app.notify.worker`,
+`_since_last_move`: from the seat's last move of its own, which the clock or the bot did not make for it); the
+table leaves out what no seat's move recorded (the setup), where nobody moved."""
 
 from __future__ import annotations
 

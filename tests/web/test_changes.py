@@ -8,9 +8,9 @@ import re
 from types import SimpleNamespace
 from typing import Any
 
+from app.notify.gamelog import Describer
 from app.rules import GameConfig, decide, evolve, legal_moves, new_game, player_view, redact_event, replay, to_act
 from app.web.changes import since_last_move
-from app.web.gamelog import Describer
 from app.web.rendering import templates
 from app.web.table_view import table_context
 
