@@ -17,17 +17,20 @@ import gettext as stdlib_gettext
 import io
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
+from typing import Any, cast
 
 from babel.dates import format_datetime
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from jinja2 import Environment
+from jinja2 import Environment, pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
 
 log = logging.getLogger(__name__)
 
@@ -115,13 +118,58 @@ def speaking(language: str | None) -> Iterator[None]:
 
 
 def gettext(message: str) -> str:
-    """`message` in the language spoken now."""
-    return translations(current()).gettext(message)
+    """`message` in the language spoken now (in French, a text whose `format` elides: see `elide`)."""
+    return _eliding(translations(current()).gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of `singular`/`plural` for `n` in the language spoken now (French says "1 partie", "0 partie")."""
-    return translations(current()).ngettext(singular, plural, n)
+    return _eliding(translations(current()).ngettext(singular, plural, n))
+
+
+# Elisions a language makes where a name is put into a sentence, by language: French writes "la place d'ann", not
+# "de ann", before a vowel (not before an h, which may be aspirated). The catalogs' own texts are elided already
+# (a test checks that this rule leaves every one of them alone), so only the names put in are changed.
+ELISIONS: dict[str, tuple[re.Pattern[str], str]] = {
+    "fr": (re.compile(r"\b([Dd])e ([aeiouyàâäéèêëîïôöùûüæœ])", re.IGNORECASE), r"\1'\2"),
+}
+
+
+def elide(text: str, language: str | None = None) -> str:
+    """`text` with the elisions of `language` (the one spoken now by default) made: "de ann" -> "d'ann"."""
+    rule = ELISIONS.get(language or current())
+    if rule is None:
+        return text
+    pattern, replacement = rule
+    return pattern.sub(replacement, text)
+
+
+class _Elided(str):
+    """A translated text that elides once its fields are filled in (`format`, `%`)."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        return elide(str.format(self, *args, **kwargs))
+
+    def __mod__(self, values: object) -> str:
+        return elide(str.__mod__(self, values))
+
+
+class _ElidedMarkup(Markup):
+    """The templates' translated Markup, eliding as `_Elided` does (names are escaped before, as Markup does)."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **kwargs: object) -> _ElidedMarkup:
+        return _ElidedMarkup(elide(str(Markup.format(self, *args, **kwargs))))
+
+    def __mod__(self, values: object) -> _ElidedMarkup:
+        return _ElidedMarkup(elide(str(Markup.__mod__(self, values))))
+
+
+def _eliding(text: str) -> str:
+    return _Elided(text) if current() in ELISIONS else text
 
 
 def install(environment: Environment) -> None:
@@ -131,6 +179,22 @@ def install(environment: Environment) -> None:
     environment.add_extension("jinja2.ext.i18n")
     environment.policies["ext.i18n.trimmed"] = True
     environment.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    for name in ("gettext", "ngettext", "_"):  # their Markup would drop the elisions: made again, eliding
+        environment.globals[name] = _elides_markup(cast(Callable[..., str], environment.globals[name]))
+
+
+def _elides_markup(translate: Callable[..., str]) -> Callable[..., str]:
+    """A template's translation callable whose text elides, once filled in by the callable itself (`{% trans %}`)
+    and again by a later `.format` (`_("Cowboy of {player}").format(...)`)."""
+
+    @pass_context
+    def translated(context: Context, *args: Any, **kwargs: Any) -> str:
+        text = translate(context, *args, **kwargs)
+        if current() not in ELISIONS:
+            return text
+        return _ElidedMarkup(elide(str(text))) if isinstance(text, Markup) else _Elided(elide(text))
+
+    return translated
 
 
 def format_moment(moment: datetime, pattern: str = "EEE d MMM y, HH:mm") -> str:

@@ -24,6 +24,7 @@
       // A new message in the table chat: read the chat log again.
       var chat = document.getElementById("chat-log");
       if (chat) htmx.ajax("GET", chat.dataset.url, { target: "#chat-log", swap: "outerHTML" });
+      markUnread();
       return;
     }
     if (evt.detail.type === "table") {
@@ -98,6 +99,13 @@
     return document.querySelector(".tabs[role=tablist]");
   }
 
+  // A chat message while another tab is shown marks the chat's tab until it is opened.
+  function markUnread() {
+    var page = document.querySelector(".table-page");
+    var mark = document.querySelector("#tab-chat .unread");
+    if (page && mark && page.dataset.tab && page.dataset.tab !== "chat") mark.hidden = false;
+  }
+
   function showTab(name, focus) {
     var page = document.querySelector(".table-page");
     var list = tabs();
@@ -105,6 +113,8 @@
     var buttons = Array.prototype.slice.call(list.querySelectorAll("[role=tab]"));
     if (!buttons.some(function (b) { return b.dataset.panel === name; })) name = buttons[0].dataset.panel;
     page.dataset.tab = name;
+    var unread = document.querySelector("#tab-chat .unread");
+    if (unread && name === "chat") unread.hidden = true;
     buttons.forEach(function (b) {
       var on = b.dataset.panel === name;
       b.setAttribute("aria-selected", on ? "true" : "false");
@@ -128,7 +138,10 @@
       saved = null;
     }
     list.hidden = false;
-    showTab(saved || "players", false);
+    // A table with other players' moves since the viewer's last one opens on them: the log, where they are marked.
+    var b = board();
+    var since = b && Number(b.dataset.since) > 0;
+    showTab(since ? "log" : saved || "players", false);
     list.addEventListener("click", function (evt) {
       var tab = evt.target.closest("[role=tab]");
       if (tab) showTab(tab.dataset.panel, false);
@@ -142,6 +155,20 @@
       evt.preventDefault();
       showTab(buttons[(to + buttons.length) % buttons.length].dataset.panel, true);
     });
+  });
+
+  // A link to a part of a tab's panel (the heading's "Since your last move") shows that tab first, then the part.
+  document.addEventListener("click", function (evt) {
+    var link = evt.target.closest ? evt.target.closest("a[data-panel]") : null;
+    if (!link || !tabs()) return;
+    showTab(link.dataset.panel, false);
+    var part = document.getElementById(link.hash.slice(1));
+    if (part) {
+      evt.preventDefault();
+      part.scrollIntoView({ block: "nearest" });
+      var log = part.closest("[tabindex]");
+      if (log) log.focus({ preventScroll: true });
+    }
   });
 
   // Board spots are SVG elements with role="button": Enter and Space click them, as they would a button.

@@ -154,6 +154,7 @@ class VisibleEvent:
     at: datetime
     timed_out: bool = False  # made by the server because the seat's clock ran out (or its player is absent since)
     by_bot: bool = False  # made by the site's bot for the seat's absent player
+    actor: int | None = None  # the seat whose move recorded it (None: the server's own, as the game's setup)
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,7 +351,7 @@ class Positions:
             data = dict(row.event) if everything else redact_event(row.event, seat)
             if data is not None:  # always so: the store leaves out what the seat may not know of
                 visible.append(
-                    VisibleEvent(row.seq, str(row.event["type"]), data, row.at, row.timed_out, row.by_bot)
+                    VisibleEvent(row.seq, str(row.event["type"]), data, row.at, row.timed_out, row.by_bot, row.actor)
                 )
         return visible
 
@@ -446,7 +447,7 @@ def _visible(seen: Sequence[SeenEvent], stored: Sequence[event_store.StoredEvent
     return [
         VisibleEvent(
             e.seq, str(e.event["type"]), e.event, stored[e.index - 1].at, stored[e.index - 1].timed_out,
-            stored[e.index - 1].by_bot,
+            stored[e.index - 1].by_bot, stored[e.index - 1].actor,
         )
         for e in seen
     ]

@@ -228,6 +228,12 @@ def is_attackable(s: GameState, index: int) -> bool:
     return index in about_parcels(s, attackable_buildings)
 
 
+def attack_split(income: int) -> tuple[int, int]:
+    """An attacked building's income as (its owner's part, its attacker's part): the attacker takes half, rounded
+    down (`000` "Estate income / attacks on buildings")."""
+    return income - income // 2, income // 2
+
+
 def earned(s: GameState, index: int) -> int:
     """What the building on `index` earns at this estate income before attacks and bonuses: a building with an
     outlaw keeps half, rounded down (RULING G4), unless its owner holds the Heroes (RULING X5)."""
@@ -264,8 +270,7 @@ def estate_payments(s: GameState) -> list[EstatePayment]:
         owner_gets = income * 2 if doubled else income
         attacker_gets = 0
         if attacker is not None:
-            attacker_gets = income // 2
-            owner_gets = income - attacker_gets
+            owner_gets, attacker_gets = attack_split(income)
         x, y = index % 8 + 1, index // 8 + 1
         payment: EstatePayment = {
             "x": x, "y": y, "owner": parcel.owner, "building": parcel.content, "income": income,

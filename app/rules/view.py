@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from app.rules.auction import high_bid
-from app.rules.board import is_reached, parcel_xy, road_points
+from app.rules.board import is_reached, parcel_index, parcel_xy, road_points
 from app.rules.cash_limit import cash_limit
 from app.rules.catalog import (
     BUILDINGS,
@@ -34,13 +34,13 @@ from app.rules.construction import (
     parcels_owned,
     permission_parcels,
 )
-from app.rules.duels import duelling_seats, spot_cowboys
+from app.rules.duels import duelling_seats, earliest_passer, spot_cowboys
 from app.rules.dynamite import dynamite_in_supply
 from app.rules.events import EventType, private_to
 from app.rules.flow import Awaiting, awaiting
-from app.rules.income import SQUARE_GAINS, building_income, firepower, income_if_built
+from app.rules.income import SQUARE_GAINS, attack_split, building_income, earned, firepower, income_if_built
 from app.rules.model import Cowboy, GameState
-from app.rules.outlaws import outlaw_vp, outlaws_in_supply
+from app.rules.outlaws import current_income, outlaw_vp, outlaws_in_supply
 from app.rules.prices import building_price, parcel_price, placement_cost
 from app.rules.spots import open_squares
 from app.rules.supply import roads_in_supply
@@ -294,7 +294,36 @@ def _duel_field(s: GameState, waiting: Awaiting | None) -> dict[str, Any]:
     fights there, so that the table can say what is at stake (absent otherwise, as the expansions' fields are)."""
     if waiting is None or waiting.target is None:
         return {}
-    return {"duel": {**waiting.target, "seats": duelling_seats(spot_cowboys(s, waiting.target))}}
+    seats = duelling_seats(spot_cowboys(s, waiting.target))
+    duel: dict[str, Any] = {**waiting.target, "seats": seats, "prize": _duel_prize(s, waiting.target)}
+    if seats and all(seat in s.passing_order for seat in seats):
+        duel["tie_to"] = earliest_passer(s, seats)
+    return {"duel": duel}
+
+
+# The kinds of prize a duel is fought for (`duel.prize.kind`): the table words each one.
+DUEL_PRIZE_KINDS: Final = ("square", "outlaw", "city_hall", "attack", "parcel")
+
+
+def _duel_prize(s: GameState, target: Mapping[str, Any]) -> dict[str, Any]:
+    """What winning a duel gives, by what it is fought over: a square's action; an outlaw's reward (RULING G4); the
+    City Hall (RULING G2); an attacked building's part of its income (`000` "Estate income / attacks on
+    buildings": the owner who wins keeps it whole); a free parcel to buy at its price."""
+    if "square" in target:
+        return {"kind": "square"}
+    index = parcel_index(target["x"], target["y"])
+    parcel = s.parcels[index]
+    if parcel.outlaw:  # its winner's choice (decision D54): the tile's VP, or half another player's income
+        prize: dict[str, Any] = {"kind": "outlaw", "vp": outlaw_vp(s)}
+        if parcel.content in BUILDINGS and parcel.owner is not None and (income := current_income(s, index)) > 0:
+            prize.update(owner=parcel.owner, income=income, attacker_gets=attack_split(income)[1])
+        return prize
+    if index == s.city_hall:
+        return {"kind": "city_hall"}
+    if parcel.content in BUILDINGS and parcel.owner is not None:
+        income = earned(s, index)
+        return {"kind": "attack", "owner": parcel.owner, "income": income, "attacker_gets": attack_split(income)[1]}
+    return {"kind": "parcel", "price": parcel_price(s, index)}
 
 
 def _expansion_fields(s: GameState) -> dict[str, Any]:

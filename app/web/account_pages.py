@@ -13,8 +13,8 @@ from pydantic import ValidationError
 import app.i18n as i18n
 from app.i18n import N_, gettext
 from app.play.errors import Invalid, NotAllowed, PlayError, TooMany
-from app.web import csrf
-from app.web.deps import OptionalAccount, OptionalSignedIn, SignInDep, client_address
+from app.web import bot_game, csrf
+from app.web.deps import LobbyDep, OptionalAccount, OptionalSignedIn, SignInDep, client_address
 from app.web.device import device_cookies
 from app.web.forms import FormStr, FormText, OptionalFormStr, csrf_failed
 from app.web.rendering import redirect, refused, render, safe_next, said
@@ -24,9 +24,14 @@ from app.web.security import hold_in_cookie
 router = APIRouter(include_in_schema=False)
 
 
+# What a sign-up may lead to at once, by the form's `play` field: a table against the bot (the home page's "Play
+# against the bot now"). A name, never an address, so the form cannot send anyone elsewhere.
+SIGNUP_NEXT_STEPS = frozenset({"bot"})
+
+
 @router.get("/signup")
-async def signup_form(request: Request, account: OptionalAccount) -> Response:
-    return render(request, "pages/signup.html", account, values={})
+async def signup_form(request: Request, account: OptionalAccount, play: str = "") -> Response:
+    return render(request, "pages/signup.html", account, values={}, play=play if play in SIGNUP_NEXT_STEPS else "")
 
 
 @router.post("/signup")
@@ -36,13 +41,18 @@ async def signup(
     username: FormStr,
     email: FormStr,
     password: FormStr,
+    lobby: LobbyDep,
+    play: OptionalFormStr = None,
     csrf_token: OptionalFormStr = None,
 ) -> Response:
+    """Open an account and sign it in; with `play=bot`, also open a table against the bot and go to it (to the
+    lobby, which offers it again, if the table cannot be opened)."""
     try:
         csrf.check(request, csrf_token)
     except NotAllowed as exc:
         return csrf_failed(request, None, exc)
     values = {"username": username, "email": email}
+    play = play if play in SIGNUP_NEXT_STEPS else ""
     try:
         body = RegisterIn(username=username.strip(), email=email.strip(), password=password)
     except ValidationError as exc:
@@ -52,15 +62,22 @@ async def signup(
             "email": N_("Please give a valid email address."),
             "password": N_("A password needs at least 8 characters."),
         }.get(field, N_("Please check the form.")))
-        return render(request, "pages/signup.html", None, status=422, values=values, error=message)
+        return render(request, "pages/signup.html", None, status=422, values=values, error=message, play=play)
     try:
         account = await sign_in.register(
             body.username, body.email, body.password, client_address(request), language=i18n.current()
         )
     except PlayError as exc:  # too many sign-ups (429), a name reserved for the site's bots (422), taken (409)
         status = 429 if isinstance(exc, TooMany) else 422 if isinstance(exc, Invalid) else 409
-        return render(request, "pages/signup.html", None, status=status, values=values, error=said(exc))
+        return render(request, "pages/signup.html", None, status=status, values=values, error=said(exc),
+                      play=play)
     hold_in_cookie(request, await sign_in.open(account, "cookie"))
+    if play == "bot":
+        try:
+            summary = await bot_game.open_against_the_bot(lobby, account, client_address(request))
+        except PlayError:
+            return redirect("/#play-bot")
+        return redirect(f"/games/{summary.id}")
     return redirect("/")
 
 

@@ -20,8 +20,8 @@ from app.play.accounts import Account
 from app.play.errors import NotAllowed, PlayError, TooMany
 from app.play.positions import GameSummary, Positions
 from app.rules.catalog import PERSONALITIES
-from app.rules.config import PLAYABLE_EXPANSIONS, SIDES
-from app.web import csrf, present, talk
+from app.rules.config import BASE_MAX_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, PLAYABLE_EXPANSIONS, SIDES
+from app.web import bot_game, csrf, present, showcase, talk
 from app.web.deps import LobbyDep, OptionalAccount, PositionsDep, client_address
 from app.web.fields import Id
 from app.web.forms import FormStr, FormText, OptionalFormStr, csrf_failed, table_command
@@ -45,8 +45,35 @@ LOBBY_RESULTS = 10  # finished games whose result the lobby shows (one state rea
 async def lobby_page(request: Request, account: OptionalAccount, positions: PositionsDep) -> Response:
     """The lobby for a signed-in player; the welcome page for anyone else."""
     if account is None:
-        return render(request, "pages/welcome.html", None)
+        return render(request, "pages/welcome.html", None, **showcase.board_context(),
+                      players_create=request.app.state.settings.players_create_games,
+                      base_players=(MIN_PLAYERS, BASE_MAX_PLAYERS), max_players=MAX_PLAYERS)
     return render(request, "pages/lobby.html", account, **await _lobby_context(request, positions, account))
+
+
+@router.get("/play/bot")
+async def play_the_bot_form(request: Request, account: OptionalAccount) -> Response:
+    """The way to a table against the bot: through the sign-up form for a visitor (which opens the table as it
+    signs them in), from the lobby's button for a player."""
+    return redirect("/signup?play=bot" if account is None else "/#play-bot")
+
+
+@router.post("/play/bot")
+async def play_the_bot(request: Request, account: OptionalAccount, lobby: LobbyDep,
+                       csrf_token: OptionalFormStr = None) -> Response:
+    """Open a table against the site's bot (`bot_game`) and go to it."""
+    if account is None:
+        return redirect("/signup?play=bot")
+    try:
+        csrf.check(request, csrf_token)
+    except NotAllowed as exc:
+        return csrf_failed(request, account, exc)
+    try:
+        summary = await bot_game.open_against_the_bot(lobby, account, client_address(request))
+    except PlayError as exc:
+        status = 429 if isinstance(exc, TooMany) else 403 if isinstance(exc, NotAllowed) else 422
+        return render(request, "pages/error.html", account, status=status, message=said(exc))
+    return redirect(table_url(summary.id))
 
 
 @router.get("/next")

@@ -267,29 +267,43 @@ def _duel_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[str]:
     sides = [gettext("{player}: firepower {firepower}").format(player=lab.who(seat), firepower=firepower[seat])
              for seat in duel["seats"]]
     if "square" in duel:
-        lines = [gettext("Duel on {square}.").format(square=square_name(duel["square"])),
-                 gettext("The winner takes the square's action.")]
+        where = gettext("Duel on {square}.").format(square=square_name(duel["square"]))
     else:
-        x, y = duel["x"], duel["y"]
-        parcel = _parcel(doc, x, y)
-        where = gettext("Duel over parcel ({x}, {y})").format(x=x, y=y)
-        name = content_name(parcel)
-        lines = [f"{where}: {name}." if name else f"{where}."]
-        hall = doc.get("city_hall") or {}
-        if parcel.get("outlaw"):
-            lines.append(gettext("Whoever beats the outlaw (strength {strength}) takes its reward.").format(
-                strength=parcel["outlaw"]["strength"]))
-        elif (hall.get("x"), hall.get("y")) == (x, y):
-            lines.append(gettext("The winner occupies the City Hall."))
-        elif parcel["content"] in BUILDINGS and parcel["owner"] is not None:
-            lines.append(gettext("If {owner} wins, the {building} pays them as usual; an attacker who wins takes "
-                                 "half of its ${income} income, rounded down.").format(
-                owner=lab.who(parcel["owner"]), building=gettext(BUILDINGS[parcel["content"]].name),
-                income=parcel["income"] or 0))
-        else:
-            lines.append(gettext("The winner may buy the parcel for ${price}.").format(price=parcel["price"]))
-    return [lines[0], gettext("Each side: {sides}.").format(sides="; ".join(sides)), *lines[1:],
-            gettext("A tie goes to the player who passed first this round.")]
+        place = gettext("Duel over parcel ({x}, {y})").format(x=duel["x"], y=duel["y"])
+        name = content_name(_parcel(doc, duel["x"], duel["y"]))
+        where = f"{place}: {name}." if name else f"{place}."
+    prize = duel.get("prize") or {}
+    said_prize = DUEL_PRIZES.get(prize.get("kind", ""))
+    lines = [where, gettext("Each side: {sides}.").format(sides="; ".join(sides))]
+    if said_prize:
+        lines.append(said_prize(prize, doc, lab))
+    if duel.get("tie_to") is not None:
+        lines.append(gettext("A tie goes to {player}, who passed first this round.").format(
+            player=lab.who(duel["tie_to"])))
+    return lines
+
+
+def _attack_prize(prize: Mapping[str, Any], doc: Doc, lab: Labeller) -> str:
+    x_y = (doc["duel"]["x"], doc["duel"]["y"])
+    content = _parcel(doc, *x_y)["content"]
+    return gettext("If {owner} wins, the {building} pays them its ${income} as usual; an attacker who wins takes "
+                   "${share} of it.").format(owner=lab.who(prize["owner"]), building=building_name(content),
+                                            income=prize["income"], share=prize["attacker_gets"])
+
+
+# What a duel's winner gets, in words, by the kind of prize the view names (`duel.prize.kind`); the numbers are
+# the view's.
+DUEL_PRIZES: Final[Mapping[str, Callable[[Mapping[str, Any], Doc, Labeller], str]]] = {
+    "square": lambda prize, doc, lab: gettext("The winner takes the square's action."),
+    "outlaw": lambda prize, doc, lab: (
+        gettext("Whoever beats the outlaw takes {vp} VP, or, if the building is not theirs, ${share} of its ${income}"
+                " income.").format(vp=prize["vp"], share=prize["attacker_gets"], income=prize["income"])
+        if "attacker_gets" in prize else gettext("Whoever beats the outlaw takes {vp} VP.").format(vp=prize["vp"])),
+    "city_hall": lambda prize, doc, lab: gettext("The winner occupies the City Hall."),
+    "attack": _attack_prize,
+    "parcel": lambda prize, doc, lab: gettext("The winner may buy the parcel for ${price}.").format(
+        price=prize["price"]),
+}
 
 
 def _build_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[str]:
@@ -348,8 +362,9 @@ def _auction_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[str]:
         return []
     still = [lab.who(p["seat"]) for p in doc["players"] if p["seat"] not in auction["passed"]]
     lines = [gettext("Still in: {players}.").format(players=", ".join(still))]
-    if auction.get("high"):
-        lines.append(gettext("To win, bid more than ${amount}.").format(amount=auction["high"]["amount"]))
+    bids = [m["amount"] for m in moves if m["type"] == "bid"]
+    if bids:
+        lines.append(gettext("You may bid from ${low} to ${high}.").format(low=min(bids), high=max(bids)))
     return lines
 
 

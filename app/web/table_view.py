@@ -9,7 +9,7 @@ from typing import Any
 
 from app.notify.gamelog import Describer, LoggedEvent, game_log
 from app.play.positions import Board, GameSummary, Position
-from app.web import game_rows, guide, present
+from app.web import changes, game_rows, guide, present
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,9 +38,11 @@ def history_controls(position: Position) -> HistoryControls:
 def board_context(summary: GameSummary, board: Board, waiting: int = 0) -> dict[str, Any]:
     """The table's templates' context from one read of the game (`Positions.table`): with, once it is no longer
     the viewer's turn here, how many of their other games await them (`next_waiting`, the "Next game" link; 0
-    while it is their turn, once the game is over, or for a spectator)."""
+    while it is their turn, once the game is over, or for a spectator), and the other seats' moves since the
+    viewer's last one (`changes`), marked on the board and in the log."""
     logged: list[LoggedEvent] = [(e.seq, e.data, e.at, e.timed_out, e.by_bot) for e in board.events]
-    context = table_context(summary, board.view, board.moves, logged, game_rows.deadlines(summary))
+    since = changes.since_last_move(changes.of_events(board.events), board.view.get("viewer"))
+    context = table_context(summary, board.view, board.moves, logged, game_rows.deadlines(summary), since)
     seated_elsewhere = context["me"] is not None and not context["my_turn"] and summary.status == "active"
     context["next_waiting"] = waiting if seated_elsewhere else 0
     return context
@@ -55,10 +57,11 @@ def past_context(position: Position, log_length: int) -> dict[str, Any]:
 
 def table_context(
     game: Any, doc: dict[str, Any], moves: list[dict[str, Any]], events: Sequence[LoggedEvent],
-    deadlines: list[tuple[str, str, str]] | None = None,
+    deadlines: list[tuple[str, str, str]] | None = None, since: changes.Changes = changes.NONE,
 ) -> dict[str, Any]:
     """What the table's templates need: the viewer's state document, their legal moves as choices and board
-    targets, and the log (`events`: (seq, event) already redacted for the viewer, oldest first)."""
+    targets, the log (`events`: (seq, event) already redacted for the viewer, oldest first) and what changed
+    since the viewer's last move (none in a past position)."""
     groups, targets = present.choices(doc, moves)
     built, offered = present.roads(doc, targets)
     describer = Describer([p["username"] for p in doc["players"]])
@@ -88,4 +91,6 @@ def table_context(
         "standings": present.standings(doc),
         "stake": present.stake(doc, moves),
         "vp_shown": present.vp_shown(doc),
+        "changes": since,
+        "changed_by": [doc["players"][s]["username"] for s in since.actors if 0 <= s < len(doc["players"])],
     }

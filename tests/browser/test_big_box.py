@@ -111,6 +111,8 @@ def test_a_six_player_table_fits_1280_and_390_px_and_shows_the_horses(
         marks = page.locator(".players h3 svg text.mark")
         assert len({marks.nth(i).text_content() for i in range(6)}) == 6
         fits(page, shots, "big-box-six-players")
+        # The table opens on the log when the others moved since the viewer's last move: the players are a tab away.
+        page.locator("#tab-players").click()
         for seat in range(6):
             expect(page.locator(f"#player-{seat} dd.horses")).to_be_visible()
     finally:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
@@ -20,7 +21,7 @@ from app.rules.model import GameState
 from app.rules.moves import Move
 from app.rules.rng import Rng
 from tests.browser.conftest import ARTIFACTS, LiveServer
-from tests.browser.helpers import fast_forward, sign_in_admin, sign_up
+from tests.browser.helpers import bearer, fast_forward, sign_in_admin, sign_up
 
 NAMES = ("ona", "pete")
 SCREENS = ({"width": 1280, "height": 900}, {"width": 1440, "height": 900})
@@ -119,13 +120,31 @@ def outside_first_screen(page: Page, selectors: tuple[str, ...]) -> list[str]:
     return wrong
 
 
+def hidden_answers(page: Page) -> list[str]:
+    """The decision's answer controls (buttons, lists) that are shown but not wholly in sight at the top of the
+    page: outside the viewport, or scrolled out of the box that holds the decision (`.table-now` scrolls inside
+    when the side column is short of height)."""
+    return list(page.evaluate("""() => {
+        window.scrollTo(0, 0);
+        const box = document.querySelector('.table-now').getBoundingClientRect();
+        const bottom = Math.min(box.bottom, window.innerHeight), right = Math.min(box.right, window.innerWidth);
+        return [...document.querySelectorAll('#decision button, #decision select')]
+            .filter(el => el.offsetParent !== null)
+            .filter(el => { const r = el.getBoundingClientRect();
+                            return r.top < box.top - 0.5 || r.bottom > bottom + 0.5 || r.left < 0
+                                || r.right > right + 0.5; })
+            .map(el => (el.textContent || el.name || el.tagName).trim().slice(0, 40));
+    }"""))
+
+
 def no_sideways_scrolling(page: Page) -> int:
     return int(page.evaluate("document.documentElement.scrollWidth"))
 
 
 def check_stage(page: Page, stage: str, boxes: tuple[str, ...] = ("#map", "#track", "#decision")) -> None:
-    """The three boxes inside the first screen at 1280x900 and 1440x900; on a phone, the decision above the board
-    and nothing wider than the screen. The screenshots are taken before anything is checked."""
+    """The three boxes inside the first screen at 1280x900 and 1440x900, with every answer of the decision in
+    sight (none hidden by the decision box's own scrolling); on a phone, the decision above the board and nothing
+    wider than the screen. The screenshots are taken before anything is checked."""
     problems = []
     for screen in SCREENS:
         page.set_viewport_size(screen)
@@ -133,6 +152,8 @@ def check_stage(page: Page, stage: str, boxes: tuple[str, ...] = ("#map", "#trac
         if screen is SCREENS[0]:
             page.screenshot(path=str(ARTIFACTS / f"30-{stage}-1280-whole.png"), full_page=True)
         problems += [f"{screen['width']}: {wrong}" for wrong in outside_first_screen(page, boxes)]
+        if "#decision" in boxes:
+            problems += [f"{screen['width']}: answer out of sight: {text}" for text in hidden_answers(page)]
     page.set_viewport_size(PHONE)
     first_screen(page, f"30-{stage}-390")
     width = no_sideways_scrolling(page)
@@ -163,6 +184,8 @@ def test_a_duel_fits_one_screen_and_names_what_is_at_stake(players: Players) -> 
     expect(stake).to_contain_text("firepower")
     for name in NAMES:
         expect(stake).to_contain_text(name)
+    # The spot fought over is marked on the board (a parcel) or the track (a square), once.
+    assert page.locator("#map .duel-mark").count() + page.locator("#track .track-item.duel").count() == 1
 
 
 def test_the_sheriffs_white_cowboy_is_placed_on_the_board(players: Players) -> None:
@@ -209,18 +232,32 @@ def serious_violations(page: Page) -> list[str]:
 
 def test_every_page_passes_axe_and_fits_a_phone(players: Players, browser: Browser, live: LiveServer) -> None:
     """axe-core finds no serious or critical violation on the lobby, the new-game form, the rules, a profile, the
-    settings, a live table, a finished table and a past position; none of them scrolls sideways at 390 px. (Runs
-    after the stages above, whose tables it visits again.)"""
+    settings, a live table, a finished table and a past position, nor on the pages of a visitor (the home page,
+    sign-up, sign-in, a forgotten password, the fairness of the dice), the leaderboard and a table waiting for
+    players; none of them scrolls
+    sideways at 390 px, and each is pictured at 1280x900 and 390x844. (Runs after the stages above, whose tables
+    it visits again.)"""
     page = players.pages[NAMES[0]]
     if "Placement" not in players.games:
         players.open("Placement", 31, lambda s, legal: s.round == 2 and offers("place_cowboy")(s, legal))
     if "Finished" not in players.games:
         players.open("Finished", 31, NEVER)
+    with httpx.Client(base_url=f"{live.url}/api/v1", timeout=10) as api:
+        waiting = api.post("/games", json={"name": "Waiting", "seats": 3}, headers=bearer(api, NAMES[1])).json()
     admin_context = browser.new_context()
     admin = admin_context.new_page()
+    visitor_context = browser.new_context()
+    visitor = visitor_context.new_page()
     try:
         sign_in_admin(admin, live.url)
         pages = [
+            (visitor, "home", "/"),
+            (visitor, "signup", "/signup?play=bot"),
+            (visitor, "login", "/login"),
+            (visitor, "password-forgot", "/password/forgot"),
+            (visitor, "fairness", "/fairness"),
+            (page, "leaderboard", "/leaderboard"),
+            (page, "waiting-table", f"/games/{waiting['id']}"),
             (page, "lobby", "/"),
             (page, "rules", "/rules"),
             (page, "profile", f"/players/{NAMES[1]}"),
@@ -235,6 +272,7 @@ def test_every_page_passes_axe_and_fits_a_phone(players: Players, browser: Brows
             viewer.set_viewport_size(SCREENS[0])
             viewer.goto(live.url + path)
             problems += [f"{name}: {v}" for v in serious_violations(viewer)]
+            first_screen(viewer, f"31-{name}-1280")
             viewer.set_viewport_size(PHONE)
             first_screen(viewer, f"31-{name}-390")
             if (width := no_sideways_scrolling(viewer)) > PHONE["width"]:
@@ -242,4 +280,5 @@ def test_every_page_passes_axe_and_fits_a_phone(players: Players, browser: Brows
         assert not problems, "\n".join(problems)
     finally:
         admin_context.close()
+        visitor_context.close()
         page.set_viewport_size(SCREENS[0])

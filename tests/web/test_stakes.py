@@ -52,7 +52,8 @@ def test_a_duel_names_its_parcel_each_duellists_firepower_and_the_prize() -> Non
     assert lines[0].startswith(f"Duel over parcel ({duel['x']}, {duel['y']})")
     for p in doc["players"]:
         assert f"{p['username']}: firepower {p['firepower']}" in lines[1]
-    assert any("The winner may buy the parcel for $" in line or "income" in line for line in lines)
+    assert f"The winner may buy the parcel for ${duel['prize']['price']}." in lines  # the view's price
+    assert f"A tie goes to {NAMES[duel['tie_to']]}, who passed first this round." in lines
 
 
 def test_a_build_says_where_the_building_may_go_now() -> None:
