@@ -14,11 +14,17 @@
    never waits for any of this.
 3. **Digest.** Once a day (DIGEST_HOUR_UTC) a user's pending `digest_item` rows become one `digest` mail.
 
+With a push sender, every mail row of a kind players can have pushed also becomes push rows for the recipient's
+devices, delivered beside the mails (app.notify.push_outbox). The worker runs every `interval` seconds, and
+sooner when woken (`wake`: a game changed), at most every `WAKE_GAP` seconds.
+
 Time is passed in (`now`), so tests move it instead of sleeping.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +51,8 @@ from app.notify.messages import (
     subject_of,
 )
 from app.notify.preferences import UnsubscribeLinks
+from app.notify.push_outbox import PushOutbox
+from app.notify.push_sender import PushSender
 from app.notify.sender import Sender, SendFailed, build_email
 from app.play.email_change import MAIL as EMAIL_CONFIRM
 from app.play.email_change import EmailLinks
@@ -63,6 +71,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 DIGEST_LOCK = 7_424_211_002  # advisory lock class: one digest at a time per recipient
 SINCE_EVENTS = 200  # the most events since a player's last move a turn mail reads (it tells the newest few)
+WAKE_GAP = 0.2  # seconds between two runs at least, however often the worker is woken
 
 
 def utc_now() -> datetime:
@@ -141,6 +150,7 @@ class Notifier:
         clock: Clock = utc_now,
         reset_links: ResetLinks | None = None,
         email_links: EmailLinks | None = None,
+        pushes: PushSender | None = None,
     ) -> None:
         self.db = db
         self.sender = sender
@@ -150,18 +160,44 @@ class Notifier:
         self.email_links = email_links
         self.clock = clock
         self.cache = StateCache(capacity=256)
+        self.push = (
+            PushOutbox(db, pushes, settings.base_url, self._message, self._is_stale,
+                       lambda attempts: backoff(settings, attempts), settings.max_attempts)
+            if pushes is not None else None
+        )
+        self._woken = asyncio.Event()
 
     async def run_once(self, now: datetime | None = None) -> RunResult:
+        """One round: plan the changes' mails (and their pushes), send the pushes, fold the digests, send the
+        mails. Push outcomes are counted as `push:<outcome>`."""
         now = now or self.clock()
         result = await self.plan_changes(now)
+        if self.push is not None:
+            result.planned += await self.push.plan(now)
+            for outcome in await self.push.deliver(now):
+                key = f"push:{outcome}"
+                result.outcomes[key] = result.outcomes.get(key, 0) + 1
         result.digests = await self.collect_digests(now)
         for outcome in await self.deliver(now):
             result.outcomes[outcome] = result.outcomes.get(outcome, 0) + 1
             metrics.MAILS.labels(outcome).inc()
         return result
 
+    def wake(self) -> None:
+        """Run again soon (a game changed: its notices are waiting), not after the whole interval."""
+        self._woken.set()
+
     async def run_forever(self, interval: float) -> None:
-        await run_forever(self.run_once, interval, log, "mail")
+        async def run_then_wait() -> None:
+            self._woken.clear()
+            try:
+                await self.run_once()
+            finally:
+                await asyncio.sleep(WAKE_GAP)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._woken.wait(), max(interval - WAKE_GAP, 0))
+
+        await run_forever(run_then_wait, 0, log, "mail")
 
     # --- 1. plan --------------------------------------------------------------------------------------------
 
