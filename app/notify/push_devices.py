@@ -123,7 +123,7 @@ async def push_choices(session: AsyncSession, user_id: int) -> dict[str, bool]:
     rows = await session.execute(
         select(PushPreference.kind, PushPreference.push).where(PushPreference.user_id == user_id)
     )
-    chosen = dict(rows.tuples().all())
+    chosen: dict[str, bool] = {kind: push for kind, push in rows}
     return {kind: chosen.get(kind, default_push(kind)) for kind in KINDS}
 
 

@@ -77,6 +77,12 @@ def is_public(address: str) -> bool:
     return ip.is_global and not ip.is_multicast
 
 
+async def lookup(host: str, port: int) -> list[str]:
+    """The addresses `host` resolves to (the system's resolver, off the event loop), each once, in its order."""
+    found = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return list(dict.fromkeys(str(info[4][0]) for info in found))
+
+
 async def resolve(url: str, allow_private: bool) -> Target:
     """The checked target of `url`: its form (see `parse`), then every address its host resolves to must be
     public (unless `allow_private`); raises Invalid (`unsafe_push_endpoint`) otherwise, or when the name does
@@ -85,10 +91,9 @@ async def resolve(url: str, allow_private: bool) -> Target:
     host = str(parts.hostname)
     port = parts.port or DEFAULT_PORTS[parts.scheme]
     try:
-        found = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        addresses = await lookup(host, port)
     except (OSError, UnicodeError):
         raise Invalid(UNSAFE, "The push endpoint's host name does not resolve.") from None
-    addresses = list(dict.fromkeys(str(info[4][0]) for info in found))
     if not addresses:
         raise Invalid(UNSAFE, "The push endpoint's host name does not resolve.")
     if not allow_private and not all(is_public(address) for address in addresses):
