@@ -54,6 +54,7 @@ from app.web import (
     admin_api,
     api,
     guide_pages,
+    installable,
     language_pages,
     leaderboard_pages,
     lobby_pages,
@@ -439,6 +440,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.include_router(api.router)
     app.include_router(notifications.router)
     app.include_router(push_api.router)
+    app.include_router(installable.router)
     app.include_router(vacation_api.router)
     app.include_router(your_data_api.router)
     app.include_router(admin_api.router)
