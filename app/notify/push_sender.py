@@ -83,7 +83,8 @@ class PushSender:
         self._vapid = Vapid02(self._key)
         self.contact = contact
         self.allow_private = allow_private
-        self._tls: ssl.SSLContext | bool = tls if tls is not None else True
+        # Made once: building a context that loads the CA bundle costs 100+ ms, more than the push itself.
+        self._tls = tls if tls is not None else httpx.create_ssl_context()
         self.timeout = timeout
 
     @property

@@ -16,7 +16,7 @@
 
 With a push sender, every mail row of a kind players can have pushed also becomes push rows for the recipient's
 devices, delivered beside the mails (app.notify.push_outbox). The worker runs every `interval` seconds, and
-sooner when woken (`wake`: a game changed), at most every `WAKE_GAP` seconds.
+sooner when woken (`wake`: a game changed), starting at most every `WAKE_GAP` seconds.
 
 Time is passed in (`now`), so tests move it instead of sleeping.
 """
@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -71,7 +72,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 DIGEST_LOCK = 7_424_211_002  # advisory lock class: one digest at a time per recipient
 SINCE_EVENTS = 200  # the most events since a player's last move a turn mail reads (it tells the newest few)
-WAKE_GAP = 0.2  # seconds between two runs at least, however often the worker is woken
+WAKE_GAP = 0.2  # seconds between the starts of two runs at least, however often the worker is woken
 
 
 def utc_now() -> datetime:
@@ -190,12 +191,14 @@ class Notifier:
     async def run_forever(self, interval: float) -> None:
         async def run_then_wait() -> None:
             self._woken.clear()
+            started = time.monotonic()
             try:
                 await self.run_once()
             finally:
-                await asyncio.sleep(WAKE_GAP)
+                # Runs start WAKE_GAP apart at least: a busy server's moves are batched, a quiet one's go at once.
+                await asyncio.sleep(max(WAKE_GAP - (time.monotonic() - started), 0))
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._woken.wait(), max(interval - WAKE_GAP, 0))
+                    await asyncio.wait_for(self._woken.wait(), max(interval - (time.monotonic() - started), 0))
 
         await run_forever(run_then_wait, 0, log, "mail")
 
