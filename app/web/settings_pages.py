@@ -106,6 +106,9 @@ async def remove_device(request: Request, subscription_id: Id, account: Optional
         return to_login(request)
     try:
         csrf.check(request, csrf_token)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    try:
         await push_devices.unsubscribe(session, account.id, subscription_id)
     except PlayError as exc:
         return await _page(request, account, service, session, status=404, error=said(exc))

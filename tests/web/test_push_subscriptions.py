@@ -15,6 +15,7 @@ from app.main import create_app
 from app.settings import Settings
 from app.store.db import to_libpq_url
 from tests.notify.push_service import Browser, unb64url
+from tests.web.test_pages import csrf_of, signed_in
 
 PUBLIC_ENDPOINT = "https://93.184.215.14/push/abc"  # an address literal on the public internet: no lookup needed
 
@@ -129,3 +130,36 @@ async def test_the_same_endpoint_again_moves_to_the_new_account(api: Api) -> Non
     assert len((await api.client.get("/api/v1/push/subscriptions", headers=bob.headers)).json()["subscriptions"]) == 1
 
 
+
+
+# --- the settings page --------------------------------------------------------------------------------------------
+
+
+async def test_the_settings_page_saves_what_is_pushed_and_removes_a_device(client: httpx.AsyncClient) -> None:
+    """Issue 28 item 3: a "Push" box per kind beside the mail's modes (an unticked box turns the kind's push off),
+    the devices listed, each removed with its button."""
+    token = await signed_in(client, "anna")
+    page = await client.get("/settings/notifications")
+    assert 'name="push:your_turn" value="on"' in page.text and 'id="push-on"' in page.text
+    assert "No device gets your notifications yet." in page.text
+    r = await client.post("/settings/notifications", data={"csrf_token": token, "push_shown": "1",
+                                                            "push:your_turn": "on", "push:chat": "on"})
+    assert r.status_code == 200
+    channels = (await client.get("/api/v1/me/notifications")).json()["channels"]
+    assert channels["your_turn"] == "both" and channels["chat"] == "push" and channels["game_started"] == "mail"
+    r = await client.post("/api/v1/push/subscriptions", json={"endpoint": PUBLIC_ENDPOINT, "keys": Browser().keys()},
+                          headers={"User-Agent": "Mozilla/5.0 (Linux; Android 14) Chrome/156 Mobile Safari/537"})
+    assert r.status_code == 201, r.text
+    page = await client.get("/settings/notifications")
+    assert "Chrome, Android, since" in page.text
+    r = await client.post(f"/settings/push/{r.json()['id']}/delete", data={"csrf_token": csrf_of(page.text)})
+    assert r.status_code == 200 and "That device gets no more notifications." in r.text
+    assert (await client.get("/api/v1/push/subscriptions")).json()["subscriptions"] == []
+
+
+async def test_removing_a_device_needs_the_csrf_token(client: httpx.AsyncClient) -> None:
+    await signed_in(client, "anna")
+    r = await client.post("/api/v1/push/subscriptions", json={"endpoint": PUBLIC_ENDPOINT, "keys": Browser().keys()})
+    r = await client.post(f"/settings/push/{r.json()['id']}/delete", data={})
+    assert r.status_code == 403
+    assert len((await client.get("/api/v1/push/subscriptions")).json()["subscriptions"]) == 1
