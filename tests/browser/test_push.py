@@ -68,7 +68,8 @@ def test_the_site_is_installable(live: LiveServer) -> None:
     for icon in data["icons"]:
         assert httpx.get(live.url + icon["src"]).status_code == 200
     worker = httpx.get(f"{live.url}/sw.js")
-    assert worker.headers["content-type"].startswith("text/javascript") and worker.headers["cache-control"] == "no-cache"
+    assert worker.headers["content-type"].startswith("text/javascript")
+    assert worker.headers["cache-control"] == "no-cache"
     shell = json.loads(worker.text.split("const SHELL = ", 1)[1].split(";\n", 1)[0])
     assert shell and all(url.startswith("/static/") and "?v=" in url for url in shell)
     assert "showNotification" in worker.text and "openWindow" in worker.text
