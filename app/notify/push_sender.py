@@ -9,6 +9,7 @@ used for the request itself: they resolve the name again when they connect.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import ssl
 from dataclasses import dataclass
@@ -133,10 +134,15 @@ class PushSender:
         }
         extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
         try:
-            async with httpx.AsyncClient(verify=self._tls, follow_redirects=False, timeout=self.timeout,
-                                         trust_env=False) as client:
+            async with (
+                asyncio.timeout(self.timeout),  # the whole exchange: a service that trickles its answer is cut off
+                httpx.AsyncClient(verify=self._tls, follow_redirects=False, timeout=self.timeout,
+                                  trust_env=False) as client,
+            ):
                 response = await client.post(target.connect_url, content=body, headers=headers,
                                              extensions=extensions)
+        except TimeoutError:
+            return Delivery("retry", f"no answer within {self.timeout:g} s")
         except httpx.HTTPError as exc:
             return Delivery("retry", f"{type(exc).__name__}: {exc}"[:500])
         status = response.status_code

@@ -169,17 +169,20 @@ class Notifier:
         self._woken = asyncio.Event()
 
     async def run_once(self, now: datetime | None = None) -> RunResult:
-        """One round: plan the changes' mails (and their pushes), send the pushes, fold the digests, send the
-        mails. Push outcomes are counted as `push:<outcome>`."""
+        """One round: plan the changes' mails (and their pushes), fold the digests, send the pushes and the mails.
+        Push outcomes are counted as `push:<outcome>`."""
         now = now or self.clock()
         result = await self.plan_changes(now)
         if self.push is not None:
             result.planned += await self.push.plan(now)
-            for outcome in await self.push.deliver(now):
-                key = f"push:{outcome}"
-                result.outcomes[key] = result.outcomes.get(key, 0) + 1
         result.digests = await self.collect_digests(now)
-        for outcome in await self.deliver(now):
+        # The pushes and the mails go side by side: a slow push service never holds a mail back, nor the reverse.
+        pushed, mailed = await asyncio.gather(
+            self.push.deliver(now) if self.push is not None else _nothing(), self.deliver(now)
+        )
+        for outcome in pushed:
+            result.outcomes[f"push:{outcome}"] = result.outcomes.get(f"push:{outcome}", 0) + 1
+        for outcome in mailed:
             result.outcomes[outcome] = result.outcomes.get(outcome, 0) + 1
             metrics.MAILS.labels(outcome).inc()
         return result
@@ -632,6 +635,10 @@ async def _since_last_move(
         if redacted is not None and stored.actor != seat:
             shown.append((stored.seq, redacted))
     return shown
+
+
+async def _nothing() -> list[str]:
+    return []
 
 
 async def _mode(session: AsyncSession, user_id: int, kind: str) -> str:

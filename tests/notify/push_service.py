@@ -3,7 +3,8 @@
 browser the test plays, written here from the RFCs with `cryptography` alone (not with the libraries the server
 sends with), so that a mistake on either side shows.
 
-`PushService.respond(name, status, ...)` makes one endpoint answer something else (410 gone, 500, a redirect).
+`PushService.respond(name, status, ...)` makes one endpoint answer something else (410 gone, 500, a redirect),
+`delays[name]` makes it slow to answer.
 """
 
 from __future__ import annotations
@@ -120,6 +121,7 @@ class PushService:
         self.received: list[Received] = []
         self.answers: dict[str, list[tuple[int, dict[str, str]]]] = {}
         self.refused: list[str] = []
+        self.delays: dict[str, float] = {}
 
     @property
     def origin(self) -> str:
@@ -140,6 +142,8 @@ class PushService:
     async def _push(self, request: Request) -> Response:
         name = request.path_params["name"]
         body = await request.body()
+        if name in self.delays:
+            await asyncio.sleep(self.delays[name])
         if self.answers.get(name):
             status, headers = self.answers[name].pop(0)
             self.refused.append(name)

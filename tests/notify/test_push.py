@@ -5,6 +5,7 @@ checks the VAPID signature and decrypts what it receives (tests/notify/push_serv
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -139,6 +140,50 @@ async def test_a_failing_push_service_is_retried_with_back_off_and_blocks_nobody
     assert attempts == 2 and (due - later).total_seconds() == pytest.approx(60, abs=1)
     outcomes = await drain(notifier, due)
     assert outcomes.get("push:sent") == 1 and len(push_service.to("ann")) == 1
+
+
+async def test_a_push_service_that_does_not_answer_delays_no_other_notice(
+    api: Api, notifier: Notifier, push_service: PushService
+) -> None:
+    """Issue 28 "never block other notices": ann's push service does not answer for 30 s; after the sender's
+    timeout (1 s here) her push waits for a retry, while bob's push and both mails went at once."""
+    assert notifier.push is not None
+    notifier.push.sender.timeout = 1.0
+    admin = await api.admin()
+    ann, bob = await api.player("ann"), await api.player("bob")
+    await subscribed(api, push_service, ann)
+    await subscribed(api, push_service, bob)
+    push_service.delays["ann"] = 30
+    await api.started_game(admin, [ann, bob])
+    began = time.monotonic()
+    outcomes = await drain(notifier)
+    assert time.monotonic() - began < 8
+    assert outcomes.get("push:retry") == 1 and outcomes.get("push:sent") == 1 and outcomes.get("sent") == 2
+    assert len(push_service.to("bob")) == 1
+
+
+async def test_a_turn_no_longer_awaited_is_not_pushed(
+    api: Api, service: GameService, notifier: Notifier, push_service: PushService
+) -> None:
+    """As for the mail: a "your turn" whose decision was made before the push went out is settled stale."""
+    assert notifier.push is not None
+    admin = await api.admin()
+    ann, bob = await api.player("ann"), await api.player("bob")
+    await subscribed(api, push_service, ann)
+    await subscribed(api, push_service, bob)
+    game = await api.started_game(admin, [ann, bob])
+    await drain(notifier)
+    table = Table(service, api.app.state.positions, game, [ann, bob])
+    await table.play_until(lambda before, after: bool(after) and after != before)
+    moment = now()
+    await notifier.plan_changes(moment)
+    assert await notifier.push.plan(moment) >= 1
+    awaited = (await table.to_act())[0]
+    # The awaited player moves (until another seat is awaited) before the push is sent.
+    await table.play_until(lambda _before, after: awaited not in after)
+    outcomes = await notifier.push.deliver(now())
+    assert "stale" in outcomes and "sent" not in outcomes
+    assert [p for p in push_service.received if p.payload["kind"] != "game_started"] == []
 
 
 async def test_a_redirect_is_not_followed(api: Api, notifier: Notifier, push_service: PushService) -> None:
