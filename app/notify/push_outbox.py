@@ -107,6 +107,10 @@ class PushOutbox:
                 and row.payload.get("message") in KINDS
                 and row.outcome not in NOT_PUSHED
             ]
+            # Of several turn notices of one game to one player in the batch, the newest says it all.
+            newest = {(r.recipient_id, r.game_id, r.payload["message"]): r.id for r in wanted
+                      if r.payload["message"] in STACKED}
+            wanted = [r for r in wanted if newest.get((r.recipient_id, r.game_id, r.payload["message"]), r.id) == r.id]
             users = {row.recipient_id for row in wanted}
             devices: dict[int, list[int]] = {}
             choices: dict[tuple[int, str], bool] = {}
