@@ -25,6 +25,13 @@ from tests.browser.test_one_screen import PHONE, no_sideways_scrolling, serious_
 from tests.notify.push_service import Browser as PushKeys
 
 SCREEN = {"width": 1280, "height": 900}
+CACHED = """async () => {
+    const paths = [];
+    for (const name of await caches.keys()) {
+        for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname);
+    }
+    return paths;
+}"""
 NOTIFICATIONS = """() => navigator.serviceWorker.ready
     .then((registration) => registration.getNotifications())
     .then((shown) => shown.map((n) => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url})))"""
@@ -76,7 +83,8 @@ def test_the_site_is_installable(live: LiveServer) -> None:
 
 
 def test_a_push_is_shown_and_stacks(browser: Browser, live: LiveServer) -> None:
-    """Issue 28 item 4: the service worker registered by the site's pages gets a push (through the DevTools
+    """Issue 28 items 3 and 4: the service worker registered by the site's pages caches the static shell only (after
+    pages were visited, its cache holds nothing but /static/ files); it gets a push (through the DevTools
     protocol) and shows it with the payload's title and the game's address; a newer turn notice replaces the one
     shown ("Your turn in 2 games"), one per tag."""
     context = browser.new_context(viewport=SCREEN)
@@ -87,6 +95,10 @@ def test_a_push_is_shown_and_stacks(browser: Browser, live: LiveServer) -> None:
         page.goto(f"{live.url}/settings/notifications")
         cdp = context.new_cdp_session(page)
         registration = registration_id(page, cdp)
+        page.goto(f"{live.url}/")  # pages and API answers pass by the worker's cache
+        page.goto(f"{live.url}/settings/notifications")
+        cached = page.evaluate(CACHED)
+        assert cached and all(path.startswith("/static/") for path in cached), cached
         recipient = Recipient(1, "pia", "pia@example.com")
         started = notice(Message("game_started", recipient, 7, "Friday game", view={"players": []}), live.url)
         first = notice(Message("your_turn", recipient, 7, "Friday game"), live.url)
