@@ -178,8 +178,12 @@ class Notifier:
         result.digests = await self.collect_digests(now)
         # The pushes and the mails go side by side: a slow push service never holds a mail back, nor the reverse.
         pushed, mailed = await asyncio.gather(
-            self.push.deliver(now) if self.push is not None else _nothing(), self.deliver(now)
+            self.push.deliver(now) if self.push is not None else _nothing(), self.deliver(now), return_exceptions=True
         )
+        for failed in (pushed, mailed):  # both ran to their end; the first failure is the run's (an outage, a bug)
+            if isinstance(failed, BaseException):
+                raise failed
+        assert isinstance(pushed, list) and isinstance(mailed, list)
         for outcome in pushed:
             result.outcomes[f"push:{outcome}"] = result.outcomes.get(f"push:{outcome}", 0) + 1
         for outcome in mailed:
