@@ -6,7 +6,7 @@ wants a kind pushed (no row: the kind's default). `outbox.push_planned` is true 
 revision (their moment has passed) and false for new ones, which the worker turns into push rows once.
 
 Revision ID: 0017
-Revises: 0015
+Revises: 0019
 Create Date: 2026-12-02 00:00:00.000000
 
 """
@@ -18,7 +18,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = "0017"
-down_revision: str | Sequence[str] | None = "0015"
+down_revision: str | Sequence[str] | None = "0019"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
