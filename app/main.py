@@ -18,6 +18,7 @@ from fastapi import FastAPI
 
 import app.i18n as i18n
 from app.notify.preferences import UnsubscribeLinks
+from app.notify.push_sender import PushSender
 from app.notify.sender import LogSender, Sender, SmtpSender
 from app.notify.worker import MailSettings, Notifier
 from app.play.accounts import Accounts, make_hasher
@@ -97,6 +98,14 @@ def sender_for(settings: Settings) -> Sender:
     )
 
 
+def push_sender_for(settings: Settings) -> PushSender | None:
+    """The web push sender with the VAPID key of the settings; None (no push) in production without one."""
+    key = settings.vapid_key()
+    if key is None:
+        return None
+    return PushSender(key, settings.vapid_contact(), allow_private=settings.push_allow_private_endpoints)
+
+
 def notifier_for(settings: Settings, service: GameService, sender: Sender | None = None) -> Notifier:
     return Notifier(
         service.db,
@@ -107,6 +116,7 @@ def notifier_for(settings: Settings, service: GameService, sender: Sender | None
         UnsubscribeLinks(settings.signing_key(), settings.base_url),
         reset_links=reset_links_for(settings),
         email_links=email_links_for(settings),
+        pushes=push_sender_for(settings),
     )
 
 
@@ -133,10 +143,12 @@ async def opened_database(settings: Settings, *, migrated: bool) -> AsyncIterato
 
 
 @contextlib.asynccontextmanager
-async def background_jobs(settings: Settings, service: GameService) -> AsyncIterator[None]:
+async def background_jobs(settings: Settings, service: GameService, bus: Bus | None = None) -> AsyncIterator[None]:
     """Run the mail worker, the clock check and the bots' moves until the block exits; each is safe to run in
-    every instance at once."""
+    every instance at once. With the `bus`, a game's change wakes the mail worker (its notices go out at once)."""
     notifier = notifier_for(settings, service)
+    if bus is not None:
+        bus.hear(lambda _change: notifier.wake(), notifier.wake)
     keeper = ClockKeeper(service)
     bots = BotKeeper(service)
     tasks = [
@@ -181,10 +193,11 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
                 chat=Chat(db),
                 notes=NoteBook(db),
                 readiness=Readiness(db, migrate.head_revision()),
+                pushes=push_sender_for(settings),
             )
             async with contextlib.AsyncExitStack() as jobs:
                 if settings.background_jobs:
-                    await jobs.enter_async_context(background_jobs(settings, services.service))
+                    await jobs.enter_async_context(background_jobs(settings, services.service, bus))
                 yield services
         finally:
             await bus.stop()

@@ -8,17 +8,22 @@ tokens for it from a key printed in the source.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import os
 import secrets
+from collections.abc import Callable
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
+from cryptography.hazmat.primitives.asymmetric import ec
 from pydantic import Field, PrivateAttr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 KEY_FILE = "secret_key"
+VAPID_KEY_FILE = "vapid_private_key"
 
 
 class Settings(BaseSettings):
@@ -43,6 +48,13 @@ class Settings(BaseSettings):
     smtp_password: str | None = None
     smtp_from: str = "Carson City <noreply@localhost>"
     smtp_starttls: bool = False
+    # Web push (RFC 8292): the VAPID private key as base64url of its 32 bytes, or PEM; empty: development and tests
+    # keep one made on first use in DATA_DIR, production sends no push. VAPID_SUBJECT is the contact push services
+    # see (a mailto: or https: URL; empty: the address of SMTP_FROM).
+    vapid_private_key: str = ""
+    vapid_subject: str = ""
+    # Push endpoints must be https URLs on public addresses; true lifts that for development and tests only.
+    push_allow_private_endpoints: bool = False
     # The mail worker, the clock check and the bots run inside every server (and in `python -m app worker`).
     background_jobs: bool = True
     mail_poll_seconds: float = 5.0
@@ -91,6 +103,7 @@ class Settings(BaseSettings):
     password_hashing: Literal["standard", "cheapest"] = "standard"
 
     _stored_key: str | None = PrivateAttr(default=None)
+    _stored_vapid_key: str | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
@@ -98,6 +111,8 @@ class Settings(BaseSettings):
             raise ValueError("SECRET_KEY is required outside development; set a long random SECRET_KEY")
         if self.environment == "production" and self.password_hashing != "standard":
             raise ValueError("PASSWORD_HASHING=cheapest is for test suites only, never for production")
+        if self.environment == "production" and self.push_allow_private_endpoints:
+            raise ValueError("PUSH_ALLOW_PRIVATE_ENDPOINTS is for development and tests only, never for production")
         return self
 
     @property
@@ -115,9 +130,31 @@ class Settings(BaseSettings):
             self._stored_key = stored_key(self.data_dir / KEY_FILE)
         return self._stored_key
 
+    def vapid_key(self) -> str | None:
+        """The VAPID private key push messages are signed with: VAPID_PRIVATE_KEY, or outside production the key
+        kept in DATA_DIR (made on first use, like the signing key); None in production without the setting (no
+        push)."""
+        if self.vapid_private_key:
+            return self.vapid_private_key
+        if self.environment == "production":
+            return None
+        if self._stored_vapid_key is None:
+            self._stored_vapid_key = stored_key(self.data_dir / VAPID_KEY_FILE, make=new_vapid_key)
+        return self._stored_vapid_key
 
-def stored_key(path: Path) -> str:
-    """The key in `path`, or a new random one written there first.
+    def vapid_contact(self) -> str:
+        """The `sub` of the VAPID claims: VAPID_SUBJECT, or a mailto: URL of SMTP_FROM's address."""
+        return self.vapid_subject or f"mailto:{parseaddr(self.smtp_from)[1] or 'noreply@localhost'}"
+
+
+def new_vapid_key() -> str:
+    """A new P-256 private key as base64url of its 32 bytes (the form VAPID_PRIVATE_KEY takes)."""
+    number = ec.generate_private_key(ec.SECP256R1()).private_numbers().private_value
+    return base64.urlsafe_b64encode(number.to_bytes(32, "big")).rstrip(b"=").decode()
+
+
+def stored_key(path: Path, make: Callable[[], str] = lambda: secrets.token_urlsafe(48)) -> str:
+    """The key in `path`, or a new one (`make`: random text) written there first.
 
     The file is created with mode 0600 from its first byte (never readable by others, not even for a moment) and
     published by a hard link, which fails instead of overwriting: when several processes start at once, the
@@ -129,7 +166,7 @@ def stored_key(path: Path) -> str:
         fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             with os.fdopen(fd, "w") as out:
-                out.write(secrets.token_urlsafe(48))
+                out.write(make())
                 out.flush()
                 os.fsync(out.fileno())
             with contextlib.suppress(FileExistsError):

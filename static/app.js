@@ -180,3 +180,8 @@
     }
   });
 })();
+
+// The service worker (an installable site; it shows push notices and caches the static shell, never a page).
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("/sw.js").catch(function () {});
+}

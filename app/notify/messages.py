@@ -96,6 +96,11 @@ def default_mode(kind: str) -> str:
     return DEFAULT_MODES.get(kind, "immediately")
 
 
+def default_push(kind: str) -> bool:
+    """Whether a kind is pushed to a user's devices before they choose: as its mail is sent by default."""
+    return default_mode(kind) != "off"
+
+
 @dataclass(frozen=True, slots=True)
 class Recipient:
     user_id: int

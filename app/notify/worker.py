@@ -14,12 +14,19 @@
    never waits for any of this.
 3. **Digest.** Once a day (DIGEST_HOUR_UTC) a user's pending `digest_item` rows become one `digest` mail.
 
+With a push sender, every mail row of a kind players can have pushed also becomes push rows for the recipient's
+devices, delivered beside the mails (app.notify.push_outbox). The worker runs every `interval` seconds, and
+sooner when woken (`wake`: a game changed), starting at most every `WAKE_GAP` seconds.
+
 Time is passed in (`now`), so tests move it instead of sleeping.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -45,6 +52,8 @@ from app.notify.messages import (
     subject_of,
 )
 from app.notify.preferences import UnsubscribeLinks
+from app.notify.push_outbox import PushOutbox
+from app.notify.push_sender import PushSender
 from app.notify.sender import Sender, SendFailed, build_email
 from app.play.email_change import MAIL as EMAIL_CONFIRM
 from app.play.email_change import EmailLinks
@@ -63,6 +72,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 DIGEST_LOCK = 7_424_211_002  # advisory lock class: one digest at a time per recipient
 SINCE_EVENTS = 200  # the most events since a player's last move a turn mail reads (it tells the newest few)
+WAKE_GAP = 0.2  # seconds between the starts of two runs at least, however often the worker is woken
 
 
 def utc_now() -> datetime:
@@ -141,6 +151,7 @@ class Notifier:
         clock: Clock = utc_now,
         reset_links: ResetLinks | None = None,
         email_links: EmailLinks | None = None,
+        pushes: PushSender | None = None,
     ) -> None:
         self.db = db
         self.sender = sender
@@ -150,18 +161,53 @@ class Notifier:
         self.email_links = email_links
         self.clock = clock
         self.cache = StateCache(capacity=256)
+        self.push = (
+            PushOutbox(db, pushes, settings.base_url, self._message, self._is_stale,
+                       lambda attempts: backoff(settings, attempts), settings.max_attempts)
+            if pushes is not None else None
+        )
+        self._woken = asyncio.Event()
 
     async def run_once(self, now: datetime | None = None) -> RunResult:
+        """One round: plan the changes' mails (and their pushes), fold the digests, send the pushes and the mails.
+        Push outcomes are counted as `push:<outcome>`."""
         now = now or self.clock()
         result = await self.plan_changes(now)
+        if self.push is not None:
+            result.planned += await self.push.plan(now)
         result.digests = await self.collect_digests(now)
-        for outcome in await self.deliver(now):
+        # The pushes and the mails go side by side: a slow push service never holds a mail back, nor the reverse.
+        pushed, mailed = await asyncio.gather(
+            self.push.deliver(now) if self.push is not None else _nothing(), self.deliver(now), return_exceptions=True
+        )
+        for failed in (pushed, mailed):  # both ran to their end; the first failure is the run's (an outage, a bug)
+            if isinstance(failed, BaseException):
+                raise failed
+        assert isinstance(pushed, list) and isinstance(mailed, list)
+        for outcome in pushed:
+            result.outcomes[f"push:{outcome}"] = result.outcomes.get(f"push:{outcome}", 0) + 1
+        for outcome in mailed:
             result.outcomes[outcome] = result.outcomes.get(outcome, 0) + 1
             metrics.MAILS.labels(outcome).inc()
         return result
 
+    def wake(self) -> None:
+        """Run again soon (a game changed: its notices are waiting), not after the whole interval."""
+        self._woken.set()
+
     async def run_forever(self, interval: float) -> None:
-        await run_forever(self.run_once, interval, log, "mail")
+        async def run_then_wait() -> None:
+            self._woken.clear()
+            started = time.monotonic()
+            try:
+                await self.run_once()
+            finally:
+                # Runs start WAKE_GAP apart at least: a busy server's moves are batched, a quiet one's go at once.
+                await asyncio.sleep(max(WAKE_GAP - (time.monotonic() - started), 0))
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._woken.wait(), max(interval - (time.monotonic() - started), 0))
+
+        await run_forever(run_then_wait, 0, log, "mail")
 
     # --- 1. plan --------------------------------------------------------------------------------------------
 
@@ -593,6 +639,10 @@ async def _since_last_move(
         if redacted is not None and stored.actor != seat:
             shown.append((stored.seq, redacted))
     return shown
+
+
+async def _nothing() -> list[str]:
+    return []
 
 
 async def _mode(session: AsyncSession, user_id: int, kind: str) -> str:

@@ -31,6 +31,8 @@ from app.store.tables import (
     Note,
     NotificationPreference,
     Outbox,
+    PushPreference,
+    PushSubscription,
     Rating,
     RatingHistory,
     Seat,
@@ -43,6 +45,8 @@ from app.store.tables import (
 ERASED: Final[tuple[InstrumentedAttribute[int | None], ...]] = (
     Note.user_id,  # private notes
     NotificationPreference.user_id,  # mail subscriptions
+    PushSubscription.user_id,  # the devices pushed to (their endpoints and keys)
+    PushPreference.user_id,  # which kinds are pushed
     Vacation.user_id,
     Watcher.user_id,  # open pages
     Invitation.user_id,  # invitations to the account
@@ -69,7 +73,7 @@ KEPT: Final[tuple[InstrumentedAttribute[int | None], ...]] = (
 
 async def export(session: AsyncSession, account: Account) -> dict[str, Any]:
     """Everything stored about `account`, for `GET /api/v1/me/export`: the account, its preferences and
-    vacations, its seats with their games, its chat messages and notes, and its rating."""
+    vacations, its seats with their games, its chat messages and notes, its push devices, and its rating."""
     user = await session.get(User, account.id)
     assert user is not None, "a signed-in account exists"
     seats = (
@@ -104,6 +108,16 @@ async def export(session: AsyncSession, account: Account) -> dict[str, Any]:
             select(Vacation.starts_at, Vacation.ends_at, Vacation.days).where(Vacation.user_id == account.id)
         )
     ).all()
+    pushed = (
+        await session.execute(
+            select(PushPreference.kind, PushPreference.push).where(PushPreference.user_id == account.id)
+        )
+    ).all()
+    devices = (
+        await session.scalars(
+            select(PushSubscription).where(PushSubscription.user_id == account.id).order_by(PushSubscription.id)
+        )
+    ).all()
     rating = await session.get(Rating, account.id)
     return {
         "account": {
@@ -116,6 +130,7 @@ async def export(session: AsyncSession, account: Account) -> dict[str, Any]:
         },
         "preferences": {
             "notifications": {kind: mode for kind, mode in preferences},
+            "push": {kind: push for kind, push in pushed},
             "invitations_from": "played_with" if user.invitations_from_played_with else "anyone",
             "vacations": [
                 {"starts_at": s.isoformat(), "ends_at": e.isoformat(), "days": d} for s, e, d in vacations
@@ -130,7 +145,12 @@ async def export(session: AsyncSession, account: Account) -> dict[str, Any]:
             for i, g, t, c, r in chat
         ],
         "notes": [{"game_id": g, "text": t, "updated_at": u.isoformat()} for g, t, u in notes],
-        "subscriptions": [],  # web push subscriptions, once the site has them
+        "subscriptions": [  # web push: each device's push service address and the keys its pushes are sealed to
+            {"id": d.id, "endpoint": d.endpoint, "keys": {"p256dh": d.p256dh, "auth": d.auth}, "device": d.device,
+             "created_at": d.created_at.isoformat(),
+             "last_sent_at": d.last_sent_at.isoformat() if d.last_sent_at else None}
+            for d in devices
+        ],
         "rating": None if rating is None else {"mu": rating.mu, "sigma": rating.sigma, "games": rating.games},
     }
 

@@ -328,11 +328,48 @@ class Outbox(Base):
     recipient_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     outcome: Mapped[str | None] = mapped_column(String(24))
     last_error: Mapped[str | None] = mapped_column(String(500))
+    # Whether the worker has made the push rows of this mail row (app.notify.push_outbox): every mail is looked at
+    # once for the recipient's devices, whatever becomes of the mail itself.
+    push_planned: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
 
     __table_args__ = (
         Index("ix_outbox_pending", "next_attempt_at", postgresql_where=text("sent_at IS NULL")),
         Index("ix_outbox_recipient", "recipient_id", "kind", "created_at"),
+        Index(
+            "ix_outbox_push_unplanned",
+            "id",
+            postgresql_where=text("NOT push_planned AND kind IN ('mail', 'digest_item')"),
+        ),
     )
+
+
+class PushSubscription(Base):
+    """A browser's push subscription (RFC 8030): where to post, and the keys its messages are encrypted to (RFC
+    8291). At most five per account (app.notify.push_devices); deleted when the push service says it is gone."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    endpoint: Mapped[str] = mapped_column(String(2048), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(100))
+    auth: Mapped[str] = mapped_column(String(40))
+    device: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime] = _now()
+    last_sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_push_subscriptions_user_id", "user_id", "created_at"),)
+
+
+class PushPreference(Base):
+    """Whether a user wants one kind of notice pushed to their devices; without a row, the kind's default
+    (app.notify.messages.default_push)."""
+
+    __tablename__ = "push_preferences"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32), primary_key=True)
+    push: Mapped[bool] = mapped_column(Boolean)
 
 
 class NotificationPreference(Base):

@@ -27,6 +27,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import app.i18n as i18n
 from app.i18n import N_, gettext
+from app.notify.push_sender import PushSender
 from app.play import notes
 from app.play.accounts import Account
 from app.play.bus import Bus
@@ -53,6 +54,7 @@ from app.web import (
     admin_api,
     api,
     guide_pages,
+    installable,
     language_pages,
     leaderboard_pages,
     lobby_pages,
@@ -64,6 +66,7 @@ from app.web import (
     ops,
     password_pages,
     player_pages,
+    push_api,
     rendering,
     settings_pages,
     stream,
@@ -374,6 +377,7 @@ class Services:
     chat: Chat
     notes: NoteBook
     readiness: Readiness
+    pushes: PushSender | None = None  # web push (None: no VAPID key, no push)
 
 
 Running = Callable[[], AbstractAsyncContextManager[Services]]
@@ -395,6 +399,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
             app.state.chat = services.chat
             app.state.notes = services.notes
             app.state.readiness = services.readiness
+            app.state.pushes = services.pushes
             app.state.signer = TokenSigner(settings.signing_key(), settings.token_max_age_hours * 3600)
             yield
 
@@ -434,6 +439,8 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.include_router(stream.router)
     app.include_router(api.router)
     app.include_router(notifications.router)
+    app.include_router(push_api.router)
+    app.include_router(installable.router)
     app.include_router(vacation_api.router)
     app.include_router(your_data_api.router)
     app.include_router(admin_api.router)

@@ -1,4 +1,4 @@
-"""Mail settings over the API (how each kind of mail is sent, whose invitations are taken) and the one-click
+"""Mail and push settings over the API (how each kind of notice is sent, whose invitations are taken) and the one-click
 unsubscribe page every mail links to."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 import app.i18n as i18n
 from app.i18n import gettext
-from app.notify import preferences
+from app.notify import channels, preferences, push_devices
 from app.notify.messages import DIGEST_LABEL, KIND_LABELS, KINDS, TEMPLATES
 from app.notify.preferences import UnsubscribeLinks
 from app.play import invitations
@@ -33,8 +33,14 @@ INVITATIONS_FROM = ("Whose invitations the account takes: anyone's (the default)
                     "shared a running or finished game with it (403 `invitations_refused` for the others).")
 
 
+Channel = Literal["mail", "push", "both", "none"]
+CHANNELS = ("How each kind reaches the player: by mail (as `preferences` says: at once or in the digest), pushed to "
+            "their devices, both, or neither.")
+
+
 class PreferencesOut(BaseModel):
     preferences: dict[str, Mode] = Field(description=f"Mode per kind of mail; kinds: {', '.join(KINDS)}.")
+    channels: dict[str, Channel] = Field(description=CHANNELS)
     labels: dict[str, str]
     invitations_from: InvitationsFrom = Field(description=INVITATIONS_FROM)
 
@@ -44,6 +50,8 @@ class PreferencesIn(BaseModel):
 
     preferences: dict[str, Mode] = Field(default_factory=dict,
                                          description="Kinds to change, each to immediately, digest or off.")
+    channels: dict[str, Channel] = Field(default_factory=dict, description=CHANNELS + " A kind turned to mail or "
+                                         "both keeps its mail mode, or is mailed at once if it was off.")
     invitations_from: InvitationsFrom | None = Field(default=None, description=INVITATIONS_FROM)
 
 
@@ -62,11 +70,13 @@ async def get_preferences(account: CurrentAccount, session: SessionDep) -> Prefe
 async def put_preferences(body: PreferencesIn, account: CurrentAccount, session: SessionDep) -> PreferencesOut:
     """Change the mode of some kinds of mail (the others stay as they are), and, with `invitations_from`, whose
     invitations the caller takes."""
-    unknown = sorted(set(body.preferences) - set(KINDS))
+    unknown = sorted((set(body.preferences) | set(body.channels)) - set(KINDS))
     if unknown:
         raise Invalid("unknown_kind", "There is no kind of mail called '{kind}'; kinds: {kinds}.",
                       kind=unknown[0], kinds=", ".join(KINDS))
     await preferences.set_modes(session, account.id, body.preferences)
+    if body.channels:
+        await channels.set_channels(session, account.id, body.channels)
     if body.invitations_from is not None:
         await invitations.take_invitations_from_anyone(session, account.id, body.invitations_from == "anyone")
     await session.commit()
@@ -75,8 +85,10 @@ async def put_preferences(body: PreferencesIn, account: CurrentAccount, session:
 
 async def _preferences(session: SessionDep, user_id: int) -> PreferencesOut:
     anyone = await invitations.takes_invitations_from_anyone(session, user_id)
+    modes = await preferences.modes(session, user_id)
     return PreferencesOut(
-        preferences=await preferences.modes(session, user_id),  # type: ignore[arg-type]
+        preferences=modes,  # type: ignore[arg-type]
+        channels=channels.channels(modes, await push_devices.push_choices(session, user_id)),  # type: ignore[arg-type]
         labels=_labels(),
         invitations_from="anyone" if anyone else "played_with",
     )

@@ -1,5 +1,6 @@
-"""The player's settings page: how each kind of mail is sent, vacation days that stop one's move clocks, the
-time zone and reminder hours of the clock, the e-mail address, the password, and signing out everywhere.
+"""The player's settings page: how each kind of notice is sent (mail, push), the devices pushed to, vacation days
+that stop one's move clocks, the time zone and reminder hours of the clock, the e-mail address, the password, and
+signing out everywhere.
 
 Every mail's footer links here. Handlers only parse, call the notification preferences, the clocks and the
 sign-in service, and render; every POST checks the CSRF token first.
@@ -18,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import app.i18n as i18n
 from app.i18n import N_, gettext
-from app.notify import preferences
+from app.notify import preferences, push_devices
 from app.notify.messages import KIND_LABELS, KINDS, MODES
 from app.play import clocks, invitations
 from app.play.accounts import Account, email_of, set_language
@@ -27,6 +28,7 @@ from app.play.errors import PlayError
 from app.play.service import GameService
 from app.web import csrf
 from app.web.deps import OptionalAccount, OptionalSignedIn, ServiceDep, SessionDep, SignInDep, client_address
+from app.web.fields import Id
 from app.web.forms import FormStr, OptionalFormStr
 from app.web.language import browser_language
 from app.web.rendering import redirect, refused, render, said, to_login
@@ -44,6 +46,8 @@ async def _context(account: Account, service: GameService, session: AsyncSession
     # Only admins are ever sent the admins' alerts: the others are not asked about them.
     kinds = [kind for kind in KINDS if account.is_admin or kind != "admin_alert"]
     return {"kinds": kinds, "labels": KIND_LABELS, "modes": MODES, "mode_labels": MODE_LABELS, "current": modes,
+            "pushed": await push_devices.push_choices(session, account.id),
+            "devices": await push_devices.devices(session, account.id),
             "vacation": vacation, "email": email or "", **await clock_context(service, account),
             "invitations_from_anyone": await invitations.takes_invitations_from_anyone(session, account.id)}
 
@@ -85,10 +89,31 @@ async def save_notifications(request: Request, account: OptionalAccount, service
         return render(request, "pages/error.html", account, status=403, message=said(exc))
     changes = {kind: str(form[kind]) for kind in KINDS if form.get(kind) in MODES}
     await preferences.set_modes(session, account.id, changes)
+    if form.get("push_shown"):  # the form's push boxes: one per kind shown, an unticked one is not sent
+        shown = [kind for kind in KINDS if account.is_admin or kind != "admin_alert"]
+        await push_devices.set_push(session, account.id, {kind: form.get(f"push:{kind}") == "on" for kind in shown})
     if form.get("invitations_from") in ("anyone", "played_with"):
         await invitations.take_invitations_from_anyone(session, account.id, form["invitations_from"] == "anyone")
     await session.commit()
     return await _page(request, account, service, session, notice=gettext("Your mail settings are saved."))
+
+
+@router.post("/settings/push/{subscription_id}/delete")
+async def remove_device(request: Request, subscription_id: Id, account: OptionalAccount, service: ServiceDep,
+                        session: SessionDep, csrf_token: OptionalFormStr = None) -> Response:
+    """Stop pushing to one of the player's devices."""
+    if account is None:
+        return to_login(request)
+    try:
+        csrf.check(request, csrf_token)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    try:
+        await push_devices.unsubscribe(session, account.id, subscription_id)
+    except PlayError as exc:
+        return await _page(request, account, service, session, status=404, error=said(exc))
+    await session.commit()
+    return await _page(request, account, service, session, notice=gettext("That device gets no more notifications."))
 
 
 @router.post("/settings/language")

@@ -16,7 +16,7 @@ from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from support import assert_error
 
 from app.main import create_app
-from app.settings import KEY_FILE, Settings
+from app.settings import KEY_FILE, VAPID_KEY_FILE, Settings
 
 # The constant that development servers used to sign with: anyone could read it in the source.
 OLD_CONSTANT = "development-only-secret-key-change-me"
@@ -71,7 +71,9 @@ async def test_a_development_key_is_kept_in_data_dir_and_reused_on_the_next_star
         assert r.status_code == 200, r.text
     key_file = tmp_path / "one" / KEY_FILE
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
-    assert [p.name for p in key_file.parent.iterdir()] == [KEY_FILE]  # no draft left behind
+    # The web push key (issue 28) is kept beside it, the same way; no draft of either left behind.
+    assert sorted(p.name for p in key_file.parent.iterdir()) == sorted([KEY_FILE, VAPID_KEY_FILE])
+    assert stat.S_IMODE((key_file.parent / VAPID_KEY_FILE).stat().st_mode) == 0o600
 
 
 async def test_another_data_dir_gets_another_key(clean_db: str, tmp_path: Path) -> None:

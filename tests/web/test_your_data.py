@@ -20,6 +20,7 @@ from app.play.your_data import ERASED, KEPT
 from app.store.db import to_libpq_url
 from app.store.tables import Base
 from app.verify import verify_export
+from tests.notify.push_service import Browser
 from tests.play.finishing import play_to_the_end
 from tests.web.test_pages import signed_in
 
@@ -52,6 +53,11 @@ async def test_the_export_holds_everything_stored_about_the_caller(api: Api, cli
                              headers=ann.headers)).status_code == 200
     r = await client.put("/api/v1/me/notifications", json={"preferences": {"your_turn": "digest"}}, headers=ann.headers)
     assert r.status_code == 200, r.text
+    device = {"endpoint": "https://93.184.215.14/push/ann", "keys": Browser().keys()}
+    r = await client.post("/api/v1/push/subscriptions", json=device, headers=ann.headers)
+    assert r.status_code == 201, r.text
+    r = await client.put("/api/v1/me/notifications", json={"channels": {"chat": "push"}}, headers=ann.headers)
+    assert r.status_code == 200, r.text
     assert (await client.get("/api/v1/me/export")).status_code == 401
     r = await client.get("/api/v1/me/export", headers=ann.headers)
     assert r.status_code == 200 and r.headers["content-disposition"] == 'attachment; filename="carson-city-ann.json"'
@@ -60,8 +66,10 @@ async def test_the_export_holds_everything_stored_about_the_caller(api: Api, cli
     assert [g["game_id"] for g in data["games"]] == [gid]
     assert [m["text"] for m in data["chat_messages"]] == ["good luck"]
     assert [n["text"] for n in data["notes"]] == ["bob likes ranches"]
-    assert data["preferences"]["notifications"] == {"your_turn": "digest"}
-    assert data["subscriptions"] == []
+    assert data["preferences"]["notifications"] == {"your_turn": "digest", "chat": "off"}
+    assert data["preferences"]["push"] == {"chat": True}
+    [subscription] = data["subscriptions"]
+    assert subscription["endpoint"] == device["endpoint"] and subscription["keys"] == device["keys"]
     assert "password" not in str(data) and "seed" not in str(data), "no hash, no secret of a game"
     bob_data = (await client.get("/api/v1/me/export", headers=bob.headers)).json()
     assert bob_data["chat_messages"] == [] and bob_data["notes"] == []
@@ -80,6 +88,10 @@ async def test_deleting_an_account(app: Any, api: Api, client: httpx.AsyncClient
     assert r.status_code in (200, 204), r.text
     await client.put(f"/api/v1/games/{running['id']}/notes", json={"text": "secret plan"}, headers=ann.headers)
     await client.post(f"/api/v1/games/{running['id']}/chat", json={"text": "hello"}, headers=ann.headers)
+    r = await client.post("/api/v1/push/subscriptions", headers=ann.headers,
+                          json={"endpoint": "https://93.184.215.14/push/ann", "keys": Browser().keys()})
+    assert r.status_code == 201, r.text
+    await client.put("/api/v1/me/notifications", json={"channels": {"chat": "both"}}, headers=ann.headers)
 
     assert_error(await client.post("/api/v1/me/delete", json={"password": "wrong one"}, headers=ann.headers),
                  403, "wrong_password")
@@ -96,7 +108,8 @@ async def test_deleting_an_account(app: Any, api: Api, client: httpx.AsyncClient
     with psycopg.connect(to_libpq_url(clean_db)) as conn:
         assert conn.execute("SELECT username, email, deleted_at IS NOT NULL FROM users WHERE id = %s",
                             (ann.id,)).fetchone() == (name, None, True)
-        for table in ("notes", "notification_preferences", "sessions", "watchers"):
+        for table in ("notes", "notification_preferences", "sessions", "watchers", "push_subscriptions",
+                      "push_preferences"):
             assert conn.execute(f"SELECT count(*) FROM {table} WHERE user_id = %s", (ann.id,)).fetchone() == (0,)
         assert conn.execute("SELECT count(*) FROM game_events WHERE data::text LIKE '%%\"ann\"%%'").fetchone() == (0,)
     # Everywhere the name is shown: the game's seats, the chat, the handover in the log.
