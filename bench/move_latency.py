@@ -130,16 +130,26 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def process(args: list[str], env: dict[str, str]) -> Iterator[None]:
+def process(args: list[str], env: dict[str, str]) -> Iterator[int]:
+    """A process running while the block runs: its id."""
     proc = subprocess.Popen(args, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        yield
+        yield proc.pid
     finally:
         proc.terminate()
         try:
             proc.wait(15)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def server_cpu(pid: int) -> float:
+    """A process's CPU seconds so far (user and system), NaN where /proc cannot tell."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (IndexError, OSError):
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def wait_up(url: str) -> None:
