@@ -75,6 +75,7 @@ class Round:
     errors_at: list[tuple[float, str]] = field(default_factory=list)
     lags: list[tuple[float, float]] = field(default_factory=list)  # (when, ms): the client's event loop's lag
     cpu: float = 0.0  # the client process's CPU seconds in the counted window
+    details: list[str] = field(default_factory=list)  # what each refused move had heard, and where the game was
     games: int = 0
 
     def absorb(self, other: Round) -> None:
@@ -85,6 +86,7 @@ class Round:
         self.errors_at += other.errors_at
         self.lags += other.lags
         self.games += other.games
+        self.details += other.details
         for kind, count in other.errors.items():
             self.errors[kind] = self.errors.get(kind, 0) + count
 
@@ -142,21 +144,25 @@ class Load:
     ) -> None:
         """Follow the game's stream and move whenever this seat is awaited, until the game ends."""
         url = f"/api/v1/games/{game_id}/stream?moves=true"
+        heard: list[tuple[int, list[int]]] = []  # the (seq, to_act) of the stream's last turn events, for errors
         async with aconnect_sse(self.client, "GET", url, headers=headers) as source:
             async for event in source.aiter_sse():
                 if event.event != "turn":
                     continue
                 head = json.loads(event.data)
+                heard = [*heard[-3:], (head["seq"], head["to_act"])]
                 if head["status"] == "finished":
                     return
                 if seat in head["to_act"] and head["moves"]:
-                    await self.move(game_id, headers, head, chooser, spent)
+                    await self.move(game_id, headers, head, chooser, spent, f"seat {seat}, stream heard {heard}")
 
     async def move(
-        self, game_id: int, headers: dict[str, str], options: dict[str, Any], chooser: random.Random, spent: Round
+        self, game_id: int, headers: dict[str, str], options: dict[str, Any], chooser: random.Random, spent: Round,
+        context: str,
     ) -> None:
-        """Post one of the moves offered; after a refusal, count the error and try again with the options as GET
-        .../moves gives them (up to 3 times), so that one error does not stall the game."""
+        """Post one of the moves offered; after a refusal, count the error (noting what the stream had said and
+        where the game was) and try again with the options as GET .../moves gives them (up to 3 times), so that
+        one error does not stall the game."""
         for _ in range(3):
             body = {"seq": options["seq"], "move": chooser.choice(options["moves"])}
             start = time.perf_counter()
@@ -167,7 +173,10 @@ class Load:
                 spent.server.append(server_ms(r))
                 return
             spent.error(f"{r.status_code} {r.json().get('detail', {}).get('code', '')}")
+            posted = options["seq"]
             options = (await self.client.get(f"/api/v1/games/{game_id}/moves", headers=headers)).json()
+            spent.details.append(f"game {game_id}, {context}: posted at seq {posted}, GET .../moves then said seq "
+                                 f"{options.get('seq')} with {len(options.get('moves', []))} moves")
             if not options.get("moves"):
                 return
 
@@ -331,6 +340,8 @@ def bench(url: str, database: str, server_pid: int, args: argparse.Namespace) ->
         everything.absorb(part)
     counted = args.rounds * args.seconds
     print(f"all rounds (target: p99 within 4x p50, 0 errors):\n  {everything.line()}")
+    for detail in spent.details:
+        print(f"  refused: {detail}")
     print(f"  client processes' event loops, lag of a {LAG_TICK * 1000:g} ms timer: "
           f"{_spread([lag for _, lag in everything.lags])}")
     print(f"  GET /healthz from an idle client process, round trip: {_spread(seen.trips)}")
