@@ -24,14 +24,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import re
 import resource
 import statistics
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from move_latency import PASSWORD, bench_database, free_port, server_env, wait_up  # noqa: E402
+from move_latency import PASSWORD, bench_database, free_port, process, server_cpu, server_env, wait_up  # noqa: E402
 
 SERVER = [sys.executable, "-m", "app", "serve", "--port"]  # and the port
 SERVER_PID: list[int] = []  # the server's process id, for its CPU time (Linux's /proc)
@@ -49,29 +46,6 @@ SERVER_PID: list[int] = []  # the server's process id, for its CPU time (Linux's
 OPENING_AT_ONCE = 50  # streams opened concurrently while setting up (not timed)
 SEQ = re.compile(rb'"seq": ?(\d+)')
 BLANK_LINE = re.compile(rb"\r?\n\r?\n")  # the end of an event (sse-starlette ends its lines with CRLF)
-
-
-@contextlib.contextmanager
-def serving(args: list[str], env: dict[str, str]) -> Iterator[int]:
-    """The server's process while the block runs: its id."""
-    proc = subprocess.Popen(args, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        yield proc.pid
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-def server_cpu() -> float:
-    """The server process's CPU seconds so far (user and system), NaN where /proc cannot tell."""
-    try:
-        fields = Path(f"/proc/{SERVER_PID[0]}/stat").read_text().rsplit(")", 1)[1].split()
-    except (IndexError, OSError):
-        return float("nan")
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class StreamClient(asyncio.Protocol):
@@ -186,12 +160,12 @@ async def one_round(
     try:
         for index in range(args.moves):
             figures_of_move = Figures()
-            cpu_before = server_cpu()
+            cpu_before = server_cpu(SERVER_PID[0])
             move_seq, answered = await make_move(client, game_id, players)
             deadline = answered + args.timeout
             while time.perf_counter() < deadline and any(move_seq not in s.arrived for s in streams):
                 await asyncio.sleep(0.01)
-            figures_of_move.server_cpu_ms.append((server_cpu() - cpu_before) * 1000)
+            figures_of_move.server_cpu_ms.append((server_cpu(SERVER_PID[0]) - cpu_before) * 1000)
             for stream in streams:
                 at = stream.arrived.get(move_seq)
                 if at is None:
@@ -260,7 +234,7 @@ def main() -> None:
     with contextlib.ExitStack() as stack:
         env = server_env(bench_database(stack), SIGN_UPS_PER_ADDRESS_PER_HOUR="100000")
         port = free_port()
-        SERVER_PID.append(stack.enter_context(serving([*SERVER, str(port)], env)))
+        SERVER_PID.append(stack.enter_context(process([*SERVER, str(port)], env)))
         asyncio.run(wait_up(f"http://127.0.0.1:{port}/healthz"))
         asyncio.run(bench(port, args))
 

@@ -9,10 +9,13 @@ check the bearer token, look its session and user up, insert one row, commit —
 per game (in a game one seat moves at a time, and a player moves as soon as it may).
 
 Both are measured in rounds that alternate project and floor at the same concurrency, so that the noise of a
-shared machine falls on both alike. Per round: the p50 of the server's own time (its `Server-Timing` header) for
-POST .../moves and for the floor, their ratio, and the throughput (moves/s, floor requests/s). At the end, per
-concurrency: the MEDIAN OF THE ROUNDS' RATIOS and the medians of the throughputs. Targets: ratio <= 1.5, and
-moves/s >= half the floor's requests/s.
+shared machine falls on both alike. A request's latency is measured from outside: its round trip as the client
+process sees it (from sending the request to having read the whole answer; the client runs in its own process,
+talking HTTP to the servers). Per round: the p50 of that round trip for POST .../moves and for the floor, their
+ratio, the same for the server's own time (its `Server-Timing` header) beside it, and the throughput (moves/s,
+floor requests/s). At the end, per concurrency: the MEDIAN OF THE ROUNDS' RATIOS (round trips; server times in
+brackets) and the medians of the throughputs. Targets (issue 24): round-trip ratio <= 1.25, and moves/s >= half
+the floor's requests/s.
 
 Run: `.venv/bin/python bench/move_latency.py [--games 1 10] [--rounds 5] [--seconds 4] [--client poll]`
 (default: 1 and 10 concurrent games, about two minutes in all). Uses BENCH_DATABASE_URL if set, else an embedded
@@ -127,16 +130,26 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def process(args: list[str], env: dict[str, str]) -> Iterator[None]:
+def process(args: list[str], env: dict[str, str]) -> Iterator[int]:
+    """A process running while the block runs: its id."""
     proc = subprocess.Popen(args, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        yield
+        yield proc.pid
     finally:
         proc.terminate()
         try:
             proc.wait(15)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def server_cpu(pid: int) -> float:
+    """A process's CPU seconds so far (user and system), NaN where /proc cannot tell."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (IndexError, OSError):
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def wait_up(url: str) -> None:
@@ -156,14 +169,24 @@ def server_ms(response: httpx.Response) -> float:
 
 @dataclass
 class Phase:
-    """The server times of one phase's successful requests, and how long the phase ran."""
+    """The round trips (ms, as the client saw them) and the server's own times of one phase's successful requests,
+    and how long the phase ran."""
 
     samples: list[float] = field(default_factory=list)
+    server: list[float] = field(default_factory=list)
     seconds: float = 0.0
+
+    def record(self, start: float, response: httpx.Response) -> None:
+        self.samples.append((time.perf_counter() - start) * 1000)
+        self.server.append(server_ms(response))
 
     @property
     def p50(self) -> float:
         return statistics.median(self.samples) if self.samples else float("nan")
+
+    @property
+    def server_p50(self) -> float:
+        return statistics.median(self.server) if self.server else float("nan")
 
     @property
     def rate(self) -> float:
@@ -198,7 +221,7 @@ class Bench:
         return game
 
     async def seat(
-        self, gid: int, seat: int, headers: dict[str, str], chooser: random.Random, until: float, moves: list[float]
+        self, gid: int, seat: int, headers: dict[str, str], chooser: random.Random, until: float, moves: Phase
     ) -> None:
         """Follow the game's stream like a real client; move (at random) whenever this seat is awaited. The
         `stream` client takes its options from the stream's events (`?moves=true`), the `poll` client asks for
@@ -220,11 +243,12 @@ class Bench:
                 if not options["moves"]:
                     continue
                 body = {"seq": options["seq"], "move": chooser.choice(options["moves"])}
+                start = time.perf_counter()
                 r = await self.app.post(f"/api/v1/games/{gid}/moves", json=body, headers=headers)
                 if r.status_code == 200 and time.perf_counter() < until:
-                    moves.append(server_ms(r))
+                    moves.record(start, r)
 
-    async def table(self, pair: Pair, chooser: random.Random, until: float, moves: list[float]) -> None:
+    async def table(self, pair: Pair, chooser: random.Random, until: float, moves: Phase) -> None:
         """Play the pair's games one after the other until `until`."""
         while time.perf_counter() < until:
             game = pair.ready.pop() if pair.ready else await self.new_game(pair)
@@ -243,7 +267,7 @@ class Bench:
         phase = Phase()
         start = time.perf_counter()
         until = start + seconds
-        tables = [asyncio.create_task(self.table(pair, chooser, until, phase.samples)) for pair in pairs]
+        tables = [asyncio.create_task(self.table(pair, chooser, until, phase)) for pair in pairs]
         await asyncio.sleep(seconds)
         for task in tables:
             task.cancel()
@@ -258,10 +282,11 @@ class Bench:
 
         async def client(headers: dict[str, str]) -> None:
             while time.perf_counter() < until:
+                start = time.perf_counter()
                 r = await self.floor.post("/floor", headers=headers)
                 r.raise_for_status()
                 if time.perf_counter() < until:
-                    phase.samples.append(server_ms(r))
+                    phase.record(start, r)
 
         await asyncio.gather(*(client(pair.headers[0]) for pair in pairs))
         phase.seconds = seconds
@@ -297,25 +322,29 @@ async def bench(
             await runner.project(tables, WARM_UP_SECONDS, chooser)
             await runner.floor_phase(tables, WARM_UP_SECONDS)
             print(f"\n{games} concurrent two-player game(s), {rounds} rounds of {seconds:g} s each side:")
-            ratios, move_rates, floor_rates = [], [], []
+            ratios, server_ratios, move_rates, floor_rates = [], [], [], []
             for index in range(rounds):
                 moves = await runner.project(tables, seconds, chooser)
                 bare = await runner.floor_phase(tables, seconds)
                 ratios.append(moves.p50 / bare.p50)
+                server_ratios.append(moves.server_p50 / bare.server_p50)
                 move_rates.append(moves.rate)
                 floor_rates.append(bare.rate)
                 print(
-                    f"  round {index + 1}: POST .../moves p50 {moves.p50:6.2f} ms (n={len(moves.samples):4d}, "
-                    f"{moves.rate:6.1f} moves/s) | floor p50 {bare.p50:6.2f} ms (n={len(bare.samples):5d}, "
-                    f"{bare.rate:6.1f} req/s) | ratio {ratios[-1]:.2f}"
+                    f"  round {index + 1}: POST .../moves p50 {moves.p50:6.2f} ms [server {moves.server_p50:5.2f}] "
+                    f"(n={len(moves.samples):4d}, {moves.rate:6.1f}/s) | floor p50 {bare.p50:6.2f} ms [server "
+                    f"{bare.server_p50:5.2f}] (n={len(bare.samples):5d}, {bare.rate:6.1f}/s) | ratio "
+                    f"{ratios[-1]:.2f} [{server_ratios[-1]:.2f}]"
                 )
-            ratio, move_rate, floor_rate = (statistics.median(x) for x in (ratios, move_rates, floor_rates))
-            summary.append((games, ratio, move_rate, floor_rate))
-        print("\nsummary (median over rounds; targets: ratio <= 1.25 (issue 24), moves/s >= 0.50 x floor req/s)")
-        for games, ratio, move_rate, floor_rate in summary:
+            summary.append((games, *(statistics.median(x) for x in (ratios, server_ratios, move_rates, floor_rates))))
+        print(
+            "\nsummary (median over rounds of the round trips' p50 ratio, server times' in brackets; targets: ratio "
+            "<= 1.25 (issue 24), moves/s >= 0.50 x floor req/s)"
+        )
+        for games, ratio, server_ratio, move_rate, floor_rate in summary:
             print(
-                f"  {games:2d} game(s): ratio of p50s {ratio:.2f} | {move_rate:.1f} moves/s vs floor "
-                f"{floor_rate:.1f} req/s ({move_rate / floor_rate:.2f} x)"
+                f"  {games:2d} game(s): ratio of p50s {ratio:.2f} [{server_ratio:.2f}] | {move_rate:.1f} moves/s vs "
+                f"floor {floor_rate:.1f} req/s ({move_rate / floor_rate:.2f} x)"
             )
 
 

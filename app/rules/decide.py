@@ -10,6 +10,7 @@ decision it answers registered (`registry.DECLINES`).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import islice
 from typing import TYPE_CHECKING, Any, Final
 
 import app.rules.families  # noqa: F401  (every family registers its moves before one is played)
@@ -30,6 +31,7 @@ from app.rules.prices import parcel_price
 from app.rules.registry import DECLINES, move_handler
 from app.rules.registry import MOVES as _MOVES
 from app.rules.rng import Rng
+from app.rules.steps import Folded
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
     from app.rules.moves import (
@@ -88,9 +90,13 @@ def advance(s: GameState, rng: Rng) -> tuple[list[Event], GameState]:
                 return produced, s
             seat, move = forced
             new = _MOVES[move["type"]](s, seat, move, rng, step.kind)
+            done = 0
         else:
             new = step(rng)
-        for event in new:
+            done = 0
+            if type(new) is Folded:  # its first events were folded already, from this very state
+                s, done = new.after, new.done
+        for event in islice(new, done, None):
             s = evolve(s, event)
         produced += new
     raise RuntimeError("the game flow produced too many automatic events")

@@ -9,8 +9,8 @@ did.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from app.rules.events import DuelTarget
 
@@ -64,10 +64,11 @@ class Decision(StrEnum):
     FINAL_ROADS = "final_roads"
 
 
-@dataclass(frozen=True, slots=True)
-class Awaiting:
+class Awaiting(NamedTuple):
     """A decision the game waits for: its kind (which moves are listed) and the seats that must decide; for a
-    duel's decisions, what the duel is fought over (a dynamite chip there asks for two tiles)."""
+    duel's decisions, what the duel is fought over (a dynamite chip there asks for two tiles). A named tuple
+    rather than a frozen dataclass: the flow makes one for nearly every state a game passes through, and a tuple
+    is made several times faster."""
 
     kind: Decision
     seats: tuple[int, ...]

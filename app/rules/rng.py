@@ -15,15 +15,17 @@ T = TypeVar("T")
 
 class Rng:
     def __init__(self, seed: int, seq: int) -> None:
-        self._key = f"carson-city:{seed}:{seq}"
+        self._seed = seed
+        self._seq = seq
         self._generator: random.Random | None = None
         self.draws = 0
 
     @property
     def _random(self) -> random.Random:
-        # Seeding costs more than most decisions; most decisions draw nothing, so seed only on first use.
+        # Seeding (and even writing the key) costs more than most decisions; most decisions draw nothing, so
+        # seed only on first use.
         if self._generator is None:
-            self._generator = random.Random(self._key)
+            self._generator = random.Random(f"carson-city:{self._seed}:{self._seq}")
         return self._generator
 
     def die(self) -> int:

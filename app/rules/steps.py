@@ -20,14 +20,28 @@ def at_once(*events: Event) -> Auto:
     return lambda rng: list(events)
 
 
+class Folded(list[Event]):
+    """A step's events, of which the first `done` are already folded into `after`: `completed` folds its events
+    to name the next busy step, and `decide.advance` goes on from `after` instead of folding them a second time
+    (the same states: the fold is deterministic)."""
+
+    __slots__ = ("after", "done")
+
+    def __init__(self, events: list[Event], after: GameState, done: int) -> None:
+        super().__init__(events)
+        self.after = after
+        self.done = done
+
+
 def completed(s: GameState, *events: Event) -> Auto:
-    """The events of a step that finish it at once, then the cursor moves on."""
+    """The events of a step that finish it at once, then the cursor moves on. Produced from `s`, the state the
+    step was asked of (as `flow.next_step` does)."""
 
     def produce(rng: Rng) -> list[Event]:
         after = s
         for event in events:
             after = evolve(after, event)
-        return [*events, *finish_step(after)]
+        return Folded([*events, *finish_step(after)], after, len(events))
 
     return produce
 
