@@ -152,7 +152,7 @@ _WRITE = """
     ),
     -- Seats newly awaited (or handed over, or awaited again after their own move) get a fresh deadline that
     -- starts after any vacation under way (where the table allows vacations) and, at a table that pauses on
-    -- weekends, counts its hours outside the player's weekend (`clock_deadline`, migration 0015); seats no longer
+    -- weekends, counts its hours outside the player's weekend (`seat_deadline`, migration 0015); seats no longer
     -- awaited lose theirs; an undoing seat gets back the clock its undone move found, which every seat's change
     -- keeps. Untimed games keep no clocks.
     clocked AS (
@@ -162,17 +162,11 @@ _WRITE = """
             undo_deadline = s.deadline, undo_reminded = s.reminded,
             deadline = CASE
                 WHEN s.seat = %(back_seat)s THEN s.undo_deadline
-                WHEN s.seat = ANY(CAST(%(restart)s AS integer[])) THEN clock_deadline(
-                    GREATEST(CAST(%(now)s AS timestamptz), COALESCE((
-                        SELECT max(v.ends_at) FROM vacations AS v
-                        WHERE m.vacations AND v.user_id = COALESCE(CASE WHEN s.seat = %(handover_seat)s
-                                                   THEN CAST(%(handover_user)s AS integer) END, s.user_id)
-                          AND v.starts_at <= CAST(%(now)s AS timestamptz) AND v.ends_at > CAST(%(now)s AS timestamptz)
-                    ), CAST(%(now)s AS timestamptz))),
-                    m.move_timeout_hours,
-                    (SELECT u.time_zone FROM users AS u WHERE u.id = COALESCE(CASE WHEN s.seat = %(handover_seat)s
-                                                   THEN CAST(%(handover_user)s AS integer) END, s.user_id)),
-                    m.pause_weekends)
+                WHEN s.seat = ANY(CAST(%(restart)s AS integer[])) THEN seat_deadline(
+                    CAST(%(now)s AS timestamptz), m.move_timeout_hours,
+                    COALESCE(CASE WHEN s.seat = %(handover_seat)s THEN CAST(%(handover_user)s AS integer) END,
+                             s.user_id),
+                    m.pause_weekends, m.vacations)
                 WHEN s.seat = ANY(CAST(%(to_act)s AS integer[])) THEN s.deadline
             END,
             reminded = s.seat = ANY(CAST(%(keep)s AS integer[])) AND s.reminded

@@ -10,7 +10,10 @@ marks a line of the table chat that the site wrote (a vacation day used), with w
 
 `clock_deadline(start, hours, zone, weekends)` is when a clock started at `start` with `hours` runs out: `start +
 hours`, or with `weekends` the same number of hours counted outside Saturdays and Sundays in `zone` (an unknown
-zone counts as UTC, so a stale name never stops a move).
+zone counts as UTC, so a stale name never stops a move). `seat_deadline(moment, hours, player, weekends,
+allow_vacations)` is a seat's fresh clock for `player` at `moment`: it starts after any vacation of theirs under way
+(where the table allows vacations) and runs by `clock_deadline` in their time zone — one call, so the statement
+that records a move stays short enough for the driver to keep it parsed.
 
 Revision ID: 0015
 Revises: 0016
@@ -64,6 +67,21 @@ END
 $$
 """
 
+SEAT_DEADLINE = """
+CREATE OR REPLACE FUNCTION seat_deadline(
+    moment timestamptz, hours integer, player integer, weekends boolean, allow_vacations boolean
+) RETURNS timestamptz LANGUAGE sql STABLE AS $$
+    SELECT clock_deadline(
+        GREATEST(moment, COALESCE((
+            SELECT max(v.ends_at) FROM vacations AS v
+            WHERE allow_vacations AND v.user_id = player AND v.starts_at <= moment AND v.ends_at > moment
+        ), moment)),
+        hours,
+        (SELECT u.time_zone FROM users AS u WHERE u.id = player),
+        weekends)
+$$
+"""
+
 
 def upgrade() -> None:
     """Upgrade schema."""
@@ -84,10 +102,12 @@ def upgrade() -> None:
     )
     op.add_column("chat_messages", sa.Column("notice", postgresql.JSONB(astext_type=sa.Text()), nullable=True))
     op.execute(CLOCK_DEADLINE)
+    op.execute(SEAT_DEADLINE)
 
 
 def downgrade() -> None:
     """Downgrade schema."""
+    op.execute("DROP FUNCTION IF EXISTS seat_deadline(timestamptz, integer, integer, boolean, boolean)")
     op.execute("DROP FUNCTION IF EXISTS clock_deadline(timestamptz, integer, text, boolean)")
     op.drop_column("chat_messages", "notice")
     op.drop_constraint(op.f("fk_vacations_game_id_games"), "vacations", type_="foreignkey")
