@@ -78,10 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
     tour = commands.add_parser("tournament", help="bots play complete games against each other; their win rates")
     tour.add_argument("--players", type=int, default=4)
     tour.add_argument("--bots", default="heuristic,random",
-                      help="bots seat by seat (heuristic, random, default), the last one fills the other seats")
+                      help="bots seat by seat (easy, normal or heuristic, hard, random, default), the last one fills "
+                           "the other seats; the last line is the first one's win rate")
     tour.add_argument("--games", type=int, default=10)
     tour.add_argument("--seed", type=int, default=1)
     tour.add_argument("--variants", default="{}", help="variant settings as JSON (see the API's `variants`)")
+    tour.add_argument("--hard-playouts", type=int, default=None, help="the hard bot's playouts per move at most")
+    tour.add_argument("--hard-seconds", type=float, default=None, help="the hard bot's CPU seconds per move at most")
     tour.set_defaults(handler=_tournament)
 
     verify = commands.add_parser(

@@ -17,6 +17,7 @@ from datetime import timedelta
 from fastapi import FastAPI
 
 import app.i18n as i18n
+from app.bots.search import Budget
 from app.notify.preferences import UnsubscribeLinks
 from app.notify.push_sender import PushSender
 from app.notify.sender import LogSender, Sender, SmtpSender
@@ -36,6 +37,7 @@ from app.play.readiness import Readiness
 from app.play.service import GameService
 from app.play.sign_in import SignIn
 from app.play.sign_in_limits import Limits
+from app.play.thinking import Thinker
 from app.settings import Settings
 from app.store import migrate
 from app.store.db import Database, open_database
@@ -75,6 +77,12 @@ def hosting_limits_for(settings: Settings) -> HostingLimits:
         invitations_per_account=settings.invitations_per_day,
         invitations_per_address=settings.invitations_per_address_per_day,
     )
+
+
+def thinker_for(settings: Settings) -> Thinker:
+    """The site's bot thinking for this server: the hard level's budget and worker processes (BOT_HARD_*)."""
+    return Thinker(hard_budget=Budget(playouts=settings.bot_hard_playouts, seconds=settings.bot_hard_seconds),
+                   processes=settings.bot_hard_processes)
 
 
 def reset_links_for(settings: Settings) -> ResetLinks:
@@ -173,13 +181,14 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
     background jobs unless BACKGROUND_JOBS is off."""
     async with opened_database(settings, migrated=settings.migrate_on_start) as db:
         bus = Bus(db.libpq_url)
+        thinker = thinker_for(settings)
         try:
             await bus.start()
             sign_in = build_sign_in(settings, db)
             if settings.admin_username and settings.admin_password:
                 await sign_in.ensure_admin(settings.admin_username, settings.admin_password)
             cache = StateCache()  # all that the write path, the reads and the lobby share
-            service = GameService(db, cache)
+            service = GameService(db, cache, thinker=thinker)
             positions = Positions(db, cache)
             lobby = Lobby(db, cache, positions, players_create_games=settings.players_create_games,
                           hosting_limits=hosting_limits_for(settings))
@@ -200,6 +209,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
                     await jobs.enter_async_context(background_jobs(settings, services.service, bus))
                 yield services
         finally:
+            thinker.close()
             await bus.stop()
 
 
@@ -221,8 +231,12 @@ async def run_worker(settings: Settings) -> None:
             "worker running: mail to %s, clock check every %ss, bots every %ss",
             mail, settings.clock_check_seconds, settings.bot_poll_seconds,
         )
-        async with background_jobs(settings, GameService(db)):
-            await asyncio.Event().wait()
+        service = GameService(db, thinker=thinker_for(settings))
+        try:
+            async with background_jobs(settings, service):
+                await asyncio.Event().wait()
+        finally:
+            service.thinker.close()
 
 
 async def rate_games(settings: Settings, rebuild: bool) -> int:

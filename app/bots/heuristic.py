@@ -331,9 +331,16 @@ SCORERS: Final[dict[str, Callable[[Seat, MoveView], float]]] = {
 
 def heuristic_bot(view: View, moves: Sequence[MoveView], rng: random.Random) -> dict[str, Any]:
     """The legal move of highest value; ties (and near ties) are broken at random so games vary."""
+    values = move_values(view, moves)
+    best = max(range(len(moves)), key=lambda k: values[k] + rng.random() * 1e-3)
+    return dict(moves[best])
+
+
+def move_values(view: View, moves: Sequence[MoveView]) -> list[float]:
+    """Each move's value in VP as the bot reckons it, in the order of `moves` (the weaker and the stronger bots
+    start from these opinions)."""
     seat = _seat(view)
-    best = max(moves, key=lambda m: _value(seat, m) + rng.random() * 1e-3)
-    return dict(best)
+    return [_value(seat, m) for m in moves]
 
 
 def _value(seat: Seat, move: MoveView) -> float:

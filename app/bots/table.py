@@ -1,25 +1,42 @@
-"""The site's bot at a table: the heuristic bot's move for a seat of a game on the server.
+"""The site's bot at a table: the move of a bot level for a seat of a game on the server.
 
 Like the tournament's referee, this module reads the state only to hand the bot its seat's view and legal moves.
 The bot's own generator is seeded from what the seat itself knows (the game's number, the seat, the log's head as
 the seat counts it), never from the game's secret seed: its choice cannot depend on a secret, and the same
-position gets the same move on every instance that decides it.
+position gets the same move on every instance that decides it (the hard bot's, within its time budget, may stop
+its search at another point on a busier machine).
+
+The hard bot thinks in another process (`app.play.thinking`): `seat_inputs` is what crosses to it — the view,
+the legal moves and the generator's key, plain data — and `level_move` what runs there.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from app.bots.heuristic import heuristic_bot
-from app.bots.tournament import bot_player
-from app.rules import GameState
+from app.bots import LEVELS
+from app.bots.base import MoveView, View
+from app.bots.search import Budget, search_bot
+from app.rules import GameState, legal_moves, player_view
 from app.rules.view import visible_seq
 
-_PLAYER = bot_player(heuristic_bot)
+ABSENT_LEVEL = "normal"  # a seat whose player's clock ran out (API.md "Bot levels")
 
 
-def table_move(state: GameState, seat: int, game_id: int) -> dict[str, Any]:
-    """The move the site's bot makes for `seat`, which must be awaited."""
-    rng = random.Random(f"bot/{game_id}/{seat}/{visible_seq(state, seat)}")
-    return _PLAYER(state, seat, rng)
+def seat_inputs(state: GameState, seat: int, game_id: int) -> tuple[View, list[dict[str, Any]], str]:
+    """What the bot is handed for `seat`, which must be awaited: its view, its legal moves, its generator's key."""
+    return player_view(state, seat), legal_moves(state, seat), f"bot/{game_id}/{seat}/{visible_seq(state, seat)}"
+
+
+def level_move(level: str, view: View, moves: Sequence[MoveView], key: str,
+               budget: Budget | None = None) -> dict[str, Any]:
+    """The move the bot of `level` makes from the seat's view and moves (the hard bot within `budget`)."""
+    bot = search_bot(budget) if level == "hard" and budget is not None else LEVELS[level]
+    return bot(view, moves, random.Random(key))
+
+
+def table_move(state: GameState, seat: int, game_id: int, level: str = ABSENT_LEVEL) -> dict[str, Any]:
+    """The move the site's bot of `level` makes for `seat`, which must be awaited."""
+    return level_move(level, *seat_inputs(state, seat, game_id))

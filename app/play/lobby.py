@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.bots import LEVELS
 from app.play import clocks, hosting_limits, invitations, reputation, table_names
 from app.play.accounts import Account, bot_accounts
 from app.play.bus import CHANNEL, TableChanged
@@ -29,6 +30,8 @@ from app.rules.fairness import SEED_BYTES, seed_bytes, seed_number
 from app.store.db import Database
 from app.store.repository import StateCache
 from app.store.tables import Game, Seat, User
+
+DEFAULT_LEVEL = "normal"  # the heuristic bot, every table's before the levels (API.md "Bot levels")
 
 
 class Lobby:
@@ -64,6 +67,7 @@ class Lobby:
         move_timeout_hours: int | None = None,
         public: bool = True,
         bots: int = 0,
+        bot_level: str = DEFAULT_LEVEL,
         rated: bool = True,
         start_when_full: bool = True,
         invitation_days: int = 7,
@@ -74,10 +78,11 @@ class Lobby:
     ) -> GameSummary:
         """Open a table. An admin's table seats the `players` listed; a player's table seats its creator and
         invites the `players` listed, who accept or decline. `bots` more seats are taken by the site's bots
-        (`bot-1` ...). A table that `start_when_full` starts when its last seat is taken (random seating): here,
-        when the seated fill it, else by the join that does (`join`); otherwise its creator starts it (`start`).
-        Its invitations expire unanswered after `invitation_days` (`app.play.invitations.expire`). Its clocks stop
-        on each player's weekend when it `pause_weekends`, and for vacation days unless `vacations` is false.
+        (`bot-1` ...), playing at `bot_level` (`app.bots.LEVELS`). A table that `start_when_full` starts when its
+        last seat is taken (random seating): here, when the seated fill it, else by the join that does (`join`);
+        otherwise its creator starts it (`start`). Its invitations expire unanswered after `invitation_days`
+        (`app.play.invitations.expire`). Its clocks stop on each player's weekend when it `pause_weekends`, and
+        for vacation days unless `vacations` is false.
         The secret seed is 32 random bytes, or the admin's `seed` (`app.rules.fairness`); its commitment is fixed
         here, before any draw.
 
@@ -85,11 +90,11 @@ class Lobby:
         (app.play.hosting_limits), once the request is otherwise valid.
 
         Raises NotAllowed `players_create_games_off` (a player, where only admins create games) or
-        `seed_admin_only`, Invalid for variants, player lists or numbers of bots that cannot be played, TooMany
-        `too_many_tables` / `too_many_invitations`; Invalid `link_in_name` for a name that reads as an address
-        (app.play.table_names). An unrated (`rated` false) table's game changes nobody's rating. With
-        `max_timeout_percent`, only players whose clock ran out in at most that share of their games may join
-        (`join`); the players it seats or invites are chosen by name and not asked."""
+        `seed_admin_only`, Invalid for variants, player lists, numbers of bots or a bot level (`unknown_bot_level`)
+        that cannot be played, TooMany `too_many_tables` / `too_many_invitations`; Invalid `link_in_name` for a
+        name that reads as an address (app.play.table_names). An unrated (`rated` false) table's game changes
+        nobody's rating. With `max_timeout_percent`, only players whose clock ran out in at most that share of
+        their games may join (`join`); the players it seats or invites are chosen by name and not asked."""
         table_names.check_name(name)
         if not creator.is_admin:
             if not self.players_create_games:
@@ -101,6 +106,9 @@ class Lobby:
         if not creator.is_admin:  # the creator sits down anyway: naming oneself invites nobody
             players = [p for p in players if p.lower() != creator.username.lower()]
         _check_bots(seat_count, bots)
+        if bot_level not in LEVELS:
+            raise Invalid("unknown_bot_level", "The bot level '{level}' does not exist: choose easy, normal or hard.",
+                          level=bot_level)
         places = (seat_count if creator.is_admin else seat_count - 1) - bots
         if len(players) > places:
             if bots:
@@ -141,6 +149,7 @@ class Lobby:
                 max_timeout_percent=max_timeout_percent,
                 pause_weekends=pause_weekends,
                 vacations=vacations,
+                bot_level=bot_level,
             )
             session.add(game)
             await session.flush()

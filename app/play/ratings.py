@@ -4,7 +4,8 @@ games were rated (`rated_games.id`). A rating is data: `rebuild` computes every 
 and gets the same numbers, which is how a change of model or of a game's results reaches them.
 
 The site's bots are rated like anyone, one rating identity per bot level (their seats' accounts `bot-1`,
-`bot-2`, ... are one player as far as skill goes): today's one level, the heuristic bot, is `bot-normal`.
+`bot-2`, ... are one player as far as skill goes): `bot-easy`, `bot-normal` (the heuristic bot) and `bot-hard`, the
+level the game's table chose for its bot seats (`games.bot_level`).
 Two bot seats in one game are two opponents of the same rating; the identity then takes the mean of their
 updates and counts the game once.
 
@@ -27,14 +28,14 @@ from sqlalchemy.orm import aliased
 
 from app.play.accounts import NO_PASSWORD
 from app.store.db import Database
-from app.store.tables import GameResult, RatedGame, Rating, RatingHistory, User
+from app.store.tables import Game, GameResult, RatedGame, Rating, RatingHistory, User
 
 MODEL = PlackettLuce()
 PROVISIONAL_BELOW = 10
 # The one integer shown: openskill's ordinal (mu - 3 sigma, 0 for a newcomer) times SCALE, from BASE.
 BASE, SCALE = 1000, 40
-# The rating identity of each bot level (`app.bots`): today one level.
-BOT_IDENTITIES: Mapping[str, str] = {"normal": "bot-normal"}
+# The rating identity of each bot level (`app.bots.LEVELS`; a test checks that every level has one).
+BOT_IDENTITIES: Mapping[str, str] = {"easy": "bot-easy", "normal": "bot-normal", "hard": "bot-hard"}
 BOT_LEVEL = "normal"
 # Ratings change one game at a time, across every instance of the server: a transaction-level advisory lock.
 _LOCK = 27_000_027
@@ -99,11 +100,13 @@ async def bot_identity(session: AsyncSession, level: str = BOT_LEVEL) -> int:
 
 
 def rater(user_id: int) -> ScalarSelect[Any]:
-    """Whom `user_id`'s ratings are about, as a subquery that only reads: the account itself, or its bot
-    level's identity (NULL, so no rating, while that level was never rated)."""
+    """Whom `user_id`'s ratings are about, as a subquery that only reads: the account itself (a bot level's
+    identity too), or for a bot seat's account (`bot-1`, ...), which plays at every level, the `normal` level's
+    identity (NULL, so no rating, while that level was never rated)."""
     level = aliased(User)
     identity = select(level.id).where(level.username == BOT_IDENTITIES[BOT_LEVEL], level.is_bot).scalar_subquery()
-    return select(case((User.is_bot, identity), else_=User.id)).where(User.id == user_id).scalar_subquery()
+    seat_account = User.is_bot & User.username.not_in(list(BOT_IDENTITIES.values()))
+    return select(case((seat_account, identity), else_=User.id)).where(User.id == user_id).scalar_subquery()
 
 
 async def rate_pending(db: Database) -> int:
@@ -141,13 +144,14 @@ async def _rate_games(session: AsyncSession, game_ids: Iterable[int]) -> None:
     for game_id in game_ids:
         rows = (
             await session.execute(
-                select(GameResult.user_id, GameResult.place, User.is_bot)
+                select(GameResult.user_id, GameResult.place, User.is_bot, Game.bot_level)
                 .join(User, User.id == GameResult.user_id)
+                .join(Game, Game.id == GameResult.game_id)
                 .where(GameResult.game_id == game_id)
                 .order_by(GameResult.seat, GameResult.user_id)
             )
         ).all()
-        bot = await bot_identity(session) if any(row.is_bot for row in rows) else None
+        bot = await bot_identity(session, rows[0].bot_level) if any(row.is_bot for row in rows) else None
         entries = [(bot if row.is_bot and bot is not None else row.user_id, row.place) for row in rows]
         players = {player for player, _ in entries}
         known = {

@@ -23,6 +23,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import app.metrics as metrics
+from app.bots.table import ABSENT_LEVEL
 from app.play import clocks, ratings
 from app.play.accounts import Account
 from app.play.bus import Change
@@ -285,7 +286,7 @@ class GameService:
         bot's to play (its player came back)."""
         row = (
             await session.execute(
-                select(Game.status, Game.seq, Game.seed, Game.to_act, Seat.absent, User.is_bot)
+                select(Game.status, Game.seq, Game.seed, Game.to_act, Game.bot_level, Seat.absent, User.is_bot)
                 .join(Seat, (Seat.game_id == Game.id) & (Seat.seat == command.seat))
                 .join(User, User.id == Seat.user_id)
                 .where(Game.id == command.game_id)
@@ -294,19 +295,21 @@ class GameService:
         if row is None or row.status != "active" or command.seat not in row.to_act or not (row.absent or row.is_bot):
             return None
         state = await self.cache.load(session, command.game_id, row.seq)
-        _, events, after, by_bot = await self._bot_play(state, command.seat, command.game_id, seed_number(row.seed))
+        level = row.bot_level if row.is_bot else ABSENT_LEVEL  # an absent player's seat: `normal` (API.md)
+        _, events, after, by_bot = await self._bot_play(state, command.seat, command.game_id, seed_number(row.seed),
+                                                        level)
         return Outcome(
             command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=command.seat,
             bot_turn=True, by_bot=by_bot, for_absent=not row.is_bot,
         )
 
     async def _bot_play(
-        self, state: GameState, seat: int, game_id: int, seed: int
+        self, state: GameState, seat: int, game_id: int, seed: int, level: str = ABSENT_LEVEL
     ) -> tuple[dict[str, Any], list[Event], GameState, bool]:
         """The bot's move for the awaited `seat`, decided by the rules core: the move, its events, the state after
         them and whether the bot chose it — or the safest default when the bot failed, overran its deadline or
         chose a move the core refuses."""
-        move = await self.thinker.move(state, seat, game_id)
+        move = await self.thinker.move(state, seat, game_id, level)
         if move is not None:
             try:
                 events, after, _ = _play(state, seat, move, seed)

@@ -100,7 +100,10 @@ class Game(Base):
     seed_commitment: Mapped[str] = mapped_column(String(64), Computed(SEED_COMMITMENT, persisted=True))
     seed_chosen: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
 
-    __table_args__ = (CheckConstraint("octet_length(seed) = 32", name="seed_bytes"),)
+    __table_args__ = (
+        CheckConstraint("octet_length(seed) = 32", name="seed_bytes"),
+        CheckConstraint("bot_level IN ('easy', 'normal', 'hard')", name="bot_level_known"),
+    )
     move_timeout_hours: Mapped[int | None] = mapped_column(Integer)
     seq: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     to_act: Mapped[list[int]] = mapped_column(ARRAY(Integer), server_default=text("'{}'"))
@@ -126,6 +129,9 @@ class Game(Base):
     pause_weekends: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     # Vacation days stop the table's clocks, and a clock about to run out takes one from the budget; false: never.
     vacations: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
+    # How strongly the site's bot plays the table's bot seats (`app.bots.LEVELS`); an absent player's seat is
+    # played at `normal` whatever it says.
+    bot_level: Mapped[str] = mapped_column(String(8), server_default=text("'normal'"))
 
 
 class Seat(Base):

@@ -226,8 +226,9 @@ async def create_game(request: Request, body: CreateGameIn, account: CurrentAcco
     admins only (403 `seed_admin_only`).
     An admin's table seats the `players` listed instead (a full list starts it at once, seated at random).
     `public: false` makes a table by invitation only. `bots` seats are taken by the site's bots (at least one
-    seat stays a person's: 422 `too_many_bots`); bots cannot be invited (422 `bot_not_invited`). A player's
-    tables and invitations are limited a day (429 `too_many_tables`, `too_many_invitations`, with Retry-After)."""
+    seat stays a person's: 422 `too_many_bots`), playing at `bot_level` (easy, normal, hard); bots cannot be
+    invited (422 `bot_not_invited`). A player's tables and invitations are limited a day (429 `too_many_tables`,
+    `too_many_invitations`, with Retry-After)."""
     summary = await lobby.create_game(
         account,
         name=body.name,
@@ -238,6 +239,7 @@ async def create_game(request: Request, body: CreateGameIn, account: CurrentAcco
         move_timeout_hours=body.move_timeout_hours,
         public=body.public,
         bots=body.bots,
+        bot_level=body.bot_level,
         rated=body.rated,
         start_when_full=body.start_when_full,
         invitation_days=body.invitation_days,

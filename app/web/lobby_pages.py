@@ -215,10 +215,15 @@ async def new_game_form(request: Request, account: OptionalAccount) -> Response:
     if not may_create_games(request, account):
         return render(request, "pages/error.html", account, status=403,
                       message=gettext("Only an admin may create games."))
-    return render(request, "pages/new_game.html", account, sides=SIDES,
-                  values={"seats": "2", "bots": "0", "sides": "yellow", "access": "public", "start": "full",
-                          "invitation_days": "7", "rated": "yes", "max_timeout_percent": ""},
+    return render(request, "pages/new_game.html", account, sides=SIDES, bot_levels=bot_levels(),
+                  values={"seats": "2", "bots": "0", "bot_level": "normal", "sides": "yellow", "access": "public",
+                          "start": "full", "invitation_days": "7", "rated": "yes", "max_timeout_percent": ""},
                   expansions=PLAYABLE_EXPANSIONS, cards=CARDS_BY_NUMBER, timeout_limits=TIMEOUT_LIMITS)
+
+
+def bot_levels() -> list[tuple[str, str]]:
+    """The bot levels the form offers, each with its name in the reader's language (API.md "Bot levels")."""
+    return [("easy", gettext("Easy")), ("normal", gettext("Normal")), ("hard", gettext("Hard"))]
 
 
 @router.post("/games/new")
@@ -241,6 +246,7 @@ async def new_game(
     move_timeout_hours: OptionalFormStr = None,
     access: FormStr = "public",
     bots: OptionalFormStr = None,
+    bot_level: FormStr = "normal",
     start: FormStr = "full",
     invitation_days: OptionalFormStr = None,
     rated: FormStr = "yes",
@@ -261,6 +267,7 @@ async def new_game(
         "move_timeout_hours": move_timeout_hours or "",
         "access": access,
         "bots": bots or "0",
+        "bot_level": bot_level,
         "start": start,
         "invitation_days": invitation_days or "7",
         "rated": rated,
@@ -271,8 +278,8 @@ async def new_game(
 
     def again(message: str, status: int) -> HTMLResponse:
         return render(request, "pages/new_game.html", account, status=status, sides=SIDES, values=values,
-                      expansions=PLAYABLE_EXPANSIONS, cards=CARDS_BY_NUMBER, timeout_limits=TIMEOUT_LIMITS,
-                      error=message)
+                      bot_levels=bot_levels(), expansions=PLAYABLE_EXPANSIONS, cards=CARDS_BY_NUMBER,
+                      timeout_limits=TIMEOUT_LIMITS, error=message)
 
     try:
         csrf.check(request, csrf_token)
@@ -299,6 +306,7 @@ async def new_game(
             else None,
             "public": access != "invitation",
             "bots": bots.strip() if bots and bots.strip() else 0,
+            "bot_level": bot_level,
             "start_when_full": start != "creator",
             "invitation_days": invitation_days.strip() if invitation_days and invitation_days.strip() else 7,
             "rated": rated != "no",
@@ -315,9 +323,9 @@ async def new_game(
         summary = await lobby.create_game(
             account, name=body.name, seat_count=body.seats, variants=body.variants.settings(), players=body.players,
             seed=body.seed, move_timeout_hours=body.move_timeout_hours, public=body.public, bots=body.bots,
-            start_when_full=body.start_when_full, invitation_days=body.invitation_days, rated=body.rated,
-            max_timeout_percent=body.max_timeout_percent, pause_weekends=body.pause_weekends, vacations=body.vacations,
-            address=client_address(request),
+            bot_level=body.bot_level, start_when_full=body.start_when_full, invitation_days=body.invitation_days,
+            rated=body.rated, max_timeout_percent=body.max_timeout_percent, pause_weekends=body.pause_weekends,
+            vacations=body.vacations, address=client_address(request),
         )
     except PlayError as exc:
         response = again(said(exc), 429 if isinstance(exc, TooMany) else 403 if isinstance(exc, NotAllowed) else 422)

@@ -149,6 +149,11 @@ class CreateGameIn(BaseModel):
         description="How many seats the site's bot takes (`bot-1`, `bot-2`, ...): 0 to seats - 1 "
         "(422 `too_many_bots`); it moves by itself within seconds.",
     )
+    bot_level: Literal["easy", "normal", "hard"] = Field(
+        default="normal",
+        description="How strongly the bot seats play: `easy`, `normal` (the heuristic bot) or `hard` (a search, "
+        "up to a few seconds a move). A seat whose clock ran out is played at `normal`.",
+    )
     start_when_full: bool = Field(
         default=True,
         description="The last seat taken (a join, an accepted invitation, or the bots and players seated at "

@@ -22,6 +22,7 @@ from imports import imported_names
 import app.bots
 from app.bots import BOTS, Bot
 from app.bots.heuristic import SCORERS
+from app.bots.search import Budget, search_bot
 from app.bots.table import table_move
 from app.bots.tournament import bot_player, default_player, play_game
 from app.cli import main
@@ -34,13 +35,17 @@ from tests.rules.invariants import _scrambled_for, check_invariants
 
 BOTS_DIR = Path(app.bots.__file__).parent
 # The players themselves; tournament.py is the referee that hands them the view, and may read the state.
-PLAYER_MODULES = ("__init__.py", "base.py", "heuristic.py", "random_bot.py")
+PLAYER_MODULES = ("__init__.py", "base.py", "easy.py", "heuristic.py", "random_bot.py")
+# The hard bot with a budget of playouts alone, so that the same inputs give the same move (and soon).
+UNDER_TEST: dict[str, Bot] = {**BOTS, "hard": search_bot(Budget(playouts=10, seconds=1e9, candidates=3))}
 
 
 def test_players_import_nothing_that_could_show_them_the_state() -> None:
     """A bot is a function of the view, its legal moves and its own generator: the player modules import only
     the standard library, each other and the rulebook's numbers (`app.rules.catalog`, data every player may
-    read), never the state, the legal-move or view code of the rules core, and use no global random."""
+    read), never the state, the legal-move or view code of the rules core, and use no global random. The hard
+    bot's search (`app.bots.search`) is the one exception, deliberately: it plays the core's pure functions on a
+    game it rebuilds from the view (tests/bots/test_search.py checks what it is handed)."""
     for name in PLAYER_MODULES:
         path = BOTS_DIR / name
         for imported in imported_names(path, BOTS_DIR.parent):
@@ -92,13 +97,13 @@ def test_a_bot_never_reads_another_seats_secret(name: str, variants: dict[str, o
         for seat in to_act(s):
             runs = []
             for state in (s, _scrambled_for(s, seat)):
-                recorder = Recorder(BOTS[name])
+                recorder = Recorder(UNDER_TEST[name])
                 bot_player(recorder)(state, seat, random.Random(seat))
                 runs.append(recorder.calls[0])
             assert runs[0] == runs[1], f"seat {seat} was handed or chose something else when others' secrets moved"
             checked += 1
 
-    players = [bot_player(BOTS["heuristic"]), bot_player(BOTS["random"]), bot_player(BOTS[name])]
+    players = [bot_player(BOTS["heuristic"]), bot_player(BOTS["random"]), bot_player(UNDER_TEST[name])]
     play_game(config, 20261201, players, random.Random(7), observe=compare)
     assert checked > 10, "the game must have had positions with secrets to check"
 
@@ -222,7 +227,7 @@ def test_the_sites_bot_at_a_table_never_reads_another_seats_secret_nor_the_seed(
     scrambled (their tiles, chosen tiles, votes, baskets and basket edits, the bag — RULINGS V1, V2, V4, G7). The
     game's seed is not among its inputs at all: the state holds no seed, and the bot's own generator is seeded
     from the game's number, the seat and the log's head as the seat counts it."""
-    assert list(inspect.signature(table_move).parameters) == ["state", "seat", "game_id"]
+    assert list(inspect.signature(table_move).parameters) == ["state", "seat", "game_id", "level"]
     assert not any("seed" in f.name for f in dataclasses.fields(GameState))
     config = GameConfig.from_variants(3, variants, preview=True)
     checked = 0
@@ -232,9 +237,25 @@ def test_the_sites_bot_at_a_table_never_reads_another_seats_secret_nor_the_seed(
         if not _secrets_pending(s):
             return
         for seat in to_act(s):
-            assert table_move(s, seat, 42) == table_move(_scrambled_for(s, seat), seat, 42), seat
+            for level in ("easy", "normal"):  # the hard level's search: tests/bots/test_search.py
+                assert table_move(s, seat, 42, level) == table_move(_scrambled_for(s, seat), seat, 42, level), seat
             checked += 1
 
     players = [bot_player(BOTS["heuristic"]), bot_player(BOTS["random"]), bot_player(BOTS["heuristic"])]
     play_game(config, 20261202, players, random.Random(8), observe=compare)
     assert checked > 10, "the game must have had positions with secrets to check"
+
+
+def test_tournament_knows_the_levels_and_ends_with_the_first_bots_win_rate(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """API.md "Bot levels": `--bots hard,heuristic` plays the hard bot (here with a budget of 5 playouts a move,
+    `--hard-playouts`); the last line names the first bot, `hard_win_rate=X.XX`."""
+    args = ["tournament", "--players", "2", "--bots", "hard,heuristic", "--games", "1", "--seed", "3",
+            "--hard-playouts", "5"]
+    assert main(args) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert re.fullmatch(r"hard: won [01] of 1, win rate \d\.\d\d", lines[1])
+    assert re.fullmatch(r"hard_win_rate=(0|1)\.00", lines[-1])
+    assert main(["tournament", "--players", "2", "--bots", "easy,normal", "--games", "2", "--seed", "3"]) == 0
+    assert re.fullmatch(r"easy_win_rate=\d\.\d\d", capsys.readouterr().out.strip().splitlines()[-1])

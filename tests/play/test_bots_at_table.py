@@ -18,6 +18,7 @@ import httpx
 from conftest import Api, Player
 from sqlalchemy import select
 
+from app.bots.search import Budget
 from app.notify.worker import Notifier
 from app.play.bot_keeper import BotKeeper
 from app.play.keeper import ClockKeeper
@@ -26,7 +27,7 @@ from app.play.thinking import Thinker
 from app.rules import GameState, default_move, play
 from app.rules.fairness import seed_bytes, seed_number
 from app.rules.rng import Rng
-from app.store.tables import Outbox, User
+from app.store.tables import Game, Outbox, User
 from tests.notify.conftest import SmtpServer, Table, drain, now, started
 from tests.support import assert_error
 
@@ -212,7 +213,7 @@ async def test_the_bot_checks_the_seat_is_still_its_own_when_recording(
     player = table.player(seat)
     taken = asyncio.Event()
 
-    def slow_then_back(state: GameState, seat_: int, game_id: int) -> dict[str, Any]:
+    def slow_then_back(state: GameState, seat_: int, game_id: int, level: str) -> dict[str, Any]:
         time.sleep(0.3)  # meanwhile the player is back
         move = default_move(state, seat_)
         assert move is not None
@@ -240,11 +241,11 @@ async def test_a_bot_that_overruns_or_fails_is_replaced_by_the_safest_default(
     assert Thinker().deadline <= 0.2
     table, seat, _ = await _timed_out(api, client, service)
 
-    def dawdles(state: GameState, seat_: int, game_id: int) -> dict[str, Any]:
+    def dawdles(state: GameState, seat_: int, game_id: int, level: str) -> dict[str, Any]:
         time.sleep(0.5)
         raise AssertionError("never used")
 
-    def fails(state: GameState, seat_: int, game_id: int) -> dict[str, Any]:
+    def fails(state: GameState, seat_: int, game_id: int, level: str) -> dict[str, Any]:
         raise RuntimeError("a bug in the bot")
 
     for chooser in (dawdles, fails):
@@ -264,3 +265,46 @@ async def test_a_bot_that_overruns_or_fails_is_replaced_by_the_safest_default(
         assert [e["type"] for e in made] == [str(e["type"]) for e in events]  # the safest default, recorded
         page = await client.get(f"/games/{table.id}", headers=table.player(seat).headers)
         assert "played by the clock" in page.text
+
+
+async def test_a_table_plays_its_bot_seats_at_the_level_its_creator_chose(
+    api: Api, client: httpx.AsyncClient, service: GameService
+) -> None:
+    """Issue 29, API.md "Bot levels": the create body's `bot_level` (easy, normal, hard; default normal) is kept
+    with the table; an unknown level is refused with a code and a sentence, and nothing is created. The hard
+    level thinks in a worker process of its own (`Thinker`), handed the seat's view and moves, and its moves are
+    recorded like any bot's."""
+    ann = await api.player("ann")
+    detail = assert_error(await _create(client, ann, seats=2, bots=1, bot_level="genius"), 422)
+    assert "bot_level" in detail["message"]
+    async with service.db.reading() as session:
+        assert (await session.scalars(select(Game.id))).all() == []
+    r = await _create(client, ann, seats=2, bots=1)
+    assert r.status_code == 201, r.text
+    r = await _create(client, ann, seats=2, bots=1, bot_level="hard")
+    assert r.status_code == 201, r.text
+    game = r.json()
+    async with service.db.reading() as session:
+        levels = (await session.scalars(select(Game.bot_level).order_by(Game.id))).all()
+    assert levels == ["normal", "hard"]
+    mine = next(s["seat"] for s in game["seats"] if s["username"] == "ann")
+    service.thinker = Thinker(hard_budget=Budget(playouts=10, seconds=0.5), hard_deadline=60.0)
+    try:
+        keeper, chooser, bot_moves = BotKeeper(service), random.Random(29), 0
+        for _ in range(200):
+            summary = (await client.get(f"/api/v1/games/{game['id']}", headers=ann.headers)).json()
+            if bot_moves >= 3 or summary["status"] == "finished":
+                break
+            if mine in summary["to_act"]:
+                options = (await client.get(f"/api/v1/games/{game['id']}/moves", headers=ann.headers)).json()
+                body = {"seq": options["seq"], "move": chooser.choice(options["moves"])}
+                r = await client.post(f"/api/v1/games/{game['id']}/moves", json=body, headers=ann.headers)
+                assert r.status_code == 200, r.text
+            else:
+                bot_moves += await keeper.tick()
+        assert bot_moves >= 3
+        assert service.thinker._hard_pool is not None, "the hard bot thought in its worker process"
+        events = await _events(client, game["id"], ann)
+        assert not any(e["timed_out"] for e in events), "no hard move fell back to the clock's default"
+    finally:
+        service.thinker.close()

@@ -123,16 +123,23 @@ async def test_an_unrated_table_changes_no_rating(api: Api, service: GameService
             False, False]
 
 
+@pytest.mark.parametrize("level", [None, "easy", "hard"])
 async def test_bots_are_rated_as_their_levels_one_identity(
-    api: Api, client: httpx.AsyncClient, service: GameService
+    api: Api, client: httpx.AsyncClient, service: GameService, level: str | None
 ) -> None:
+    """Issue 29: each bot level is one rated identity, `bot-<level>` (`normal` when the table names none),
+    whichever `bot-N` accounts sat at the table."""
     ann = await api.player("ann")
-    r = await client.post("/api/v1/games", json={"name": "With bots", "seats": 3, "bots": 2, "seed": None},
-                          headers=ann.headers)
+    body = {"name": "With bots", "seats": 3, "bots": 2, "seed": None, **({"bot_level": level} if level else {})}
+    r = await client.post("/api/v1/games", json=body, headers=ann.headers)
     assert r.status_code == 201 and r.json()["status"] == "active", r.text
     await play_to_the_end(service, r.json()["id"], random.Random(23))
     rated = await _ratings(service)
-    assert set(rated) == {"ann", "bot-normal"} and rated["bot-normal"][2] == 1
+    identity = f"bot-{level or 'normal'}"
+    assert set(rated) == {"ann", identity} and rated[identity][2] == 1
+    for name, games in ((identity, 1), ("bot-1", 1 if identity == "bot-normal" else 0)):  # bot-N: normal's
+        r = await client.get(f"/api/v1/players/{name}", headers=ann.headers)
+        assert r.status_code == 200 and r.json()["rating"]["games"] == games, (name, r.text)
 
 
 async def test_a_rebuild_from_the_results_gives_the_live_figures(

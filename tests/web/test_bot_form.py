@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+from sqlalchemy import select
 
+from app.store.tables import Game
 from tests.web.test_input import _page_client
 
 
@@ -41,3 +43,22 @@ async def test_the_signup_page_keeps_the_bots_names(client: httpx.AsyncClient) -
     r = await client.post("/signup", data={"username": "bot-2", "email": "b2@example.com",
                                            "password": "long enough", "csrf_token": token})
     assert r.status_code == 422 and "belong to the site&#39;s bots" in r.text
+
+
+async def test_the_new_game_form_sets_the_bots_level(api: Any, client: httpx.AsyncClient, app: Any) -> None:
+    """Issue 29, API.md "Bot levels": the form offers easy, normal (chosen unless changed) and hard; the level
+    chosen is the table's; an unknown one is refused on the form, which keeps what was asked."""
+    token = await _page_client(client, api)
+    form = (await client.get("/games/new", headers={"Accept": "text/html"})).text
+    assert 'name="bot_level"' in form and '<option value="normal" selected>' in form
+    assert '<option value="easy">' in form and '<option value="hard">' in form
+    r = await client.post("/games/new", data={"name": "Hard bot", "seats": "2", "bots": "1", "bot_level": "hard",
+                                              "csrf_token": token})
+    assert r.status_code == 303, r.text
+    game_id = int(r.headers["location"].rsplit("/", 1)[1])
+    async with app.state.service.db.reading() as session:
+        assert await session.scalar(select(Game.bot_level).where(Game.id == game_id)) == "hard"
+    r = await client.post("/games/new", data={"name": "Genius", "seats": "2", "bots": "1", "bot_level": "genius",
+                                              "csrf_token": token})
+    assert r.status_code == 422 and "bot_level" in r.text
+    assert '<option value="normal" selected>' not in r.text
