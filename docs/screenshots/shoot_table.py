@@ -31,10 +31,11 @@ from tests.browser.helpers import fast_forward, sign_up
 
 NAMES = ("ona", "pete")
 SCREENS = ({"width": 1280, "height": 900}, {"width": 390, "height": 844})
-# The stages: a mid-game placement (round 2, a cowboy to place) and a duel (Might is right).
+# The stages: a mid-game placement (round 2, a cowboy to place), a duel (Might is right) and a permission request.
 STAGES: dict[str, tuple[int, dict[str, Any], Callable[[GameState, list[Move]], bool]]] = {
     "placement": (31, {}, lambda s, legal: s.round == 2 and any(m["type"] == "place_cowboy" for m in legal)),
     "duel": (5, {"might_is_right": True}, lambda s, legal: any(m["type"] == "play_tile" for m in legal)),
+    "permission": (31, {}, lambda s, legal: any(m["type"] == "answer_permission" for m in legal)),
 }
 
 # Where the parts of the table are, read the same way on both commits (the old page has no #map, #track hooks).
@@ -63,6 +64,13 @@ FIGURES_JS = """() => {
         chat: box(q('#chat-h') && q('#chat-h').closest('section')),
         tabs: box(q('[role=tablist]')),
         stake: q('#decision .stake') ? q('#decision .stake').innerText : null,
+        // answers shown but out of sight at the top of the page (outside the window, or scrolled out of the side
+        // column's box where there is one), as tests/browser/test_one_screen.py counts them
+        answers_out_of_sight: [...document.querySelectorAll('#decision button, #decision select')].filter(shown)
+            .filter(el => { const r = el.getBoundingClientRect(), col = q('.table-now');
+                            const b = col ? col.getBoundingClientRect() : {top: 0, bottom: innerHeight};
+                            return r.top < b.top - 0.5 || r.bottom > Math.min(b.bottom, innerHeight) + 0.5; })
+            .length,
     };
 }"""
 
