@@ -203,6 +203,18 @@ def income_if_built(s: GameState, seat: int, building: str, index: int) -> int:
     return building_income(replace(s, parcels=tuple(parcels)), index)
 
 
+def incomes_beside_if_placed(s: GameState, index: int, piece: str) -> tuple[int, int]:
+    """What the buildings of parcel `index`'s owner next to it earn now and would earn with `piece` (a house, a
+    townhouse) standing there: what a house granted on that parcel does to its owner's incomes (RULING B13; a
+    ranch may lose a free neighbour, a building gain a house value)."""
+    owner = s.parcels[index].owner
+    beside = [n for n in NEIGHBOURS[index] if s.parcels[n].owner == owner and s.parcels[n].content in BUILDINGS]
+    parcels = list(s.parcels)
+    parcels[index] = replace(parcels[index], content=piece)
+    after = replace(s, parcels=tuple(parcels))
+    return sum(building_income(s, n) for n in beside), sum(building_income(after, n) for n in beside)
+
+
 def is_protected_by_church(parcels: tuple[Parcel, ...], index: int) -> bool:
     """Buildings next to their owner's church cannot be attacked (`000` "Church")."""
     owner = parcels[index].owner

@@ -29,6 +29,16 @@ def _bridge_parcels(s: GameState) -> set[int]:
     return {i for i in range(len(s.parcels)) if not points.isdisjoint(CORNERS[i])}
 
 
+def piece_vp(s: GameState, index: int) -> int:
+    """What a building, house or mountain on parcel `index` scores for its owner at the game's end if the roads
+    stay as they are now (RULING B17; beside a bridge's end, RULING V3): the figure a permission request names."""
+    return _item_vp(index, _bridge_parcels(s))
+
+
+def _item_vp(index: int, bridged: set[int]) -> int:
+    return BRIDGE_VP_PER_ITEM if index in bridged else FINAL_VP_PER_ITEM
+
+
 def kit_carson_vp(s: GameState, seat: int) -> int:
     """Kit Carson (RULING X4): 1 VP per player behind `seat` on the turn-order track at the end — the order in
     which round 4's players passed, the track's lower row (`000`: the "lowest turn order ... on the turn order
@@ -46,7 +56,7 @@ def final_scores(s: GameState) -> tuple[list[dict[str, int]], int]:
             if parcel.owner != p.seat or parcel.content is None:
                 continue
             kind = "buildings" if parcel.content in BUILDINGS else _SCORE_PARTS[parcel.content]
-            counts[kind] += BRIDGE_VP_PER_ITEM if index in bridged else FINAL_VP_PER_ITEM
+            counts[kind] += _item_vp(index, bridged)
         score = {"during_game": p.vp, **counts, "money": p.money // FINAL_MONEY_PER_VP}
         if s.config.gold_and_guns:
             score["station"] = station_vp(s, p.seat)

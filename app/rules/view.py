@@ -38,10 +38,20 @@ from app.rules.duels import duelling_seats, earliest_passer, spot_cowboys
 from app.rules.dynamite import dynamite_in_supply
 from app.rules.events import EventType, private_to
 from app.rules.flow import Awaiting, awaiting
-from app.rules.income import SQUARE_GAINS, attack_split, building_income, earned, firepower, income_if_built
+from app.rules.income import (
+    SQUARE_GAINS,
+    attack_split,
+    building_income,
+    earned,
+    firepower,
+    house_values,
+    income_if_built,
+    incomes_beside_if_placed,
+)
 from app.rules.model import Cowboy, GameState
 from app.rules.outlaws import current_income, outlaw_vp, outlaws_in_supply
 from app.rules.prices import building_price, parcel_price, placement_cost
+from app.rules.scoring import piece_vp
 from app.rules.spots import open_squares
 from app.rules.supply import roads_in_supply
 
@@ -182,7 +192,8 @@ def _work(s: GameState) -> dict[str, Any] | None:
         return None
     request = None
     if work.request is not None:
-        request = {"asked": work.request.asked, "parcels": [list(parcel_xy(i)) for i in work.request.open]}
+        request = {"asked": work.request.asked, "parcels": [list(parcel_xy(i)) for i in work.request.open],
+                   "stake": [_permission_stake(s, i) for i in work.request.open]}
     return {
         "seat": work.seat,
         "building": work.building,
@@ -204,6 +215,24 @@ def _work(s: GameState) -> dict[str, Any] | None:
             for x, y in (parcel_xy(i),)
         ] if work.building is not None and work.parcel is None else [],
     }
+
+
+# What a granted permission puts on the asked player's parcel (`request.stake[].piece`): the table words each one.
+PERMISSION_PIECES: Final = ("house", "townhouse")
+
+
+def _permission_stake(s: GameState, index: int) -> dict[str, Any]:
+    """What granting parcel `index` does for its owner, so that the table can say it without rules of its own: the
+    piece that would stand there, a house on free land or a townhouse over their house (RULINGS B12, G19), which
+    stays the owner's and scores `vp` for them at the end (B17, V3; a townhouse scores as one house, G6) and is
+    worth `house_values` to their buildings beside it (B13; never to the builder's); on free land the parcel can no
+    longer take a building of theirs (B11); and what their buildings beside it earn now and would earn then."""
+    parcel = s.parcels[index]
+    piece = "townhouse" if parcel.content == "house" else "house"
+    now, then = incomes_beside_if_placed(s, index, piece)
+    x, y = parcel_xy(index)
+    return {"x": x, "y": y, "piece": piece, "vp": piece_vp(s, index), "house_values": house_values(piece),
+            "loses_building_site": parcel.content is None, "income_beside": {"now": now, "then": then}}
 
 
 def player_view(

@@ -18,7 +18,6 @@ from app.rules.catalog import (
     BUILDINGS,
     CONSTRUCTION_PRICE,
     FINAL_MONEY_PER_VP,
-    FINAL_VP_PER_ITEM,
     HORSE_VP,
     PERSONALITIES,
     SHOP,
@@ -345,15 +344,39 @@ def _permission_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[st
         return []
     builder = lab.who(work["seat"])
     building = building_name(work["building"]) if work.get("building") else gettext("building")
-    parcels = ", ".join(gettext("({x}, {y})").format(x=x, y=y) for x, y in request.get("parcels", []))
-    return [
-        gettext("{builder} asks to build the house of their {building} on your parcels {parcels}.").format(
-            builder=builder, building=building, parcels=parcels),
-        gettext("For you: the house stands on your parcel and stays yours ({vp} VP at the game's end), but that "
-                "parcel can no longer take a building of yours.").format(vp=FINAL_VP_PER_ITEM),
-        gettext("For {builder}: the {building} can be built with its house there; refused, they must find "
-                "another parcel.").format(builder=builder, building=building),
-    ]
+    parcels = ", ".join(_xy(row) for row in request.get("stake", []))
+    lines = [gettext("{builder} asks to build the house of their {building} on your parcels {parcels}.").format(
+        builder=builder, building=building, parcels=parcels)]
+    groups: dict[tuple[str, int], list[Mapping[str, Any]]] = {}
+    for row in request.get("stake", []):
+        groups.setdefault((row["piece"], row["vp"]), []).append(row)
+    for (piece, _), rows in groups.items():
+        said = PERMISSION_STAKES[piece](rows[0])
+        lines.append(said if len(groups) == 1 else f"{', '.join(_xy(row) for row in rows)}: {said}")
+    for row in request.get("stake", []):
+        income = row["income_beside"]
+        if income["now"] != income["then"]:
+            lines.append(gettext("Your buildings beside ({x}, {y}) earn ${now} now, ${then} with it.").format(
+                x=row["x"], y=row["y"], now=income["now"], then=income["then"]))
+    lines.append(gettext("For {builder}: the {building} can be built with its house there; refused, they must find "
+                         "another parcel.").format(builder=builder, building=building))
+    return lines
+
+
+def _xy(row: Mapping[str, Any]) -> str:
+    return gettext("({x}, {y})").format(x=row["x"], y=row["y"])
+
+
+# What a granted permission does for the asked player, by the piece the view names (`request.stake[].piece`); the
+# figures are the view's.
+PERMISSION_STAKES: Final[Mapping[str, Callable[[Mapping[str, Any]], str]]] = {
+    "house": lambda row: gettext(
+        "For you: the house stands on your parcel and stays yours ({vp} VP at the game's end), but that parcel can no "
+        "longer take a building of yours.").format(vp=row["vp"]),
+    "townhouse": lambda row: gettext(
+        "For you: your house there becomes a townhouse and stays yours ({vp} VP at the game's end), worth "
+        "{values} houses to your buildings beside it.").format(vp=row["vp"], values=row["house_values"]),
+}
 
 
 def _auction_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[str]:

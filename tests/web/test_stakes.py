@@ -75,7 +75,31 @@ def test_a_permission_names_the_asker_the_parcels_and_each_sides_gain() -> None:
     asked = {(m["x"], m["y"]) for m in legal if m["type"] == "answer_permission"}
     assert lines[0].startswith(f"{builder} asks to build the house")
     assert all(f"({x}, {y})" in lines[0] for x, y in asked)
-    assert lines[1].startswith("For you:") and lines[2].startswith(f"For {builder}:")
+    stake = doc["construction_work"]["request"]["stake"]
+    assert lines[1].startswith("For you:") and f"({stake[0]['vp']} VP at the game's end)" in lines[1]
+    assert lines[-1].startswith(f"For {builder}:")
+
+
+def test_a_permission_words_the_views_figures_for_each_piece_and_income() -> None:
+    """The presenter says what the view names (`request.stake`), piece by piece, with the view's figures: here a
+    request's rows are set by hand to a house and a townhouse, one with a change of income beside it."""
+    state, seat, legal = until(31, offers("answer_permission"))
+    doc = player_view(state, seat, usernames=NAMES)
+    request = doc["construction_work"]["request"]
+    row = request["stake"][0]
+    request["stake"] = [
+        {**row, "x": 2, "y": 3, "vp": 2, "income_beside": {"now": 6, "then": 9}},
+        {**row, "x": 5, "y": 5, "piece": "townhouse", "vp": 2, "house_values": 2, "loses_building_site": False,
+         "income_beside": {"now": 4, "then": 4}},
+    ]
+    lines = present.stake(doc, legal)
+    assert "(2, 3), (5, 5)" in lines[0]
+    assert lines[1] == ("(2, 3): For you: the house stands on your parcel and stays yours (2 VP at the game's end), "
+                        "but that parcel can no longer take a building of yours.")
+    assert lines[2] == ("(5, 5): For you: your house there becomes a townhouse and stays yours (2 VP at the game's "
+                        "end), worth 2 houses to your buildings beside it.")
+    assert lines[3] == "Your buildings beside (2, 3) earn $6 now, $9 with it."
+    assert len(lines) == 5
 
 
 def test_an_auction_says_who_is_still_in() -> None:
