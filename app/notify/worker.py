@@ -196,16 +196,24 @@ class Notifier:
         self._woken.set()
 
     async def run_forever(self, interval: float) -> None:
+        async def pause(started: float) -> None:
+            # Runs start WAKE_GAP apart at least: a busy server's moves are batched, a quiet one's go at once.
+            # `asyncio.timeout`, not `wait_for`: on Python 3.11 `wait_for` can swallow a cancellation that comes as
+            # the event is set, and the cancelled worker would then run on forever (a server that never stops).
+            await asyncio.sleep(max(WAKE_GAP - (time.monotonic() - started), 0))
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(max(interval - (time.monotonic() - started), 0)):
+                    await self._woken.wait()
+
         async def run_then_wait() -> None:
             self._woken.clear()
             started = time.monotonic()
             try:
                 await self.run_once()
-            finally:
-                # Runs start WAKE_GAP apart at least: a busy server's moves are batched, a quiet one's go at once.
-                await asyncio.sleep(max(WAKE_GAP - (time.monotonic() - started), 0))
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._woken.wait(), max(interval - (time.monotonic() - started), 0))
+            except Exception:
+                await pause(started)  # a failed run waits too; a cancelled one (not an Exception) stops at once
+                raise
+            await pause(started)
 
         await run_forever(run_then_wait, 0, log, "mail")
 

@@ -62,9 +62,11 @@ class Thinker:
             if level == HARD:
                 view, moves, key = await loop.run_in_executor(self._pool, seat_inputs, state, seat, game_id)
                 thinking = loop.run_in_executor(self._hard(), level_move, level, view, moves, key, self.hard_budget)
-                return await asyncio.wait_for(thinking, self.hard_deadline)
+                async with asyncio.timeout(self.hard_deadline):  # not wait_for: see app.notify.worker's pause
+                    return await thinking
             thinking = loop.run_in_executor(self._pool, self.choose, state, seat, game_id, level)
-            return await asyncio.wait_for(thinking, self.deadline)
+            async with asyncio.timeout(self.deadline):
+                return await thinking
         except TimeoutError:
             outcome = "overran"
             log.warning("game %s: the %s bot overran its deadline for seat %s", game_id, level, seat)
