@@ -203,6 +203,21 @@ def test_a_build_fits_one_screen_and_says_where_it_may_go(players: Players) -> N
     assert page.locator("#map .target").count() >= 1
 
 
+def test_a_permission_request_fits_one_screen_with_every_answer_in_sight(players: Players) -> None:
+    """A request for a house on two parcels (seed 31, the scenario of docs/screenshots/shoot_table.py): both
+    parcels' Allow and Refuse, each with its stake, in sight at 1280x900 and 1440x900 without scrolling the page or
+    the decision box."""
+    page = players.open("Permission", 31, offers("answer_permission"))
+    check_stage(page, "permission")
+    # One row a parcel, named for assistive technology, with its two answers; no second copy of them in a list.
+    for xy in ("(5, 8)", "(6, 6)"):
+        row = page.get_by_role("group", name=f"Parcel {xy}")
+        expect(row.get_by_role("button", name=f"Allow a house on parcel {xy}")).to_be_visible()
+        expect(row.get_by_role("button", name=f"Refuse a house on parcel {xy}")).to_be_visible()
+    assert page.locator("#decision select").count() == 0
+    assert not serious_violations(page)
+
+
 def test_an_auction_fits_one_screen_with_its_lots_and_bids(players: Players) -> None:
     page = players.open("Auction", 12, offers("bid"), GOLD)
     check_stage(page, "auction")

@@ -80,6 +80,24 @@ def test_a_permission_names_the_asker_the_parcels_and_each_sides_gain() -> None:
     assert lines[-1].startswith(f"For {builder}:")
 
 
+def test_a_permissions_answers_are_one_short_row_a_parcel_and_not_listed_twice() -> None:
+    """Each parcel asked is a group of its Allow and Refuse, short enough to share a row, named by its buttons
+    (which say the parcel); the list of board choices does not repeat them, so every answer fits the first screen
+    (tests/browser/test_one_screen.py measures it)."""
+    state, seat, legal = until(31, offers("answer_permission"))
+    doc = player_view(state, seat, usernames=NAMES)
+    groups, _ = present.choices(doc, legal)
+    answers = {present.encode(m) for m in legal if m["type"] == "answer_permission"}
+    rows = [g for g in groups if g.anchor]
+    assert len(rows) == len(answers) // 2 >= 2
+    for row in rows:
+        assert row.inline and row.named_by_choices and not row.folded
+        assert {c.tone for c in row.choices} == {"yes", "no"}
+    assert {c.value for g in rows for c in g.choices} == answers
+    assert not any(g.as_select for g in groups)
+    assert [c.label for g in groups if not g.anchor for c in g.choices] == ["Refuse all remaining parcels"]
+
+
 def test_a_permission_words_the_views_figures_for_each_piece_and_income() -> None:
     """The presenter says what the view names (`request.stake`), piece by piece, with the view's figures: here a
     request's rows are set by hand to a house and a townhouse, one with a change of income beside it."""
