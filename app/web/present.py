@@ -380,6 +380,17 @@ def _permission_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[st
     return lines
 
 
+def work_in_stake(doc: Doc, stake_lines: Sequence[str]) -> bool:
+    """Whether the decision's stake already says what the construction work is, so that the table need not say it
+    a second time above it: the asked player's stake names the builder, the building and the parcels asked (and
+    nothing has been granted yet, which only the work's line would say). The line it spares is the height the
+    decision box needs to show every parcel's answers in the first screen."""
+    work = doc.get("construction_work") or {}
+    request = work.get("request") or {}
+    return bool(stake_lines) and doc.get("awaiting") == Decision.PERMISSION \
+        and request.get("asked") == doc.get("viewer") and not work.get("granted")
+
+
 def _xy(row: Mapping[str, Any]) -> str:
     return gettext("({x}, {y})").format(x=row["x"], y=row["y"])
 

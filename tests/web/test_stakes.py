@@ -98,6 +98,19 @@ def test_a_permissions_answers_are_one_short_row_a_parcel_and_not_listed_twice()
     assert [c.label for g in groups if not g.anchor for c in g.choices] == ["Refuse all remaining parcels"]
 
 
+def test_the_asked_players_stake_says_the_request_once() -> None:
+    """The asked player's stake names the builder, the building and the parcels, so the line of the construction
+    work is not shown above it; the builder, who has no stake while waiting, and an asked player who has already
+    granted a parcel (which only that line says) still see the line."""
+    state, seat, legal = until(31, offers("answer_permission"))
+    doc = player_view(state, seat, usernames=NAMES)
+    assert present.work_in_stake(doc, present.stake(doc, legal))
+    builder = player_view(state, doc["construction_work"]["seat"], usernames=NAMES)
+    assert not present.work_in_stake(builder, present.stake(builder, []))
+    doc["construction_work"]["granted"] = [[5, 8]]
+    assert not present.work_in_stake(doc, present.stake(doc, legal))
+
+
 def test_a_permission_words_the_views_figures_for_each_piece_and_income() -> None:
     """The presenter says what the view names (`request.stake`), piece by piece, with the view's figures: here a
     request's rows are set by hand to a house and a townhouse, one with a change of income beside it."""
