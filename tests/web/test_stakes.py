@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from app.i18n import speaking
 from app.rules import GameConfig, legal_moves, new_game, play, player_view, replay, to_act
 from app.rules.catalog import PERSONALITIES
 from app.rules.model import GameState
@@ -96,6 +97,10 @@ def test_a_permissions_answers_are_one_short_row_a_parcel_and_not_listed_twice()
     assert {c.value for g in rows for c in g.choices} == answers
     assert not any(g.as_select for g in groups)
     assert [c.label for g in groups if not g.anchor for c in g.choices] == ["Refuse all remaining parcels"]
+    for language in ("fr", "es"):  # the buttons name their parcel in every language, the row's title with them
+        with speaking(language):
+            rows = [g for g in present.choices(doc, legal)[0] if g.anchor]
+        assert all(row.named_by_choices for row in rows), language
 
 
 def test_the_asked_players_stake_says_the_request_once() -> None:
