@@ -150,6 +150,18 @@ class Group:
     note: str = ""
     folded: bool = False  # a board spot's choices, shown once the spot is clicked (many spots would be a wall)
 
+    @property
+    def inline(self) -> bool:
+        """Whether the title and the buttons share a row: a group of one or two buttons (a parcel's Allow and
+        Refuse) takes one line of the decision box, not two, so that more answers fit the first screen."""
+        return not self.as_select and not self.note and not self.folded and len(self.choices) <= 2
+
+    @property
+    def named_by_choices(self) -> bool:
+        """Whether every button already names the group's spot ("Allow a house on parcel (5, 8)" under "Parcel
+        (5, 8)"): the title then names the group for assistive technology only and takes no line of its own."""
+        return bool(self.anchor) and all(self.title.lower() in c.label.lower() for c in self.choices)
+
 
 @dataclass
 class Target:
@@ -207,9 +219,14 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
             ))
         free = []
     several = [(key, target) for key, target in sorted(targets.items()) if target.single is None]
+    folded = len(several) > FOLDED_FROM
     for key, target in several:
-        groups.append(Group(_spot_title(key), target.moves, anchor=f"choose-{key}",
-                            folded=len(several) > FOLDED_FROM))
+        groups.append(Group(_spot_title(key), target.moves, anchor=f"choose-{key}", folded=folded))
+    # A board choice whose button is already shown, under its spot's title, is not listed a second time: the list
+    # is the way to the board's choices without the board, and a permission's answers (two a parcel, every parcel
+    # shown) would otherwise take twice the height of the decision box.
+    shown = set() if folded else {c.value for _, target in several for c in target.moves}
+    on_board = [m for m in on_board if encode(m) not in shown]
     if free:
         many = len(free) > 10
         groups.insert(0, Group(
@@ -361,6 +378,17 @@ def _permission_stake(doc: Doc, moves: Sequence[Move], lab: Labeller) -> list[st
     lines.append(gettext("For {builder}: the {building} can be built with its house there; refused, they must find "
                          "another parcel.").format(builder=builder, building=building))
     return lines
+
+
+def work_in_stake(doc: Doc, stake_lines: Sequence[str]) -> bool:
+    """Whether the decision's stake already says what the construction work is, so that the table need not say it
+    a second time above it: the asked player's stake names the builder, the building and the parcels asked (and
+    nothing has been granted yet, which only the work's line would say). The line it spares is the height the
+    decision box needs to show every parcel's answers in the first screen."""
+    work = doc.get("construction_work") or {}
+    request = work.get("request") or {}
+    return bool(stake_lines) and doc.get("awaiting") == Decision.PERMISSION \
+        and request.get("asked") == doc.get("viewer") and not work.get("granted")
 
 
 def _xy(row: Mapping[str, Any]) -> str:

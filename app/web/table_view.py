@@ -68,6 +68,7 @@ def table_context(
     log = game_log(describer, events)
     viewer = doc.get("viewer")
     by_seat = {p["seat"]: p for p in doc["players"]}
+    stake = present.stake(doc, moves)
     return {
         "game": game,
         "doc": doc,
@@ -89,7 +90,8 @@ def table_context(
         "deadlines": deadlines or [],
         "hint_squares": present.HINT_SQUARES,
         "standings": present.standings(doc),
-        "stake": present.stake(doc, moves),
+        "stake": stake,
+        "work_in_stake": present.work_in_stake(doc, stake),
         "vp_shown": present.vp_shown(doc),
         "changes": since,
         "changed_by": [doc["players"][s]["username"] for s in since.actors if 0 <= s < len(doc["players"])],

@@ -203,6 +203,29 @@ def test_a_build_fits_one_screen_and_says_where_it_may_go(players: Players) -> N
     assert page.locator("#map .target").count() >= 1
 
 
+@pytest.mark.parametrize(("seed", "parcels"), [(31, ("(5, 8)", "(6, 6)")), (54, ("(2, 7)", "(4, 6)", "(5, 8)"))])
+def test_a_permission_request_fits_one_screen_with_every_answer_in_sight(
+        players: Players, seed: int, parcels: tuple[str, ...]) -> None:
+    """A request for a house on two parcels (seed 31, the scenario of docs/screenshots/shoot_table.py) and on
+    three (seed 54; from four on, the parcels' answers fold behind the board): every parcel's Allow and Refuse, and
+    the stake, in sight at 1280x900 and 1440x900 without scrolling the page or the decision box."""
+    page = players.open(f"Permission {len(parcels)}", seed, offers("answer_permission"))
+    check_stage(page, f"permission-{len(parcels)}")
+    # One row a parcel, named for assistive technology, with its two answers; no second copy of them in a list.
+    for xy in parcels:
+        row = page.get_by_role("group", name=f"Parcel {xy}")
+        expect(row.get_by_role("button", name=f"Allow a house on parcel {xy}")).to_be_visible()
+        expect(row.get_by_role("button", name=f"Refuse a house on parcel {xy}")).to_be_visible()
+    assert page.locator("#decision select").count() == 0
+    # The request is said once, by the stake, whose first line names the asker, the building and every parcel.
+    asked = page.locator("#decision .stake li").first
+    expect(asked).to_contain_text("asks to build the house of their")
+    for xy in parcels:
+        expect(asked).to_contain_text(xy)
+    expect(page.locator("#construction-work")).to_have_count(0)
+    assert not serious_violations(page)
+
+
 def test_an_auction_fits_one_screen_with_its_lots_and_bids(players: Players) -> None:
     page = players.open("Auction", 12, offers("bid"), GOLD)
     check_stage(page, "auction")

@@ -214,7 +214,8 @@ def test_permission_request_asked_and_answered(browser: Browser, live: LiveServe
         (ARTIFACTS / "render-ms.txt").write_text(f"table render (round 3, {board_seq(builder)} events): {took} ms\n")
         click_and_wait(builder, asks.first, [owner])
         expect(owner.locator("#turn-status")).to_contain_text("answer a request to build a house")
-        expect(owner.locator("#construction-work")).to_contain_text("Permission asked")
+        # The request is said by the decision's stake (the line of the construction work would repeat it).
+        expect(owner.locator("#decision .stake")).to_contain_text("asks to build the house of their")
         shots(owner, "09-permission-request-received")
         owner.goto(f"{live.url}/")
         expect(owner.locator("#my-games")).to_contain_text("answer a request to build a house")

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from app.i18n import speaking
 from app.rules import GameConfig, legal_moves, new_game, play, player_view, replay, to_act
 from app.rules.catalog import PERSONALITIES
 from app.rules.model import GameState
@@ -78,6 +79,41 @@ def test_a_permission_names_the_asker_the_parcels_and_each_sides_gain() -> None:
     stake = doc["construction_work"]["request"]["stake"]
     assert lines[1].startswith("For you:") and f"({stake[0]['vp']} VP at the game's end)" in lines[1]
     assert lines[-1].startswith(f"For {builder}:")
+
+
+def test_a_permissions_answers_are_one_short_row_a_parcel_and_not_listed_twice() -> None:
+    """Each parcel asked is a group of its Allow and Refuse, short enough to share a row, named by its buttons
+    (which say the parcel); the list of board choices does not repeat them, so every answer fits the first screen
+    (tests/browser/test_one_screen.py measures it)."""
+    state, seat, legal = until(31, offers("answer_permission"))
+    doc = player_view(state, seat, usernames=NAMES)
+    groups, _ = present.choices(doc, legal)
+    answers = {present.encode(m) for m in legal if m["type"] == "answer_permission"}
+    rows = [g for g in groups if g.anchor]
+    assert len(rows) == len(answers) // 2 >= 2
+    for row in rows:
+        assert row.inline and row.named_by_choices and not row.folded
+        assert {c.tone for c in row.choices} == {"yes", "no"}
+    assert {c.value for g in rows for c in g.choices} == answers
+    assert not any(g.as_select for g in groups)
+    assert [c.label for g in groups if not g.anchor for c in g.choices] == ["Refuse all remaining parcels"]
+    for language in ("fr", "es"):  # the buttons name their parcel in every language, the row's title with them
+        with speaking(language):
+            rows = [g for g in present.choices(doc, legal)[0] if g.anchor]
+        assert all(row.named_by_choices for row in rows), language
+
+
+def test_the_asked_players_stake_says_the_request_once() -> None:
+    """The asked player's stake names the builder, the building and the parcels, so the line of the construction
+    work is not shown above it; the builder, who has no stake while waiting, and an asked player who has already
+    granted a parcel (which only that line says) still see the line."""
+    state, seat, legal = until(31, offers("answer_permission"))
+    doc = player_view(state, seat, usernames=NAMES)
+    assert present.work_in_stake(doc, present.stake(doc, legal))
+    builder = player_view(state, doc["construction_work"]["seat"], usernames=NAMES)
+    assert not present.work_in_stake(builder, present.stake(builder, []))
+    doc["construction_work"]["granted"] = [[5, 8]]
+    assert not present.work_in_stake(doc, present.stake(doc, legal))
 
 
 def test_a_permission_words_the_views_figures_for_each_piece_and_income() -> None:
