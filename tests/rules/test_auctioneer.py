@@ -171,7 +171,8 @@ def test_a_player_with_fewer_than_two_property_tiles_left_may_not_bid() -> None:
     choose_parcels(g, (1, 1), (2, 2))
     bid(g, 3)
     assert g.to_act == ((auctioneer + 2) % 3,)  # the player without the tiles was passed over...
-    assert events_of(g.events, "bid_passed") == [{"type": "bid_passed", "seat": short, "automatic": "only_move"}]  # ...by a recorded pass
+    assert events_of(g.events, "bid_passed") == [  # ...by a recorded pass, made for them
+        {"type": "bid_passed", "seat": short, "automatic": "only_move"}]
     g2 = auction_table()
     auctioneer = first_chooser_takes(g2, "auctioneer")
     for x, y in owned[:PROPERTY_TILES - 2]:
