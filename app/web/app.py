@@ -52,6 +52,7 @@ from app.settings import Settings
 from app.web import (
     account_pages,
     admin_api,
+    answers_api,
     api,
     guide_pages,
     installable,
@@ -443,6 +444,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.include_router(installable.router)
     app.include_router(vacation_api.router)
     app.include_router(your_data_api.router)
+    app.include_router(answers_api.router)
     app.include_router(admin_api.router)
     app.include_router(moderation_api.router)
     app.include_router(moderation_pages.router)

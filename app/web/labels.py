@@ -135,7 +135,10 @@ class Labeller:
     def label(self, move: Move) -> str:
         """The words on a move's button, by its type's entry in `MOVE_LABELS` (a type without one raises
         KeyError: every type of the vocabulary has its words, checked by a test)."""
-        return MOVE_LABELS[move["type"]](self, move)
+        words = MOVE_LABELS[move["type"]](self, move)
+        if move.get("buy"):  # a placement with its parcel's purchase answered ahead (decision D106)
+            return gettext("{placement}, and buy it if you win and can pay").format(placement=words)
+        return words
 
     def horse(self, buy: bool) -> str:
         """Big Box's choice at Wages (RULING X6) in money: what the viewer's cowboys there bring either way."""
