@@ -11,7 +11,8 @@ answered ahead, so the placements chosen are those of `before`); the same seeds 
 only: no server, no database. A hand-off is counted each time a seat becomes awaited that was not awaited just
 before (the game's first decision included).
 
-Run: `nice -n 10 .venv/bin/python bench/handoffs.py [--games 100] [--players 2,3,4,5,6] [--variants JSON]`.
+Run: `nice -n 10 .venv/bin/python bench/handoffs.py [--games 100] [--players 2,3,4,5,6] [--variants JSON]
+[--bot heuristic]` (the site's heuristic bot at every seat instead of uniformly random moves).
 Prints figures; asserts nothing.
 """
 
@@ -23,13 +24,15 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.rules import GameConfig, legal_moves, new_game, play, replay, to_act
+from app.bots import BOTS
+from app.rules import GameConfig, legal_moves, new_game, play, player_view, replay, to_act
 from app.rules.automatic import ASK, CASH_LIMIT_ANSWERS, Answers
 from app.rules.rng import Rng
 
@@ -42,6 +45,7 @@ class Played:
 
     handoffs: int
     decisions: tuple[int, ...]
+    made: Counter[str]  # the moves made for players, by why (`events.Automatic`)
 
 
 def _answers(world: str, players: int, chooser: random.Random) -> Answers:
@@ -62,23 +66,27 @@ def _choices(moves: list[dict[str, Any]], world: str) -> list[dict[str, Any]]:
     return [m for m in moves if m.get("buy") or (m["type"], m.get("x"), m.get("y"), m.get("dynamite")) not in ahead]
 
 
-def play_game(config: GameConfig, seed: int, world: str) -> Played:
-    """A complete random game of `world` from `seed`."""
+def play_game(config: GameConfig, seed: int, world: str, bot: str = "random") -> Played:
+    """A complete game of `world` from `seed`, every seat played by `bot` (`random`: uniformly among the moves,
+    or one of the site's bots, handed the seat's view and the moves it chooses among)."""
     chooser = random.Random(seed)
     answers = _answers(world, config.players, chooser)
     state = replay(new_game(config, seed))
     awaited = set(to_act(state))
     handoffs = len(awaited)
     decisions = [0] * config.players
+    made: Counter[str] = Counter()
     while state.status != "finished":
         seat = chooser.choice(to_act(state))
-        move = chooser.choice(_choices(legal_moves(state, seat), world))
-        _, state = play(state, seat, move, Rng(seed, state.seq), answers)
+        choices = _choices(legal_moves(state, seat), world)
+        move = chooser.choice(choices) if bot == "random" else BOTS[bot](player_view(state, seat), choices, chooser)
+        events, state = play(state, seat, move, Rng(seed, state.seq), answers)
+        made.update(str(e["automatic"]) for e in events if "automatic" in e)
         decisions[seat] += 1
         now = set(to_act(state))
         handoffs += len(now - awaited)
         awaited = now
-    return Played(handoffs, tuple(decisions))
+    return Played(handoffs, tuple(decisions), made)
 
 
 def main() -> None:
@@ -86,12 +94,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", default="2,3,4,5,6")
     parser.add_argument("--variants", default="{}", help='as the create body\'s "variants" (6 players: big_box)')
+    parser.add_argument("--bot", default="random", choices=["random", *BOTS],
+                        help="who plays every seat (default: uniformly random moves)")
     args = parser.parse_args()
     variants = json.loads(args.variants)
     started = time.perf_counter()
-    print(f"random complete games, {args.games} per player count and world, variants {json.dumps(variants)}")
+    print(f"complete games played by {args.bot}, {args.games} per player count and world, "
+          f"variants {json.dumps(variants)}")
     # "made for them": decisions per player fewer than in `none` (where nothing is made for anyone).
-    print(f"{'players':>7}  {'world':<6}  {'hand-offs':>9}  {'decisions/player':>16}  {'made for them':>16}")
+    print(f"{'players':>7}  {'world':<6}  {'hand-offs':>9}  {'decisions/player':>16}  {'made for them':>16}"
+          "  moves made for a player, by why (per player)")
     two_players: dict[str, float] = {}
     for players in (int(p) for p in args.players.split(",")):
         chosen = dict(variants)
@@ -102,11 +114,16 @@ def main() -> None:
         seeds = [chooser.randrange(2**62) for _ in range(args.games)]
         unasked = 0.0
         for world in WORLDS:
-            games = [play_game(config, seed, world) for seed in seeds]
+            games = [play_game(config, seed, world, args.bot) for seed in seeds]
             handoffs = statistics.mean(g.handoffs for g in games)
             per_player = statistics.mean(d for g in games for d in g.decisions)
             unasked = per_player if world == "none" else unasked
-            print(f"{players:>7}  {world:<6}  {handoffs:>9.1f}  {per_player:>16.1f}  {unasked - per_player:>16.1f}")
+            reasons = Counter[str]()
+            for g in games:
+                reasons.update(g.made)
+            why = ", ".join(f"{k} {v / len(games) / players:.1f}" for k, v in sorted(reasons.items()))
+            print(f"{players:>7}  {world:<6}  {handoffs:>9.1f}  {per_player:>16.1f}  {unasked - per_player:>16.1f}"
+                  f"  {why}")
             if players == 2:
                 two_players[world] = per_player
     if "after" in two_players:

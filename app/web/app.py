@@ -53,6 +53,7 @@ from app.web import (
     account_pages,
     admin_api,
     answers_api,
+    answers_pages,
     api,
     guide_pages,
     installable,
@@ -453,6 +454,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.include_router(lobby_pages.router)  # before the table's: /games/new is not the table of a game "new"
     app.include_router(table_pages.router)
     app.include_router(settings_pages.router)
+    app.include_router(answers_pages.router)
     app.include_router(password_pages.router)
     app.include_router(player_pages.router)
     app.include_router(leaderboard_pages.router)

@@ -67,6 +67,14 @@ TAXES: Final = {"revolvers": N_("Tax revolver chips (${amount} each)"),
 UNDERTAKER: Final = PERSONALITIES["doctor"].red  # what a defeated cowboy costs with the Undertaker (RULING G11)
 
 
+
+# The answers a player may give ahead (issue 26, `app.rules.automatic`), in the order the pages offer them.
+ANSWER_LABELS: Final[dict[str, list[tuple[str, str]]]] = {
+    "permission": [("ask", N_("Ask me each time")), ("allow", N_("Allow it")), ("deny", N_("Deny it"))],
+    "cash_limit": [("ask", N_("Ask me each time")), ("least", N_("Give up only the excess")),
+                   ("round_up", N_("Give up the excess rounded up to the next $10 (one VP more)"))],
+}
+
 class Labeller:
     """Words for moves, from the viewer's state document: what a move's words need to know of the table."""
 

@@ -30,6 +30,7 @@ from app.web import csrf
 from app.web.deps import OptionalAccount, OptionalSignedIn, ServiceDep, SessionDep, SignInDep, client_address
 from app.web.fields import Id
 from app.web.forms import FormStr, OptionalFormStr
+from app.web.labels import ANSWER_LABELS
 from app.web.language import browser_language
 from app.web.rendering import redirect, refused, render, said, to_login
 from app.web.schemas import EmailAddress, NewPassword
@@ -37,12 +38,6 @@ from app.web.security import hold_in_cookie
 
 router = APIRouter(include_in_schema=False)
 MODE_LABELS = {"immediately": N_("Immediately"), "digest": N_("In the daily digest"), "off": N_("Never")}
-# The answers given ahead for every game (issue 26), in the order the settings page offers them.
-ANSWER_LABELS = {
-    "permission": [("ask", N_("Ask me each time")), ("allow", N_("Allow it")), ("deny", N_("Deny it"))],
-    "cash_limit": [("ask", N_("Ask me each time")), ("least", N_("Give up only the excess")),
-                   ("round_up", N_("Give up the excess rounded up to the next $10 (one VP more)"))],
-}
 
 
 async def _context(account: Account, service: GameService, session: AsyncSession) -> dict[str, Any]:

@@ -4,10 +4,14 @@ page (behind sign-in and CSRF). What the answers do in a game: tests/notify/test
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 from conftest import Api
 from support import assert_error
 
+from app.rules.automatic import CASH_LIMIT_ANSWERS, PERMISSION_ANSWERS
+from app.web.labels import ANSWER_LABELS
 from tests.web.test_pages import csrf_of, signed_in
 
 
@@ -62,3 +66,38 @@ async def test_the_settings_page_shows_and_saves_the_answers_ahead(client: httpx
     assert r.status_code == 200 and "Your answers are saved." in r.text
     assert (await client.get("/api/v1/me/answers")).json() == {"permission": "allow", "cash_limit": "round_up"}
     assert '<option value="round_up" selected>' in r.text
+
+
+def test_the_pages_offer_every_answer_the_rules_know() -> None:
+    """The pages' words cover each answer of the rules core exactly, in its order."""
+    assert [value for value, _ in ANSWER_LABELS["permission"]] == list(PERMISSION_ANSWERS)
+    assert [value for value, _ in ANSWER_LABELS["cash_limit"]] == list(CASH_LIMIT_ANSWERS)
+
+
+async def test_a_games_answers_page_is_for_its_seated_players(client: httpx.AsyncClient, app: Any, api: Api) -> None:
+    """The table links to "Answers ahead in this game" for a seated player, whose page shows and saves the game's
+    standing answer (behind CSRF); anyone else is refused."""
+    token = await signed_in(client, "anna")
+    admin = await api.admin()
+    bob = await api.player("bob")
+    r = await client.post("/api/v1/games", json={"name": "Test game", "seats": 2, "players": ["anna", "bob"]},
+                          headers=admin.headers)
+    game_id = r.json()["id"]
+    table = await client.get(f"/games/{game_id}")
+    assert f'href="/games/{game_id}/answers"' in table.text
+    page = await client.get(f"/games/{game_id}/answers")
+    assert page.status_code == 200 and '<option value="ask" selected>' in page.text
+    r = await client.post(f"/games/{game_id}/answers", data={"permission": "allow"})
+    assert r.status_code == 403
+    r = await client.post(f"/games/{game_id}/answers", data={"permission": "allow", "csrf_token": token})
+    assert r.status_code == 200 and "Your answer is saved." in r.text and '<option value="allow" selected>' in r.text
+    r = await api.client.get(f"/api/v1/games/{game_id}/permission-answer", headers=bob.headers)
+    assert r.json() == {"answer": "ask"}
+    cid_client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test")
+    try:
+        cid_token = await signed_in(cid_client, "cid")
+        assert (await cid_client.get(f"/games/{game_id}/answers")).status_code == 403
+        r = await cid_client.post(f"/games/{game_id}/answers", data={"permission": "deny", "csrf_token": cid_token})
+        assert r.status_code == 403
+    finally:
+        await cid_client.aclose()
