@@ -2,7 +2,8 @@
 additions", issue 26): `decide.advance` plays them at once, in the same write as what led to them, and marks the
 first event of each with why (`events.Automatic`), so the log says the move was made for the player.
 
-- `only_move`: the seat has exactly one legal move (decision D1, RULING B10) — unless asking hides a hand (D31);
+- `only_move`: the seat has exactly one legal move (decision D1, RULING B10) — unless that one move is a secret's
+  (a Might Is Right hand of several tiles, D31; a secret basket);
 - `answered_ahead`: the player answered ahead of time — "buy it if I win and can pay" with the cowboy placed on
   the parcel (D106), or how cash above the limit is given up, in their settings (D107);
 - `standing_answer`: the asked player's standing answer to permission requests in this game (D108).
@@ -61,7 +62,7 @@ def automatic_move(s: GameState, waiting: Awaiting, answers: Answers = ASK) -> t
     asked."""
     for seat in waiting.seats:
         moves = legal_moves_view(s, seat)
-        if answers.only_moves and len(moves) == 1 and not asking_hides_a_hand(s, seat, moves[0]):
+        if answers.only_moves and len(moves) == 1 and not asking_keeps_a_secret(s, seat, moves[0]):
             return seat, moves[0], "only_move"
         answer = ANSWERED.get(waiting.kind)
         if answer is not None:
@@ -73,12 +74,19 @@ def automatic_move(s: GameState, waiting: Awaiting, answers: Answers = ASK) -> t
     return None
 
 
-def asking_hides_a_hand(s: GameState, seat: int, move: Move) -> bool:
+SECRET_BASKET_MOVES: Final = frozenset({"shop_add", "shop_remove", "shop_done"})  # A New Beginning (RULING V4)
+
+
+def asking_keeps_a_secret(s: GameState, seat: int, move: Move) -> bool:
     """Whether the seat must be asked although it has one choice, because playing it for them would tell the
-    table something hidden: a duel tile chosen from a hand of several tiles of one value (D31). Everyone sees
-    how many tiles a hand holds, so a lone tile may be played at once; several tiles of one value may not, or
-    the others would learn what was drawn (RULING V2: "nobody can work out which tiles another player drew")."""
-    return move["type"] == "play_tile" and len(s.players[seat].tiles) > 1
+    table something hidden: a duel tile chosen from a hand of several tiles of one value (D31) — everyone sees how
+    many tiles a hand holds, so a lone tile may be played at once; several tiles of one value may not, or the
+    others would learn what was drawn (RULING V2: "nobody can work out which tiles another player drew") —; and
+    any move of a secret basket, whose number of choices depends on what is in it (RULING V4; a basket always
+    offers two, so this only keeps it so)."""
+    if move["type"] == "play_tile":
+        return len(s.players[seat].tiles) > 1
+    return move["type"] in SECRET_BASKET_MOVES
 
 
 def needs_answers(waiting: Awaiting | None) -> bool:

@@ -1,8 +1,8 @@
 """No one waits for a choice that is not one (API.md "Further additions", issue 26; decisions D1, D31, D106-D109).
 
 Property tests over seeded random complete games of every expansion and variant, 2 to 6 players, with each seat's
-answers ahead drawn at random: a seat is never awaited with exactly one legal move unless asking hides a hand (a
-Might Is Right hand of several tiles, D31 — the only such case: a secret basket always offers at least two moves),
+answers ahead drawn at random: a seat is never awaited with exactly one legal move unless that move is a secret's
+(a Might Is Right hand of several tiles, D31; a secret basket, which in fact always offers two moves or more),
 nor at a decision it answered ahead; every move made for a seat is marked in the log; and no move made for a seat
 lets any viewer learn anything hidden — whether it is made, and what a viewer sees of it, are the same whatever
 that viewer cannot see (the other seats' tiles, chosen tiles, votes and baskets, the bag: `_scrambled_for`).
@@ -27,7 +27,7 @@ from app.rules.automatic import (
     Answers,
     CashLimitAnswer,
     PermissionAnswer,
-    asking_hides_a_hand,
+    asking_keeps_a_secret,
     automatic_move,
 )
 from app.rules.board import parcel_index
@@ -95,7 +95,7 @@ def _check_awaited(s: GameState, answers: Answers) -> int:
         return 0
     for seat in waiting.seats:
         moves = legal_moves(s, seat)
-        assert len(moves) != 1 or asking_hides_a_hand(s, seat, moves[0]), (waiting, seat, moves)
+        assert len(moves) != 1 or asking_keeps_a_secret(s, seat, moves[0]), (waiting, seat, moves)
         if waiting.kind in _ANSWERED_AHEAD:
             assert not _answered(s, seat, waiting.kind, answers), (waiting, seat)
     return len(waiting.seats)
@@ -286,3 +286,16 @@ def test_every_decision_answered_ahead_has_its_answer_and_outside_the_log_only_s
     and only the settings' ones are read outside the log."""
     assert set(ANSWERED) == {Decision.BUY_PARCEL, Decision.CASH_LIMIT, Decision.PERMISSION}
     assert {Decision.CASH_LIMIT, Decision.PERMISSION} == OUTSIDE_THE_LOG
+
+
+def test_d31_a_secret_is_asked_for_even_with_one_choice() -> None:
+    """R-VAR-3, R-VAR-8, D31: a Might Is Right hand of several tiles, and any move of a secret basket, are never
+    made for the player (RULINGS V2, V4: their number would tell what is hidden); a lone tile is."""
+    g = Game(2, might_is_right=True, new_beginning=True)
+    assert g.awaiting == "shopping"
+    for move in g.moves(0):
+        assert asking_keeps_a_secret(g.state, 0, move)
+    assert len(g.state.players[0].tiles) > 1
+    assert asking_keeps_a_secret(g.state, 0, {"type": "play_tile", "tile": g.state.players[0].tiles[0]})
+    g.set_player(0, tiles=(3,))
+    assert not asking_keeps_a_secret(g.state, 0, {"type": "play_tile", "tile": 3})
