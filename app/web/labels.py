@@ -72,7 +72,7 @@ UNDERTAKER: Final = PERSONALITIES["doctor"].red  # what a defeated cowboy costs 
 ANSWER_LABELS: Final[dict[str, list[tuple[str, str]]]] = {
     "permission": [("ask", N_("Ask me each time")), ("allow", N_("Allow it")), ("deny", N_("Deny it"))],
     "cash_limit": [("ask", N_("Ask me each time")), ("least", N_("Give up only the excess")),
-                   ("round_up", N_("Give up the excess rounded up to the next $10 (one VP more)"))],
+                   ("round_up", N_("Give up the excess, rounded up to the next whole VP"))],
 }
 
 class Labeller:
