@@ -5,7 +5,7 @@ own, `users.cash_limit_answer` how its cash above the limit is given up; `standi
 answer to permission requests in one game. "ask" everywhere keeps today's behaviour.
 
 Revision ID: 0014
-Revises: 0017
+Revises: 0018
 Create Date: 2026-12-02 00:00:00.000000
 
 """
@@ -17,7 +17,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = "0014"
-down_revision: str | Sequence[str] | None = "0017"
+down_revision: str | Sequence[str] | None = "0018"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
