@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from app.i18n import N_, gettext, ngettext
 from app.rules.catalog import BUILDINGS, CONSTRUCTION_PRICE, HORSE_PRICE, MIGHT_REDRAW, PERSONALITIES, SHOP, SQUARES
-from app.rules.events import EventType
+from app.rules.events import Automatic, EventType
 from app.rules.history import round_begun
 
 log = logging.getLogger(__name__)
@@ -610,15 +610,28 @@ def game_log(describer: Describer, events: Sequence[LoggedEvent]) -> list[LogLin
         by_bot = len(more) > 2 and bool(more[2])
         seat = e.get("seat") if isinstance(e.get("seat"), int) else None
         if (text := describer.describe(e)) is not None:
-            lines.append(LogLine(seq, text, seat=seat, at=at, mark=_played_by(describer, seat, by_clock, by_bot)))
+            mark = _played_by(describer, seat, by_clock, by_bot, e.get("automatic"))
+            lines.append(LogLine(seq, text, seat=seat, at=at, mark=mark))
         if (begun := round_begun(e)) is not None:
             lines.append(LogLine(seq, gettext("Round {round}").format(round=begun), heading=True))
     return lines[::-1]
 
 
-def _played_by(describer: Describer, seat: int | None, by_clock: bool, by_bot: bool) -> str | None:
+# The log's note on a move the server made for its seat without asking (API.md "No one waits for a choice that
+# is not one"), by the reason the rules core gave (`events.Automatic`).
+MADE_FOR: Final[dict[Automatic, str]] = {
+    "only_move": N_("made for {player}: the only possible move"),
+    "answered_ahead": N_("made for {player}, as answered ahead"),
+    "standing_answer": N_("{player}'s standing answer"),
+}
+
+
+def _played_by(describer: Describer, seat: int | None, by_clock: bool, by_bot: bool,
+               automatic: Automatic | None = None) -> str | None:
     """The log's note on a move its player did not make (None for one they made)."""
+    player = describer.who(seat) if seat is not None else gettext("a player")
     if by_bot:
-        player = describer.who(seat) if seat is not None else gettext("a player")
         return gettext("played by the bot for {player}, whose time ran out").format(player=player)
-    return gettext("played by the clock") if by_clock else None
+    if by_clock:
+        return gettext("played by the clock")
+    return gettext(MADE_FOR[automatic]).format(player=player) if automatic in MADE_FOR else None

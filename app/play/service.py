@@ -26,6 +26,7 @@ import app.metrics as metrics
 from app.bots.table import ABSENT_LEVEL
 from app.play import clocks, ratings
 from app.play.accounts import Account
+from app.play.answers import answers_of
 from app.play.bus import Change
 from app.play.commands import KINDS, BotMove, Command, PlayerMove, ReplaceSeat, TimeOut, Undo
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, PlayError, TooMany
@@ -33,8 +34,10 @@ from app.play.head import Head, counted, read_head
 from app.play.record import Mail, Outcome, SignInCheck, record
 from app.play.thinking import Thinker
 from app.rules import Event, GameState, IllegalMove, default_move, play, replay, to_act
+from app.rules.automatic import ASK, Answers, needs_answers
 from app.rules.events import SeatReplaced
 from app.rules.fairness import seed_number
+from app.rules.flow import awaiting
 from app.rules.rng import Rng
 from app.rules.undo import may_be_undone, move_undone
 from app.store.db import Database, DriverConnection
@@ -176,6 +179,8 @@ class GameService:
             events, after, draws = _play(state, seat, command.move, seated.seed)
         except PlayError:
             return None
+        if needs_answers(awaiting(after)):
+            return None  # the seats' answers ahead are read from the database: the full path
         return Outcome(
             command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=seat,
             mover=command.user_id, move_cap=self.moves_per_minute, undoable=may_be_undone(events, draws),
@@ -208,7 +213,7 @@ class GameService:
         head = await read_head(session, command.game_id, command.user_id)
         self._learn(command.game_id, command.user_id, head)
         seat, state = await self._seat_at_head(session, command, head)
-        events, after, draws = _play(state, seat, command.move, head.seed)
+        events, after, draws = await _decided(session, command.game_id, state, seat, command.move, head.seed)
         return Outcome(
             command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=seat,
             mover=command.user_id, undoable=may_be_undone(events, draws),
@@ -270,7 +275,7 @@ class GameService:
         state = await self.cache.load(session, command.game_id, clock.seq)
         if command.seat not in to_act(state):
             return None
-        move, events, after, by_bot = await self._bot_play(state, command.seat, command.game_id, clock.seed)
+        move, events, after, by_bot = await self._bot_play(session, state, command.seat, command.game_id, clock.seed)
         mails = await clocks.timeout_mails(
             session, clock.created_by, clock.user_id, clock.username, command.seat, move, clock.timeouts_in_row + 1,
             by_bot,
@@ -296,15 +301,15 @@ class GameService:
             return None
         state = await self.cache.load(session, command.game_id, row.seq)
         level = row.bot_level if row.is_bot else ABSENT_LEVEL  # an absent player's seat: `normal` (API.md)
-        _, events, after, by_bot = await self._bot_play(state, command.seat, command.game_id, seed_number(row.seed),
-                                                        level)
+        _, events, after, by_bot = await self._bot_play(
+            session, state, command.seat, command.game_id, seed_number(row.seed), level)
         return Outcome(
             command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=command.seat,
             bot_turn=True, by_bot=by_bot, for_absent=not row.is_bot,
         )
 
     async def _bot_play(
-        self, state: GameState, seat: int, game_id: int, seed: int, level: str = ABSENT_LEVEL
+        self, session: AsyncSession, state: GameState, seat: int, game_id: int, seed: int, level: str = ABSENT_LEVEL
     ) -> tuple[dict[str, Any], list[Event], GameState, bool]:
         """The bot's move for the awaited `seat`, decided by the rules core: the move, its events, the state after
         them and whether the bot chose it — or the safest default when the bot failed, overran its deadline or
@@ -312,13 +317,13 @@ class GameService:
         move = await self.thinker.move(state, seat, game_id, level)
         if move is not None:
             try:
-                events, after, _ = _play(state, seat, move, seed)
+                events, after, _ = await _decided(session, game_id, state, seat, move, seed)
                 return move, events, after, True
             except PlayError as exc:
                 log.error("game %s: the bot chose a move the rules refuse for seat %s: %s", game_id, seat, exc.message)
         fallback = default_move(state, seat)
         assert fallback is not None, "an awaited seat always has a move"
-        events, after, _ = _play(state, seat, fallback, seed)
+        events, after, _ = await _decided(session, game_id, state, seat, fallback, seed)
         return fallback, events, after, False
 
     async def take_seat_back(self, account: Account, game_id: int) -> None:
@@ -424,13 +429,27 @@ async def _seat_clock(session: AsyncSession, game_id: int, seat: int) -> _SeatCl
     )
 
 
-def _play(state: GameState, seat: int, move: dict[str, Any], seed: int) -> tuple[list[Event], GameState, int]:
+async def _decided(
+    session: AsyncSession, game_id: int, state: GameState, seat: int, move: dict[str, Any], seed: int
+) -> tuple[list[Event], GameState, int]:
+    """`_play`, with what the seats answered ahead outside the log when the game comes to a decision they may have
+    answered (a permission request, the cash limit): read then, in one statement, and the move decided again with
+    them — the same generator, so the same events up to there."""
+    events, after, draws = _play(state, seat, move, seed)
+    if needs_answers(awaiting(after)):
+        events, after, draws = _play(state, seat, move, seed, await answers_of(session, game_id, len(state.players)))
+    return events, after, draws
+
+
+def _play(
+    state: GameState, seat: int, move: dict[str, Any], seed: int, answers: Answers = ASK
+) -> tuple[list[Event], GameState, int]:
     """The rules core decides, once: the events, the state after them and how often the generator drew. Its
     refusals reach the player by their code (REFUSALS); anything else it raises is a bug, left to travel up as
     one (a 500, logged)."""
     rng = Rng(seed, state.seq)
     try:
-        events, after = play(state, seat, move, rng)
+        events, after = play(state, seat, move, rng, answers)
         return events, after, rng.draws
     except IllegalMove as exc:
         kind, code = REFUSALS.get(exc.code, (Invalid, exc.code))

@@ -36,6 +36,7 @@ from app.store.tables import (
     Rating,
     RatingHistory,
     Seat,
+    StandingAnswer,
     User,
     Vacation,
     Watcher,
@@ -52,6 +53,7 @@ ERASED: Final[tuple[InstrumentedAttribute[int | None], ...]] = (
     Invitation.user_id,  # invitations to the account
     LoginSession.user_id,  # every sign-in (after their live streams were told to end)
     ChatReport.reporter_id,  # the account's reports (the admins' trail keeps what was done about them)
+    StandingAnswer.user_id,  # its answers to permission requests in its games (the bot answers for it now)
 )
 
 # Rows naming the account that stay, because other players' games and records need them; each shows the account
@@ -73,7 +75,8 @@ KEPT: Final[tuple[InstrumentedAttribute[int | None], ...]] = (
 
 async def export(session: AsyncSession, account: Account) -> dict[str, Any]:
     """Everything stored about `account`, for `GET /api/v1/me/export`: the account, its preferences and
-    vacations, its seats with their games, its chat messages and notes, its push devices, and its rating."""
+    vacations, its answers ahead, its seats with their games, its chat messages and notes, its push devices, and
+    its rating."""
     user = await session.get(User, account.id)
     assert user is not None, "a signed-in account exists"
     seats = (
@@ -118,6 +121,11 @@ async def export(session: AsyncSession, account: Account) -> dict[str, Any]:
             select(PushSubscription).where(PushSubscription.user_id == account.id).order_by(PushSubscription.id)
         )
     ).all()
+    standing = (
+        await session.execute(
+            select(StandingAnswer.game_id, StandingAnswer.permission).where(StandingAnswer.user_id == account.id)
+        )
+    ).all()
     rating = await session.get(Rating, account.id)
     return {
         "account": {
@@ -135,6 +143,8 @@ async def export(session: AsyncSession, account: Account) -> dict[str, Any]:
             "vacations": [
                 {"starts_at": s.isoformat(), "ends_at": e.isoformat(), "days": d} for s, e, d in vacations
             ],
+            "answers": {"permission": user.permission_answer, "cash_limit": user.cash_limit_answer,
+                        "games": [{"game_id": g, "permission": a} for g, a in standing]},
         },
         "games": [
             {"game_id": g, "name": n, "status": st, "seat": seat, "joined_at": j.isoformat(), "absent": absent}
@@ -177,6 +187,7 @@ async def erase(session: AsyncSession, account: Account, now: datetime) -> None:
     user.language = None
     user.is_admin = False
     user.invitations_from_played_with = False
+    user.permission_answer = user.cash_limit_answer = "ask"
     user.deleted_at = now
     await session.flush()
     await rename_in_logs(session, old_name, new_name)

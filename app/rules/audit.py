@@ -6,8 +6,9 @@ audit asks the rules for each legal move of each awaited seat, played with the g
 (`Rng(seed, state.seq)`, as `decide.play`), and keeps the move whose events are the log's next ones; its events
 carry every die, draw and shuffle, so they match only if those came from the seed. No move reproducing the log
 means the log is not what the rules make of this seed: the audit names the first event that no legal move
-reproduces. Events the server writes itself, outside the rules' decisions (a seat handed to another player), are
-folded as they are: they draw nothing.
+reproduces. A move the server made for a seat (its only move, or what the player answered ahead) is
+re-decided as that seat's move like any other. Events the server writes itself, outside the rules' decisions (a
+seat handed to another player), are folded as they are: they draw nothing.
 """
 
 from __future__ import annotations
@@ -118,8 +119,11 @@ def _common_prefix(made: Sequence[dict[str, Any]], logged: Sequence[dict[str, An
 
 
 def _plain(event: Mapping[str, Any]) -> dict[str, Any]:
-    """An event as JSON has it (tuples become lists), so that the rules' events and a log read back compare."""
+    """An event as JSON has it (tuples become lists), so that the rules' events and a log read back compare;
+    without the note that the server made the move for its seat (`automatic`): the audit plays every move as its
+    seat's, the answers given ahead outside the log are not in the export, and the note draws nothing."""
     plain: dict[str, Any] = json.loads(json.dumps(dict(event)))
+    plain.pop("automatic", None)
     return plain
 
 

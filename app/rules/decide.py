@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import app.rules.families  # noqa: F401  (every family registers its moves before one is played)
+from app.rules.automatic import ASK, Answers, automatic_move
 from app.rules.board import parcel_index
 from app.rules.catalog import BUY_VP_PRICE, CASH_LIMIT_MONEY_PER_VP, PERSONALITIES
 from app.rules.characters import card_gains, on_choosing
@@ -24,7 +25,7 @@ from app.rules.dynamite import rerolling_seat
 from app.rules.events import ClaimReason, CowboyPlaced, Event, PersonalityChosen
 from app.rules.explain import explain_illegal
 from app.rules.flow import awaiting, next_step
-from app.rules.legal import is_legal, legal_moves_view
+from app.rules.legal import is_legal
 from app.rules.model import GameState
 from app.rules.outlaws import fight_outlaw
 from app.rules.prices import parcel_price
@@ -42,7 +43,6 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
         Decline,
         DeclineParcel,
         GiveUpMoney,
-        Move,
         Pass,
         PlaceCowboy,
         PlaceWhiteCowboy,
@@ -63,8 +63,11 @@ def decide(s: GameState, seat: int, move: Mapping[str, Any], seed: int) -> list[
     return events
 
 
-def play(s: GameState, seat: int, move: Mapping[str, Any], rng: Rng) -> tuple[list[Event], GameState]:
-    """Like `decide`, also returning the state after the events (so callers need not fold them again)."""
+def play(
+    s: GameState, seat: int, move: Mapping[str, Any], rng: Rng, answers: Answers = ASK
+) -> tuple[list[Event], GameState]:
+    """Like `decide`, also returning the state after the events (so callers need not fold them again); `answers`:
+    what the seats answered ahead of time outside the log (`automatic.Answers`)."""
     waiting = awaiting(s)
     if waiting is None or seat not in waiting.seats:
         raise explain_illegal(s, seat, move, waiting)
@@ -73,23 +76,28 @@ def play(s: GameState, seat: int, move: Mapping[str, Any], rng: Rng) -> tuple[li
     events = _MOVES[move["type"]](s, seat, move, rng, waiting.kind)
     for event in events:
         s = evolve(s, event)
-    more, s = advance(s, rng)
+    more, s = advance(s, rng, answers)
     return events + more, s
 
 
-def advance(s: GameState, rng: Rng) -> tuple[list[Event], GameState]:
-    """Run automatic steps, and moves that are a seat's only possibility, until a real decision is awaited."""
+def advance(s: GameState, rng: Rng, answers: Answers = ASK) -> tuple[list[Event], GameState]:
+    """Run automatic steps, and the moves made for a seat without asking it (its only move, or what it answered
+    ahead: `automatic.automatic_move`), until a real decision is awaited. The first event of a move made for a
+    seat says why (`automatic`), so the log tells it was made for the player."""
     produced: list[Event] = []
     while len(produced) < MAX_AUTOMATIC_EVENTS:
         step = next_step(s)
         if step is None:
             return produced, s
         if isinstance(step, Awaiting):
-            forced = _forced_move(s, step)
-            if forced is None:
+            made = automatic_move(s, step, answers)
+            if made is None:
                 return produced, s
-            seat, move = forced
+            seat, move, why = made
+            if why != "only_move":  # as if its player had made it: the audit re-decides it so (D109)
+                rng.restart(s.seq)
             new = _MOVES[move["type"]](s, seat, move, rng, step.kind)
+            new[0] = cast(Event, {**new[0], "automatic": why})
             done = 0
         else:
             new = step(rng)
@@ -100,22 +108,6 @@ def advance(s: GameState, rng: Rng) -> tuple[list[Event], GameState]:
             s = evolve(s, event)
         produced += new
     raise RuntimeError("the game flow produced too many automatic events")
-
-
-def _forced_move(s: GameState, waiting: Awaiting) -> tuple[int, Move] | None:
-    for seat in waiting.seats:
-        moves = legal_moves_view(s, seat)
-        if len(moves) == 1 and not _asking_hides_a_hand(s, seat, moves[0]):
-            return seat, moves[0]
-    return None
-
-
-def _asking_hides_a_hand(s: GameState, seat: int, move: Move) -> bool:
-    """Whether the seat must be asked although it has one choice, because playing it for them would tell the
-    table something hidden: a duel tile chosen from a hand of several tiles of one value (D31). Everyone sees
-    how many tiles a hand holds, so a lone tile may be played at once; several tiles of one value may not, or
-    the others would learn what was drawn (RULING V2: "nobody can work out which tiles another player drew")."""
-    return move["type"] == "play_tile" and len(s.players[seat].tiles) > 1
 
 
 # --- setup and personalities ----------------------------------------------------------------------------------
@@ -147,6 +139,8 @@ def _placed(seat: int, move: PlaceCowboy | PlaceWhiteCowboy, white: bool) -> Cow
         event["square"] = move["square"]
     else:
         event["x"], event["y"] = move["x"], move["y"]
+    if move.get("buy"):
+        event["buy"] = True  # "buy it if I win and can pay" (decision D106)
     return event
 
 

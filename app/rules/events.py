@@ -154,6 +154,19 @@ class EstatePayment(TypedDict):
     dynamite: NotRequired[bool]  # Gold & Guns: a dynamite chip tripled this mine's income (`income`, RULING G7)
 
 
+# Why a move was made for its seat without asking it (API.md "No one waits for a choice that is not one",
+# decisions D1, D106-D108): its only legal move; the asked player's standing answer to permission requests; an
+# answer the player gave ahead of time (a purchase asked for with the cowboy, the cash limit in their settings).
+Automatic = Literal["only_move", "standing_answer", "answered_ahead"]
+
+
+class Made(TypedDict):
+    """What every event may carry: `automatic` on the first event of a move the server made for its seat (the log
+    says so), absent on a move the player made and on every other event."""
+
+    automatic: NotRequired[Automatic]
+
+
 # --- setup ----------------------------------------------------------------------------------------------------
 
 
@@ -209,7 +222,7 @@ class TilesDealt(TypedDict):
     money: NotRequired[list[int]]
 
 
-class SideVoted(TypedDict):
+class SideVoted(Made):
     """A player voted on one card's side (secret until all voted)."""
 
     type: Literal["side_voted"]
@@ -227,7 +240,7 @@ class SidesDecided(TypedDict):
     drawn: list[str]
 
 
-class ShopItemAdded(TypedDict):
+class ShopItemAdded(Made):
     """A New Beginning: an item went into a basket (secret)."""
 
     type: Literal["shop_item_added"]
@@ -235,7 +248,7 @@ class ShopItemAdded(TypedDict):
     item: str
 
 
-class ShopItemRemoved(TypedDict):
+class ShopItemRemoved(Made):
     """A New Beginning: an item was taken back out of a basket (secret)."""
 
     type: Literal["shop_item_removed"]
@@ -243,7 +256,7 @@ class ShopItemRemoved(TypedDict):
     item: str
 
 
-class ShoppingFinished(TypedDict):
+class ShoppingFinished(Made):
     """A New Beginning: a player finished shopping."""
 
     type: Literal["shopping_finished"]
@@ -257,7 +270,7 @@ class ShoppingRevealed(TypedDict):
     baskets: list[Basket]
 
 
-class ParcelPickForfeited(TypedDict):
+class ParcelPickForfeited(Made):
     """A New Beginning: a parcel pick could not be placed and was refunded."""
 
     type: Literal["parcel_pick_forfeited"]
@@ -265,7 +278,7 @@ class ParcelPickForfeited(TypedDict):
     refund: int
 
 
-class ParcelClaimed(TypedDict):
+class ParcelClaimed(Made):
     """A parcel was taken: a starting parcel, the Settler's or a pick."""
 
     type: Literal["parcel_claimed"]
@@ -278,7 +291,7 @@ class ParcelClaimed(TypedDict):
 # --- personalities --------------------------------------------------------------------------------------------
 
 
-class CardGains(TypedDict, total=False):
+class CardGains(Made, total=False):
     """What a card's side gives at once, in the event of its choice (or of its copy by the Newspaper Boy)."""
 
     money: int  # negative: paid (the Newspaper Boy's $3)
@@ -297,7 +310,7 @@ class PersonalityChosen(CardGains):
     side: Required[str]
 
 
-class CardOptionChosen(TypedDict):
+class CardOptionChosen(Made):
     """A personality's option was chosen (Grocer, red Settler, red Grocer)."""
 
     type: Literal["card_option_chosen"]
@@ -306,7 +319,7 @@ class CardOptionChosen(TypedDict):
     money: NotRequired[int]
 
 
-class CowboysHired(TypedDict):
+class CowboysHired(Made):
     """The Captain hired cowboys."""
 
     type: Literal["cowboys_hired"]
@@ -315,7 +328,7 @@ class CowboysHired(TypedDict):
     price: int
 
 
-class RevolversBought(TypedDict):
+class RevolversBought(Made):
     """The red Captain bought revolvers."""
 
     type: Literal["revolvers_bought"]
@@ -324,7 +337,7 @@ class RevolversBought(TypedDict):
     price: int
 
 
-class BuildingTaken(TypedDict):
+class BuildingTaken(Made):
     """The red Chinese Worker took a building."""
 
     type: Literal["building_taken"]
@@ -334,7 +347,7 @@ class BuildingTaken(TypedDict):
     price: int
 
 
-class CardDecisionDeclined(TypedDict):
+class CardDecisionDeclined(Made):
     """A personality's offer was declined."""
 
     type: Literal["card_decision_declined"]
@@ -351,7 +364,7 @@ class PlacementOrderSet(TypedDict):
 # --- placement ------------------------------------------------------------------------------------------------
 
 
-class CowboyPlaced(TypedDict):
+class CowboyPlaced(Made):
     """A cowboy (or the white cowboy) was placed on a square, or on a parcel or building given by x and y."""
 
     type: Literal["cowboy_placed"]
@@ -363,9 +376,10 @@ class CowboyPlaced(TypedDict):
     singer: NotRequired[bool]  # Gold & Guns: the red Singer's cowboy from the general reserve
     dynamite: NotRequired[bool]  # Gold & Guns: a dynamite chip placed with the cowboy (RULING G7)
     no_duel: NotRequired[bool]  # Gold & Guns: placed with the yellow Singer's "no duel" chip
+    buy: NotRequired[bool]  # on an owner-free parcel: "buy it if I win and can pay", answered ahead (D106)
 
 
-class PlayerPassed(TypedDict):
+class PlayerPassed(Made):
     """A player passed."""
 
     type: Literal["player_passed"]
@@ -397,7 +411,7 @@ class RoadsHandedOut(TypedDict):
     gains: list[RoadGain]
 
 
-class DuelOrderChosen(TypedDict):
+class DuelOrderChosen(Made):
     """The earliest passer chose which contested parcel or building is next."""
 
     type: Literal["duel_order_chosen"]
@@ -406,7 +420,7 @@ class DuelOrderChosen(TypedDict):
     y: int
 
 
-class DuelTileChosen(TypedDict):
+class DuelTileChosen(Made):
     """Might Is Right: a duellist chose a tile (secret until the duel)."""
 
     type: Literal["duel_tile_chosen"]
@@ -473,7 +487,7 @@ class VpGained(TypedDict):
     reason: NotRequired[str]
 
 
-class VpBought(TypedDict):
+class VpBought(Made):
     """Victory points were bought."""
 
     type: Literal["vp_bought"]
@@ -483,7 +497,7 @@ class VpBought(TypedDict):
     price: int
 
 
-class ActionDeclined(TypedDict):
+class ActionDeclined(Made):
     """The winner of a square did not use it."""
 
     type: Literal["action_declined"]
@@ -491,7 +505,7 @@ class ActionDeclined(TypedDict):
     square: str
 
 
-class ParcelBought(TypedDict):
+class ParcelBought(Made):
     """A parcel was bought."""
 
     type: Literal["parcel_bought"]
@@ -501,7 +515,7 @@ class ParcelBought(TypedDict):
     price: int
 
 
-class ParcelPurchaseDeclined(TypedDict):
+class ParcelPurchaseDeclined(Made):
     """A parcel was not bought."""
 
     type: Literal["parcel_purchase_declined"]
@@ -510,7 +524,7 @@ class ParcelPurchaseDeclined(TypedDict):
     y: int
 
 
-class BuildingBought(TypedDict):
+class BuildingBought(Made):
     """A building was bought."""
 
     type: Literal["building_bought"]
@@ -520,7 +534,7 @@ class BuildingBought(TypedDict):
     price: int
 
 
-class BuildingPurchaseDeclined(TypedDict):
+class BuildingPurchaseDeclined(Made):
     """A building was not bought."""
 
     type: Literal["building_purchase_declined"]
@@ -535,7 +549,7 @@ class ConstructionStarted(TypedDict):
     seat: int
 
 
-class RoadPlaced(TypedDict):
+class RoadPlaced(Made):
     """A road (or a bridge) was placed."""
 
     type: Literal["road_placed"]
@@ -548,7 +562,7 @@ class RoadPlaced(TypedDict):
     vp: NotRequired[int]  # Gold & Guns: the yellow Governor's VP for a road that reaches a new parcel
 
 
-class PermissionAsked(TypedDict):
+class PermissionAsked(Made):
     """A builder asked a player for permission to build a house on their parcels (each as [x, y])."""
 
     type: Literal["permission_asked"]
@@ -558,7 +572,7 @@ class PermissionAsked(TypedDict):
     townhouses: NotRequired[list[list[int]]]  # Gold & Guns: those of `parcels` whose house would become a townhouse
 
 
-class PermissionAnswered(TypedDict):
+class PermissionAnswered(Made):
     """The asked player granted or denied one parcel."""
 
     type: Literal["permission_answered"]
@@ -569,14 +583,14 @@ class PermissionAnswered(TypedDict):
     townhouse: NotRequired[bool]  # Gold & Guns: the parcel's house would become a townhouse (RULING G19)
 
 
-class PermissionDeniedRest(TypedDict):
+class PermissionDeniedRest(Made):
     """The asked player denied every parcel not answered yet."""
 
     type: Literal["permission_denied_rest"]
     seat: int
 
 
-class BuildingPlaced(TypedDict):
+class BuildingPlaced(Made):
     """A building was placed (`house`: its house is still to be placed)."""
 
     type: Literal["building_placed"]
@@ -589,7 +603,7 @@ class BuildingPlaced(TypedDict):
     houses: NotRequired[int]  # Gold & Guns: the school's houses, when more than one (`001` "School")
 
 
-class HousePlaced(TypedDict):
+class HousePlaced(Made):
     """A building's house was placed."""
 
     type: Literal["house_placed"]
@@ -598,7 +612,7 @@ class HousePlaced(TypedDict):
     y: int
 
 
-class TownhousePlaced(TypedDict):
+class TownhousePlaced(Made):
     """Gold & Guns: instead of a building's new house, a house became a townhouse."""
 
     type: Literal["townhouse_placed"]
@@ -607,7 +621,7 @@ class TownhousePlaced(TypedDict):
     y: int
 
 
-class CityHallPlaced(TypedDict):
+class CityHallPlaced(Made):
     """Gold & Guns: the City Hall, just drawn, was placed by the first player, with the roads from the general
     supply that reach it (each as [x1, y1, x2, y2]; usually none)."""
 
@@ -624,7 +638,7 @@ class CityHallSetAside(TypedDict):
     type: Literal["city_hall_set_aside"]
 
 
-class BuildingKept(TypedDict):
+class BuildingKept(Made):
     """A building was kept in reserve (or building from the reserve ended)."""
 
     type: Literal["building_kept"]
@@ -668,7 +682,7 @@ class EstateIncomePaid(TypedDict):
 # --- end of round and game ------------------------------------------------------------------------------------
 
 
-class BankerVpBought(TypedDict):
+class BankerVpBought(Made):
     """The red Banker bought victory points."""
 
     type: Literal["banker_vp_bought"]
@@ -677,7 +691,7 @@ class BankerVpBought(TypedDict):
     price: int
 
 
-class MoneyGivenUp(TypedDict):
+class MoneyGivenUp(Made):
     """Money above the cash limit was given up for VP."""
 
     type: Literal["money_given_up"]
@@ -700,7 +714,7 @@ class RoundEnded(TypedDict):
     round: int
 
 
-class FinalRoadsFinished(TypedDict):
+class FinalRoadsFinished(Made):
     """The River: a player ended the final road phase."""
 
     type: Literal["final_roads_finished"]
@@ -744,7 +758,7 @@ class CardFlipped(TypedDict):
     dynamite: NotRequired[int]  # the red side's chips, received by the holder at once (decision D58)
 
 
-class MineProspected(TypedDict):
+class MineProspected(Made):
     """The yellow Prospector paid for a mine (from a construction square, or the bag without `square`) and built
     it on an owner-free parcel, which became theirs."""
 
@@ -757,7 +771,7 @@ class MineProspected(TypedDict):
     square: NotRequired[str]
 
 
-class TaxCollected(TypedDict):
+class TaxCollected(Made):
     """The red Governor taxed the other players' revolvers or money."""
 
     type: Literal["tax_collected"]
@@ -783,7 +797,7 @@ class AuctionOpened(TypedDict):
     size: int
 
 
-class AuctionParcelChosen(TypedDict):
+class AuctionParcelChosen(Made):
     """The Auctioneer put an auction chip on an owner-free parcel."""
 
     type: Literal["auction_parcel_chosen"]
@@ -792,7 +806,7 @@ class AuctionParcelChosen(TypedDict):
     y: int
 
 
-class BidMade(TypedDict):
+class BidMade(Made):
     """A player bid in the auction, more than the bid before."""
 
     type: Literal["bid_made"]
@@ -800,7 +814,7 @@ class BidMade(TypedDict):
     amount: int
 
 
-class BidPassed(TypedDict):
+class BidPassed(Made):
     """A player passed in the auction, for good."""
 
     type: Literal["bid_passed"]
@@ -849,7 +863,7 @@ class OutlawsArrived(TypedDict):
     dice: list[list[int]]
 
 
-class OutlawMoved(TypedDict):
+class OutlawMoved(Made):
     """An outlaw stepped from (x, y) to the neighbouring building with the highest income; `tied` lists the
     buildings a random draw chose among, `seat` the first player when they picked this outlaw to move next."""
 
@@ -883,7 +897,7 @@ class OutlawFought(TypedDict):
     copier_bounty: NotRequired[Bounty]  # Big Box: the same to a Newspaper Boy copying that card (RULING X7)
 
 
-class OutlawRewardTaken(TypedDict):
+class OutlawRewardTaken(Made):
     """The winner of an outlaw fight took the tile's VP, or left the cowboy to take half of that building's
     income at the estate income (`vp` 0); the cowboy then left the parcel."""
 
@@ -907,7 +921,7 @@ class DuelRolled(TypedDict):
     duelists: list[Duelist]
 
 
-class DieRerolled(TypedDict):
+class DieRerolled(Made):
     """The red Gunsmith rolled again: `throw` counts instead of `first`."""
 
     type: Literal["die_rerolled"]
@@ -916,7 +930,7 @@ class DieRerolled(TypedDict):
     throw: Throw
 
 
-class RollKept(TypedDict):
+class RollKept(Made):
     """The red Gunsmith kept his roll."""
 
     type: Literal["roll_kept"]
@@ -938,7 +952,7 @@ class DuelTilesRevealed(TypedDict):
     tiles: list[RevealedTile]
 
 
-class MineDynamited(TypedDict):
+class MineDynamited(Made):
     """A dynamite chip was used on a mine: its estate income is tripled this round."""
 
     type: Literal["mine_dynamited"]
@@ -947,7 +961,7 @@ class MineDynamited(TypedDict):
     y: int
 
 
-class DynamiteKept(TypedDict):
+class DynamiteKept(Made):
     """A player used no (more) dynamite at this estate income."""
 
     type: Literal["dynamite_kept"]
@@ -955,7 +969,7 @@ class DynamiteKept(TypedDict):
 # --- the Doctor and the Undertaker (`001` "The Doctor / The Undertaker (14)", RULING G11) ------------------------
 
 
-class CowboyHealed(TypedDict):
+class CowboyHealed(Made):
     """A defeated cowboy was moved by the Doctor (`doctor`, paid `price`, 0 for his own) to a square or parcel
     whose turn has not come yet; it acts there as if placed there."""
 
@@ -968,14 +982,14 @@ class CowboyHealed(TypedDict):
     y: NotRequired[int]
 
 
-class HealingDeclined(TypedDict):
+class HealingDeclined(Made):
     """The owner of a defeated cowboy did not call the Doctor: it went back to their reserve."""
 
     type: Literal["healing_declined"]
     seat: int
 
 
-class UndertakerPaid(TypedDict):
+class UndertakerPaid(Made):
     """The owner of a defeated cowboy paid the Undertaker `money` or lost `vp` (both 0 when they had neither); the
     cowboy went back to their reserve."""
 
@@ -986,7 +1000,7 @@ class UndertakerPaid(TypedDict):
     vp: int
 
 
-class WagesChosen(TypedDict):
+class WagesChosen(Made):
     """Big Box: at Wages, `seat` chose to pay $4 for a horse (`horse`) or to take its wages; paid with the wages
     (RULING X6, decision D87)."""
 

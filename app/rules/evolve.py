@@ -273,6 +273,8 @@ def _cowboy_placed(s: GameState, e: CowboyPlaced) -> GameState:
     else:
         spots = dict(s.parcel_cowboys)
         index = index_of(e)
+        if e.get("buy"):  # the purchase answered ahead goes with the cowboy, through its duel (decision D106)
+            cowboy = model_replace(cowboy, buy=True)
         spots[index] = (*spots.get(index, ()), cowboy)
         changes["parcel_cowboys"] = spots
     return replace(s, **changes)  # one copy: this is the most frequent event

@@ -74,13 +74,15 @@ def _no_duel_placements(s: GameState, seat: int) -> list[Move]:
 @lists(Decision.PLACEMENT)
 def _placement(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
     """Place a cowboy on a square, an owner-free parcel or a building (attack or defend), or pass
-    (`000` "Cowboy Placement", RULINGS B6, B7)."""
+    (`000` "Cowboy Placement", RULINGS B6, B7); on an owner-free parcel, also with its purchase answered ahead
+    (decision D106)."""
     p = s.players[seat]
     moves: list[Move] = []
     squares = open_squares(s)
     spots = s.parcel_cowboys
+    ahead = has_property_tile(s, seat)  # a purchase may be answered ahead (decision D106)
     if p.cowboys > 0:
-        moves += cowboy_spots(s, seat, squares)
+        moves += cowboy_spots(s, seat, squares, ahead=ahead)
         if p.dynamite:
             moves += with_dynamite(s, seat, moves)  # the same places with a dynamite chip (RULING G7)
         if p.no_duel_chips:
@@ -94,11 +96,12 @@ def _placement(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
         for index, parcel in enumerate(s.parcels):
             if spots.get(index):
                 continue
-            if (parcel.owner is None and not parcel.river and index != s.city_hall and not parcel.outlaw) or (
-                parcel.owner == seat and parcel.content in BUILDINGS and is_attackable(s, index)
-            ):
+            land = parcel.owner is None and not parcel.river and index != s.city_hall and not parcel.outlaw
+            if land or (parcel.owner == seat and parcel.content in BUILDINGS and is_attackable(s, index)):
                 spot = COORDINATES[index]
                 moves.append({"type": "place_white_cowboy", "x": spot["x"], "y": spot["y"]})
+                if land and ahead:
+                    moves.append({"type": "place_white_cowboy", "x": spot["x"], "y": spot["y"], "buy": True})
     moves.append({"type": "pass"})
     return moves
 

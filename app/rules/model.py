@@ -34,6 +34,7 @@ class Cowboy:
     singer: bool = False  # the red Singer's cowboy from the general reserve: it never duels (`001` "Singer")
     dynamite: bool = False  # placed with a dynamite chip: two dice (two tiles) in its duel (RULING G7)
     no_duel: bool = False  # placed with the yellow Singer's "no duel" chip: it never duels and acts first (G9)
+    buy: bool = False  # "buy this parcel if I win and can pay", answered with the placement (decision D106)
 
 
 # Cowboys are values: one of each colour per seat serves every placement.

@@ -126,6 +126,8 @@ class PlaceCowboy(TypedDict):
     dynamite: NotRequired[Annotated[bool, Field(description="Place a dynamite chip with the cowboy (Gold & Guns).")]]
     no_duel: NotRequired[Annotated[bool, Field(
         description="Gold & Guns, the yellow Singer: with a \"no duel\" chip (3 Roads, money, VP squares)")]]
+    buy: NotRequired[Annotated[bool, Field(
+        description="On an owner-free parcel: buy it if you win it and can pay, without being asked (decision D106).")]]
 
 
 @with_config(_EXACT)
@@ -136,6 +138,8 @@ class PlaceWhiteCowboy(TypedDict):
     square: NotRequired[str]
     x: NotRequired[Annotated[int, OPTIONAL_X]]
     y: NotRequired[Annotated[int, OPTIONAL_Y]]
+    buy: NotRequired[Annotated[bool, Field(
+        description="On an owner-free parcel: buy it if you win it and can pay, without being asked (decision D106).")]]
 
 
 @with_config(_EXACT)

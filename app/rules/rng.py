@@ -20,6 +20,12 @@ class Rng:
         self._generator: random.Random | None = None
         self.draws = 0
 
+    def restart(self, seq: int) -> None:
+        """Go on with the generator a decision at `seq` gets, still counting the draws: a move a player answered
+        ahead of time draws what the player's own move there would have drawn (`decide.advance`)."""
+        self._seq = seq
+        self._generator = None
+
     @property
     def _random(self) -> random.Random:
         # Seeding (and even writing the key) costs more than most decisions; most decisions draw nothing, so

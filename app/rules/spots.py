@@ -28,6 +28,8 @@ COORDINATES: tuple[XY, ...] = tuple({"x": x, "y": y} for x, y in map(parcel_xy, 
 _PLACE_ON_PARCEL: tuple[PlaceCowboy, ...] = tuple(
     {"type": "place_cowboy", "x": p["x"], "y": p["y"]} for p in COORDINATES
 )
+# The same with the parcel's purchase answered ahead: "buy it if I win and can pay" (decision D106).
+BUY_AHEAD_ON_PARCEL: tuple[PlaceCowboy, ...] = tuple({**move, "buy": True} for move in _PLACE_ON_PARCEL)
 _CLAIM_PARCEL: tuple[ClaimParcel, ...] = tuple({"type": "claim_parcel", "x": p["x"], "y": p["y"]} for p in COORDINATES)
 _PLACE_ON_SQUARE: dict[str, PlaceCowboy] = {square: {"type": "place_cowboy", "square": square} for square in SQUARES}
 
@@ -83,10 +85,13 @@ def may_join(cowboys: tuple[Cowboy, ...], seat: int, many: bool, red_sheriff: bo
     return not rivals or not red_sheriff
 
 
-def cowboy_spots(s: GameState, seat: int, squares: tuple[str, ...] | None = None) -> list[PlaceCowboy]:
+def cowboy_spots(
+    s: GameState, seat: int, squares: tuple[str, ...] | None = None, *, ahead: bool = False
+) -> list[PlaceCowboy]:
     """Where `seat` may put one of its own cowboys now: a square, an owner-free parcel, the City Hall, a building
     (attack or defend) or an outlaw's parcel (`000` "Cowboy Placement", RULINGS B6, B7, G2; decision D52). The
-    placement phase offers these, and the Doctor chooses among them (RULING G11)."""
+    placement phase offers these, and the Doctor chooses among them (RULING G11). With `ahead` (the placement, for
+    a player with a property tile left), each owner-free parcel once more with its purchase answered ahead (D106)."""
     moves: list[PlaceCowboy] = []
     red_sheriff = s.holds(seat, "sheriff", "red")
     spots = s.parcel_cowboys
@@ -96,11 +101,12 @@ def cowboy_spots(s: GameState, seat: int, squares: tuple[str, ...] | None = None
         for square in (open_squares(s) if squares is None else squares)
         if square not in here or may_join(here[square], seat, SQUARES[square].many, red_sheriff)
     ]
-    moves += [  # owner-free land: to buy it
-        _PLACE_ON_PARCEL[i]
-        for i in about_parcels(s, owner_free_land)
-        if i not in spots or may_join(spots[i], seat, False, red_sheriff)
+    land = [  # owner-free land: to buy it
+        i for i in about_parcels(s, owner_free_land) if i not in spots or may_join(spots[i], seat, False, red_sheriff)
     ]
+    moves += [_PLACE_ON_PARCEL[i] for i in land]
+    if ahead:
+        moves += [BUY_AHEAD_ON_PARCEL[i] for i in land]
     # The City Hall: to occupy it, or to challenge its occupant (RULING G2); the white cowboy never (below). With an
     # outlaw on it, to fight the outlaw, as on any outlaw's parcel below (RULING G14).
     if s.city_hall is not None and not s.parcels[s.city_hall].outlaw \

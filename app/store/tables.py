@@ -78,6 +78,11 @@ class User(Base):
     # Suspended by an admin (app.play.moderation): its sign-ins and requests are refused, the bot plays its seats.
     suspended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     suspension_reason: Mapped[str | None] = mapped_column(String(500))
+    # Answers given ahead of time (issue 26, `app.rules.automatic`): the standing answer to permission requests in
+    # every game without one of its own ("ask", "allow", "deny"), and how cash above the limit is given up ("ask",
+    # "least", "round_up").
+    permission_answer: Mapped[str] = mapped_column(String(8), server_default="ask")
+    cash_limit_answer: Mapped[str] = mapped_column(String(8), server_default="ask")
 
     # Names are unique regardless of case, so "Ann" cannot impersonate "ann".
     __table_args__ = (Index("uq_users_username_lower", func.lower(username), unique=True),)
@@ -161,6 +166,17 @@ class Seat(Base):
     absence_alert_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
 
     __table_args__ = (Index("uq_seats_game_id_seat", "game_id", "seat", unique=True),)
+
+
+class StandingAnswer(Base):
+    """A player's standing answer to permission requests in one game (`PUT .../permission-answer`): it outlives a
+    seat handed to someone else, whose own answer (or account default) then counts."""
+
+    __tablename__ = "standing_answers"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    permission: Mapped[str] = mapped_column(String(8))
 
 
 class GameResult(Base):

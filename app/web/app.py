@@ -52,6 +52,8 @@ from app.settings import Settings
 from app.web import (
     account_pages,
     admin_api,
+    answers_api,
+    answers_pages,
     api,
     guide_pages,
     installable,
@@ -443,6 +445,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.include_router(installable.router)
     app.include_router(vacation_api.router)
     app.include_router(your_data_api.router)
+    app.include_router(answers_api.router)
     app.include_router(admin_api.router)
     app.include_router(moderation_api.router)
     app.include_router(moderation_pages.router)
@@ -451,6 +454,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.include_router(lobby_pages.router)  # before the table's: /games/new is not the table of a game "new"
     app.include_router(table_pages.router)
     app.include_router(settings_pages.router)
+    app.include_router(answers_pages.router)
     app.include_router(password_pages.router)
     app.include_router(player_pages.router)
     app.include_router(leaderboard_pages.router)

@@ -67,6 +67,14 @@ TAXES: Final = {"revolvers": N_("Tax revolver chips (${amount} each)"),
 UNDERTAKER: Final = PERSONALITIES["doctor"].red  # what a defeated cowboy costs with the Undertaker (RULING G11)
 
 
+
+# The answers a player may give ahead (issue 26, `app.rules.automatic`), in the order the pages offer them.
+ANSWER_LABELS: Final[dict[str, list[tuple[str, str]]]] = {
+    "permission": [("ask", N_("Ask me each time")), ("allow", N_("Allow it")), ("deny", N_("Deny it"))],
+    "cash_limit": [("ask", N_("Ask me each time")), ("least", N_("Give up only the excess")),
+                   ("round_up", N_("Give up the excess, rounded up to the next whole VP"))],
+}
+
 class Labeller:
     """Words for moves, from the viewer's state document: what a move's words need to know of the table."""
 
@@ -135,7 +143,10 @@ class Labeller:
     def label(self, move: Move) -> str:
         """The words on a move's button, by its type's entry in `MOVE_LABELS` (a type without one raises
         KeyError: every type of the vocabulary has its words, checked by a test)."""
-        return MOVE_LABELS[move["type"]](self, move)
+        words = MOVE_LABELS[move["type"]](self, move)
+        if move.get("buy"):  # a placement with its parcel's purchase answered ahead (decision D106)
+            return gettext("{placement}, and buy it if you win and can pay").format(placement=words)
+        return words
 
     def horse(self, buy: bool) -> str:
         """Big Box's choice at Wages (RULING X6) in money: what the viewer's cowboys there bring either way."""

@@ -21,7 +21,7 @@ import app.i18n as i18n
 from app.i18n import N_, gettext
 from app.notify import preferences, push_devices
 from app.notify.messages import KIND_LABELS, KINDS, MODES
-from app.play import clocks, invitations
+from app.play import answers, clocks, invitations
 from app.play.accounts import Account, email_of, set_language
 from app.play.clock_settings import clock_settings, save_clock_settings
 from app.play.errors import PlayError
@@ -30,6 +30,7 @@ from app.web import csrf
 from app.web.deps import OptionalAccount, OptionalSignedIn, ServiceDep, SessionDep, SignInDep, client_address
 from app.web.fields import Id
 from app.web.forms import FormStr, OptionalFormStr
+from app.web.labels import ANSWER_LABELS
 from app.web.language import browser_language
 from app.web.rendering import redirect, refused, render, said, to_login
 from app.web.schemas import EmailAddress, NewPassword
@@ -49,7 +50,8 @@ async def _context(account: Account, service: GameService, session: AsyncSession
             "pushed": await push_devices.push_choices(session, account.id),
             "devices": await push_devices.devices(session, account.id),
             "vacation": vacation, "email": email or "", **await clock_context(service, account),
-            "invitations_from_anyone": await invitations.takes_invitations_from_anyone(session, account.id)}
+            "invitations_from_anyone": await invitations.takes_invitations_from_anyone(session, account.id),
+            "answers": await answers.account_answers(session, account.id), "answer_labels": ANSWER_LABELS}
 
 
 def time_zones() -> list[str]:
@@ -132,6 +134,25 @@ async def save_language(request: Request, account: OptionalAccount, service: Ser
     i18n.use(chosen or browser_language(request.scope))
     account = replace(account, language=chosen)
     return await _page(request, account, service, session, notice=gettext("Your language is saved."))
+
+
+@router.post("/settings/answers")
+async def save_answers(request: Request, account: OptionalAccount, service: ServiceDep, session: SessionDep,
+                       permission: FormStr = "ask", cash_limit: FormStr = "ask",
+                       csrf_token: OptionalFormStr = None) -> Response:
+    """The answers given ahead for every game: permission requests, and the cash limit (issue 26)."""
+    if account is None:
+        return to_login(request)
+    try:
+        csrf.check(request, csrf_token)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    try:
+        await answers.set_account_answers(session, account.id, permission, cash_limit)
+    except PlayError as exc:
+        return await _page(request, account, service, session, status=422, error=said(exc))
+    await session.commit()
+    return await _page(request, account, service, session, notice=gettext("Your answers are saved."))
 
 
 @router.post("/settings/vacation")

@@ -171,7 +171,8 @@ def test_a_player_with_fewer_than_two_property_tiles_left_may_not_bid() -> None:
     choose_parcels(g, (1, 1), (2, 2))
     bid(g, 3)
     assert g.to_act == ((auctioneer + 2) % 3,)  # the player without the tiles was passed over...
-    assert events_of(g.events, "bid_passed") == [{"type": "bid_passed", "seat": short}]  # ...by a recorded pass
+    assert events_of(g.events, "bid_passed") == [  # ...by a recorded pass, made for them
+        {"type": "bid_passed", "seat": short, "automatic": "only_move"}]
     g2 = auction_table()
     auctioneer = first_chooser_takes(g2, "auctioneer")
     for x, y in owned[:PROPERTY_TILES - 2]:
@@ -191,7 +192,7 @@ def test_a_bidder_who_cannot_top_the_bid_passes_at_once() -> None:
     choose_parcels(g, (1, 1), (2, 2))
     bid(g, 5)
     assert g.to_act == ((auctioneer + 2) % 3,)
-    assert events_of(g.events, "bid_passed") == [{"type": "bid_passed", "seat": poor}]
+    assert events_of(g.events, "bid_passed") == [{"type": "bid_passed", "seat": poor, "automatic": "only_move"}]
 
 
 def test_fewer_than_two_buyable_parcels() -> None:
@@ -207,7 +208,7 @@ def test_fewer_than_two_buyable_parcels() -> None:
     assert opened["size"] == 1
     # The one parcel is the only choice: chosen at once (D1), and the bidding opens with the Auctioneer.
     assert events_of(g.events, "auction_parcel_chosen") == [
-        {"type": "auction_parcel_chosen", "seat": auctioneer, "x": 6, "y": 6}]
+        {"type": "auction_parcel_chosen", "seat": auctioneer, "x": 6, "y": 6, "automatic": "only_move"}]
     assert g.awaiting == "auction_bid" and g.to_act == (auctioneer,)
     g2 = auction_table()
     for x in range(1, 9):

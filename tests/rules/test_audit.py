@@ -72,7 +72,7 @@ def _change_a_die(event: dict[str, Any]) -> None:
 def test_one_changed_die_is_named() -> None:
     """One die changed — in the setup, in a duel, in Gambling income — makes the audit fail at that event and
     say what the seed gives there."""
-    seed = 424242
+    seed = 424245  # a game with both (the random players' games change with the moves listed, decision D106)
     config, events, _ = _finished(4, {}, seed)
     duels = [i for i, e in enumerate(events) if e["type"] == "duel_fought" and any("roll" in d for d in e["duelists"])]
     gambling = [i for i, e in enumerate(events) if e["type"] == "money_gained" and e.get("dice")]
@@ -88,7 +88,7 @@ def test_one_changed_die_is_named() -> None:
 
 def test_a_changed_bag_draw_or_shuffle_is_named() -> None:
     """A building drawn from the bag other than the seed's, or another turn order: named at that event."""
-    seed = 777
+    seed = 778  # a game with a refill drawn from the bag after the first round
     config, events, _ = _finished(3, {}, seed)
     index = next(i for i, e in enumerate(events) if e["type"] == "construction_refilled" and i > 10 and e["drawn"])
     tampered: list[Any] = copy.deepcopy(events)

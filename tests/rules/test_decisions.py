@@ -25,7 +25,7 @@ def test_d1_a_single_possible_move_is_played_by_the_flow() -> None:
     first, second = g.state.placement_order
     g.set_player(second, cowboys=0)
     events = g.move(first, {"type": "pass"})
-    assert {"type": "player_passed", "seat": second} in events
+    assert {"type": "player_passed", "seat": second, "automatic": "only_move"} in events
     assert g.state.step != "placement"
 
 
@@ -165,7 +165,7 @@ def test_d9_twelve_parcels_means_no_purchase() -> None:
     g.place_cowboys(xy=(8, 8), seats=[0])
     g.set_player(0, money=50)
     events = g.resume_at("parcel_purchase")
-    assert {"type": "parcel_purchase_declined", "seat": 0, "x": 8, "y": 8} in events
+    assert {"type": "parcel_purchase_declined", "seat": 0, "x": 8, "y": 8, "automatic": "only_move"} in events
     assert g.state.parcels[parcel_index(8, 8)].owner is None
 
 

@@ -130,7 +130,10 @@ def test_the_default_move_costs_nothing_whenever_some_move_does(players: int, va
                             if _costs_nothing(state, _outcome(state, seat, m, seed), seat)]
                 assert not costless, f"default {default} costs, {costless[0]} does not (seed {seed})"
             seat = chooser.choice(to_act(state))
-            before, state = state, _outcome(state, seat, chooser.choice(legal_moves(state, seat)), seed)
+            # Players who answer nothing ahead: a purchase answered ahead (decision D106) is made by whichever
+            # move reaches it, and it is the player's own choice, not a cost of that move.
+            chosen = chooser.choice([m for m in legal_moves(state, seat) if not m.get("buy")])
+            before, state = state, _outcome(state, seat, chosen, seed)
             paid += not _costs_nothing(before, state, seat)
     assert paid >= 10
 

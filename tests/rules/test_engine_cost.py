@@ -94,7 +94,7 @@ def test_answers_about_the_roads_are_worked_out_once_per_road_network() -> None:
     def ask(s: GameState) -> None:
         assert about_roads(s, count) == len(s.roads)
 
-    _random_game(4, seed=2, on_state=ask)  # a game in which roads are placed several times
+    _random_game(4, seed=22, on_state=ask)  # a game in which roads are placed several times
     assert len(asked) > 5 and max(asked.values()) == 1
 
 

@@ -196,7 +196,7 @@ def test_d31_a_lone_tile_plays_without_asking() -> None:
     armed(g, s0=((2,), 3), s1=((1, 5), 3))
     g.place_cowboys(square="three_roads", seats=[0, 1])
     events = g.resume_at("three_roads", (0, 1, 2))
-    assert {"type": "duel_tile_chosen", "seat": 0, "tile": 2} in events
+    assert {"type": "duel_tile_chosen", "seat": 0, "tile": 2, "automatic": "only_move"} in events
     assert g.to_act == (1,)
 
 
@@ -333,7 +333,7 @@ def test_r_var_3_parcel_duels_wait_for_tiles_after_the_duel_order_is_chosen() ->
     assert duel["target"] == {"x": 6, "y": 6} and duel["winner"] == 1
     events = g.move(1, {"type": "decline_parcel", "x": 6, "y": 6})
     # The other parcel's duel: seat 1 has only the 0 left and plays it without asking (D31).
-    assert {"type": "duel_tile_chosen", "seat": 1, "tile": 0} in events
+    assert {"type": "duel_tile_chosen", "seat": 1, "tile": 0, "automatic": "only_move"} in events
     assert g.awaiting == "duel_tile" and g.to_act == (0,)
     duel = fought(g.move(0, {"type": "play_tile", "tile": 5}))
     assert duel["target"] == {"x": 2, "y": 2} and duel["winner"] == 0

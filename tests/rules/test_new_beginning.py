@@ -309,7 +309,7 @@ def test_d23_a_pick_with_no_parcel_to_take_is_refunded() -> None:
     shop(g, 0, ["parcel", "parcel"])
     shop(g, 1, [])
     forfeited = events_of(g.events, "parcel_pick_forfeited")
-    assert forfeited == [{"type": "parcel_pick_forfeited", "seat": 0, "refund": 6}] * 2
+    assert forfeited == [{"type": "parcel_pick_forfeited", "seat": 0, "refund": 6, "automatic": "only_move"}] * 2
     assert g.state.players[0].money == 50 and g.state.players[0].picks == 0
     assert g.awaiting == "personality"
 
@@ -321,7 +321,7 @@ def test_d23_a_pick_with_no_owner_free_land_left_is_refunded() -> None:
     g.with_state(parcels=tuple(Parcel(owner=1) for _ in range(64)))
     shop(g, 1, [])
     assert events_of(g.events, "parcel_pick_forfeited") == [
-        {"type": "parcel_pick_forfeited", "seat": 0, "refund": 6}]
+        {"type": "parcel_pick_forfeited", "seat": 0, "refund": 6, "automatic": "only_move"}]
     assert g.state.players[0].money == 50
 
 

@@ -474,7 +474,8 @@ def test_the_best_player_beats_the_outlaw_and_the_others_lose_the_duel() -> None
     (fought,) = events_of(events, "outlaw_fought")
     assert fought["winner"] == 0 and {d["seat"] for d in fought["duelists"]} == {0, 1}
     (reward,) = events_of(events, "outlaw_reward_taken")
-    assert reward == {"type": "outlaw_reward_taken", "x": 3, "y": 3, "seat": 0, "reward": "vp", "vp": 6}
+    assert reward == {"type": "outlaw_reward_taken", "x": 3, "y": 3, "seat": 0, "reward": "vp", "vp": 6,
+                      "automatic": "only_move"}
     assert not state.parcels[parcel_index(3, 3)].outlaw and state.players[1].cowboys == 1
     assert state.players[0].vp == vp + 6 and state.players[0].cowboys == 0  # the winner's cowboy left the board
     assert state.parcels[parcel_index(3, 3)].owner is None  # nothing was bought (decision D53)

@@ -363,7 +363,8 @@ def test_settler_without_an_owner_free_parcel_gets_nothing() -> None:
         if parcel.owner is None:
             g.put(index % 8 + 1, index // 8 + 1, owner=(seat + 1) % 3, content=parcel.content)
     new = g.act({"type": "choose_personality", "card": "settler"})
-    assert events_of(new, "card_decision_declined") == [{"type": "card_decision_declined", "seat": seat}]
+    assert events_of(new, "card_decision_declined") == [
+        {"type": "card_decision_declined", "seat": seat, "automatic": "only_move"}]
     assert g.awaiting == "personality"
 
 

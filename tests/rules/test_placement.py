@@ -307,6 +307,6 @@ def test_the_flow_passes_for_a_player_without_cowboys() -> None:
     g.act({"type": "place_cowboy", "square": "wages"})  # the second player's last cowboy
     g.act({"type": "place_cowboy", "square": "wages"})
     new = g.act({"type": "place_cowboy", "square": "road"})  # the first player again
-    assert events_of(new, "player_passed") == [{"type": "player_passed", "seat": second}]
+    assert events_of(new, "player_passed") == [{"type": "player_passed", "seat": second, "automatic": "only_move"}]
     assert g.state.passing_order == (second,)
     assert g.to_act == (third,)

@@ -190,7 +190,8 @@ def test_twelve_property_tiles() -> None:
     assert sum(1 for p in g.state.parcels if p.owner == chooser) == 12
     new = g.act({"type": "choose_personality", "card": "settler"})
     assert not events_of(new, "parcel_claimed")
-    assert events_of(new, "card_decision_declined") == [{"type": "card_decision_declined", "seat": chooser}]
+    assert events_of(new, "card_decision_declined") == [
+        {"type": "card_decision_declined", "seat": chooser, "automatic": "only_move"}]
     assert sum(1 for p in g.state.parcels if p.owner == chooser) == 12
 
 

@@ -357,7 +357,8 @@ def test_without_3_the_cowboy_goes_home_unasked() -> None:
     g.set_player(loser, money=2)
     on_square(g, "ammunition", COWBOYS[winner, False], COWBOYS[loser, False])
     since = resume(g, "ammunition")
-    assert events_of(g.events, "healing_declined") == [{"type": "healing_declined", "seat": loser}]
+    assert events_of(g.events, "healing_declined") == [
+        {"type": "healing_declined", "seat": loser, "automatic": "only_move"}]
     after = state_after(g, since, "healing_declined")
     assert after.players[loser].cowboys == 1 and after.players[loser].money == 2
 

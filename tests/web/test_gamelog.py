@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 from app.notify import gamelog
 from app.notify.gamelog import game_log
+from app.rules.events import Automatic
 
 
 def test_a_seat_replacement_says_who_took_over_whose_seat_and_its_colour() -> None:
@@ -107,3 +110,17 @@ def test_an_outlaws_bounty_names_each_holder_paid() -> None:
     assert d.describe(fought) == (
         "Fight with the outlaw on (3, 3) (strength 8): cid 24 — cid wins. bob receives $3 from the bank for it. "
         "ann receives $3 from the bank for it.")
+
+
+def test_a_move_made_for_a_player_says_so_and_why() -> None:
+    """API.md "No one waits for a choice that is not one": the log says a move was made for the player, and why —
+    their only move, an answer given ahead, their standing answer (one note per reason of the rules core)."""
+    assert set(gamelog.MADE_FOR) == set(get_args(Automatic))
+    d = gamelog.Describer(["ann", "bob"])
+    events = [(5, {"type": "player_passed", "seat": 0, "automatic": "only_move"}),
+              (6, {"type": "parcel_bought", "seat": 1, "x": 2, "y": 3, "price": 2, "automatic": "answered_ahead"}),
+              (7, {"type": "permission_denied_rest", "seat": 0, "automatic": "standing_answer"}),
+              (8, {"type": "player_passed", "seat": 1})]
+    marks = {line.seq: line.mark for line in game_log(d, events)}
+    assert marks == {5: "made for ann: the only possible move", 6: "made for bob, as answered ahead",
+                     7: "ann's standing answer", 8: None}
