@@ -193,6 +193,9 @@ def choices(doc: Doc, moves: Sequence[Move]) -> tuple[list[Group], dict[str, Tar
     free: list[Move] = []
     on_board: list[Move] = []
     for move in moves:
+        if move.get("buy"):  # a placement with its purchase answered ahead (D106): in the list, so that a click on
+            on_board.append(move)  # the spot stays one plain placement and the spots are not folded for it
+            continue
         keys = target_keys(move, askable)
         if not keys or move["type"] == ASKING:  # asking is the next step of a build: a button as well
             free.append(move)

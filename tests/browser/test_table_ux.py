@@ -13,7 +13,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from app.rules import GameConfig, legal_moves, new_game, play, replay, to_act
-from app.rules.catalog import TRACK_STEPS
+from app.rules.catalog import BUILDINGS, TRACK_STEPS
 from app.rules.model import GameState
 from app.rules.moves import Move
 from app.rules.rng import Rng
@@ -106,7 +106,8 @@ def test_every_square_and_building_explains_itself_to_a_keyboard(browser: Browse
 
 
 def test_the_boards_pieces_have_accessible_names(browser: Browser, live: LiveServer) -> None:
-    moves = script(lambda s, legal: s.round == 2 and s.step == "placement" and any(s.parcel_cowboys.values()))
+    moves = script(lambda s, legal: s.round >= 2 and s.step == "placement" and any(s.parcel_cowboys.values())
+                   and any(p.content in BUILDINGS and p.owner is not None for p in s.parcels))
     with table(browser, live, "names", moves) as (page, _):
         board = page.locator("svg.map")
         assert board.get_by_role("img", name="Road between").count() >= 4  # a road is a line: no area to "see"

@@ -105,6 +105,9 @@ def grant_and_place(state: GameState, asked: int, row: dict[str, Any], seed: int
     _, state = play(state, asked, grant, Rng(seed, state.seq))
     if any(m["type"] == "deny_remaining" for m in legal_moves(state, asked)) and to_act(state) == [asked]:
         _, state = play(state, asked, {"type": "deny_remaining"}, Rng(seed, state.seq))
+    placed = [p for p in player_view(state, asked)["board"]["parcels"] if (p["x"], p["y"]) == (row["x"], row["y"])]
+    if placed and placed[0]["content"] == row["piece"]:
+        return state  # the house was the builder's only move, made for them at once (D31)
     if not to_act(state):
         return None
     builder = to_act(state)[0]
@@ -118,10 +121,11 @@ def grant_and_place(state: GameState, asked: int, row: dict[str, Any], seed: int
 
 def test_the_income_beside_is_what_the_owners_buildings_earn_once_the_house_stands() -> None:
     """R-INC-1, R-INC-2 (B13): granted and built, the house changes the incomes of the owner's buildings beside it
-    from `now` to `then`, as the board shows them afterwards. Seed 37 with Gold & Guns is the one request with a
-    change of income, among seeds 1-79 of both variants above, that the builder can follow with the house at once
-    (the others still have their building to place, which may change those incomes too)."""
-    seed, checked = 37, 0
+    from `now` to `then`, as the board shows them afterwards. Seed 982 with Gold & Guns is the first request with a
+    change of income, among seeds 1-1199 of both variants above, that the builder can follow with the house at once
+    (the others still have their building to place, which may change those incomes too; the random games changed
+    when placements gained "buy it if I win", D106)."""
+    seed, checked = 982, 0
     for state, asked, _ in requests({"expansions": ["gold_and_guns"]}, seed):
         for row in player_view(state, asked)["construction_work"]["request"]["stake"]:
             if row["income_beside"]["now"] == row["income_beside"]["then"]:
