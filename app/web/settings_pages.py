@@ -40,6 +40,15 @@ router = APIRouter(include_in_schema=False)
 MODE_LABELS = {"immediately": N_("Immediately"), "digest": N_("In the daily digest"), "off": N_("Never")}
 
 
+def _forged(request: Request, account: Account | None, csrf_token: str | None) -> Response | None:
+    """The 403 page when a settings form does not carry this session's CSRF token, None when it does."""
+    try:
+        csrf.check(request, csrf_token)
+    except PlayError as exc:
+        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    return None
+
+
 async def _context(account: Account, service: GameService, session: AsyncSession) -> dict[str, Any]:
     modes = await preferences.modes(session, account.id)
     vacation = await clocks.vacation_summary(service.db, account, service.clock())
@@ -85,10 +94,8 @@ async def save_notifications(request: Request, account: OptionalAccount, service
     if account is None:
         return to_login(request)
     form = await request.form()
-    try:
-        csrf.check(request, csrf_token)
-    except PlayError as exc:
-        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    if (forged := _forged(request, account, csrf_token)) is not None:
+        return forged
     changes = {kind: str(form[kind]) for kind in KINDS if form.get(kind) in MODES}
     await preferences.set_modes(session, account.id, changes)
     if form.get("push_shown"):  # the form's push boxes: one per kind shown, an unticked one is not sent
@@ -106,10 +113,8 @@ async def remove_device(request: Request, subscription_id: Id, account: Optional
     """Stop pushing to one of the player's devices."""
     if account is None:
         return to_login(request)
-    try:
-        csrf.check(request, csrf_token)
-    except PlayError as exc:
-        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    if (forged := _forged(request, account, csrf_token)) is not None:
+        return forged
     try:
         await push_devices.unsubscribe(session, account.id, subscription_id)
     except PlayError as exc:
@@ -124,10 +129,8 @@ async def save_language(request: Request, account: OptionalAccount, service: Ser
     """The account's language for pages and mails; empty: follow the browser (and English for mails)."""
     if account is None:
         return to_login(request)
-    try:
-        csrf.check(request, csrf_token)
-    except PlayError as exc:
-        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    if (forged := _forged(request, account, csrf_token)) is not None:
+        return forged
     chosen = i18n.supported(language) if language else None
     await set_language(session, account.id, chosen)
     await session.commit()
@@ -143,10 +146,8 @@ async def save_answers(request: Request, account: OptionalAccount, service: Serv
     """The answers given ahead for every game: permission requests, and the cash limit (issue 26)."""
     if account is None:
         return to_login(request)
-    try:
-        csrf.check(request, csrf_token)
-    except PlayError as exc:
-        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    if (forged := _forged(request, account, csrf_token)) is not None:
+        return forged
     try:
         await answers.set_account_answers(session, account.id, permission, cash_limit)
     except PlayError as exc:
@@ -176,10 +177,8 @@ async def save_clock(request: Request, account: OptionalAccount, service: Servic
     """The player's time zone and reminder hours (empty fields: fewer reminders)."""
     if account is None:
         return to_login(request)
-    try:
-        csrf.check(request, csrf_token)
-    except PlayError as exc:
-        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    if (forged := _forged(request, account, csrf_token)) is not None:
+        return forged
     try:
         hours = [int(h) for h in (first, second) if h and h.strip()]
         await save_clock_settings(service.db, account, time_zone, hours)
@@ -200,10 +199,8 @@ async def change_password(request: Request, signed_in: OptionalSignedIn, sign_in
     if signed_in is None:
         return to_login(request)
     account = signed_in.account
-    try:
-        csrf.check(request, csrf_token)
-    except PlayError as exc:
-        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    if (forged := _forged(request, account, csrf_token)) is not None:
+        return forged
     try:
         TypeAdapter(NewPassword).validate_python(new_password)
     except ValidationError:
@@ -225,10 +222,8 @@ async def delete_account(request: Request, signed_in: OptionalSignedIn, sign_in:
     if signed_in is None:
         return to_login(request)
     account = signed_in.account
-    try:
-        csrf.check(request, csrf_token)
-    except PlayError as exc:
-        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    if (forged := _forged(request, account, csrf_token)) is not None:
+        return forged
     try:
         await sign_in.delete_account(account, password, client_address(request))
     except PlayError as exc:
@@ -244,10 +239,8 @@ async def change_email(request: Request, account: OptionalAccount, sign_in: Sign
     """Change the address mails and password resets go to, after the password is checked."""
     if account is None:
         return to_login(request)
-    try:
-        csrf.check(request, csrf_token)
-    except PlayError as exc:
-        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    if (forged := _forged(request, account, csrf_token)) is not None:
+        return forged
     try:
         address = TypeAdapter(EmailAddress).validate_python(email.strip())
     except ValidationError:
@@ -282,10 +275,8 @@ async def confirm_email_form(request: Request, token: str, account: OptionalAcco
 async def confirm_email(request: Request, token: str, account: OptionalAccount, sign_in: SignInDep,
                         csrf_token: OptionalFormStr = None) -> Response:
     """Change the address as the link says; the address it replaces is told."""
-    try:
-        csrf.check(request, csrf_token)
-    except PlayError as exc:
-        return render(request, "pages/error.html", account, status=403, message=said(exc))
+    if (forged := _forged(request, account, csrf_token)) is not None:
+        return forged
     pending = await sign_in.email_pending(token)
     if pending is None:
         return _expired_email_link(request, account)
