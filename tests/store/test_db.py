@@ -90,8 +90,20 @@ def test_driver_sql_drops_comments_and_runs_of_white_space() -> None:
 
 # Strings that PostgreSQL's array syntax treats specially: quotes, backslashes, braces, commas, white space, the
 # word NULL, the empty string, and JSON (what the recording statement's jsonb arrays carry).
-AWKWARD = ['plain', 'say "hi"', "back\\slash", "\\\"", "{braces}", "a,b", " padded ", "NULL", "null", "", "é ✓ 😀",
-           '{"note": "a \\"quoted\\" word", "path": "C:\\\\x"}']
+AWKWARD = [
+    "plain",
+    'say "hi"',
+    "back\\slash",
+    '\\"',
+    "{braces}",
+    "a,b",
+    " padded ",
+    "NULL",
+    "null",
+    "",
+    "é ✓ 😀",
+    '{"note": "a \\"quoted\\" word", "path": "C:\\\\x"}',
+]
 
 
 async def test_array_literals_read_back_as_the_arrays_psycopg_would_send(db: Database) -> None:
@@ -119,9 +131,11 @@ async def test_array_literals_read_back_as_the_arrays_psycopg_would_send(db: Dat
 
 def test_array_literals_refuse_what_they_cannot_write() -> None:
     """A boolean (an int to Python) or any other type has no text form here: refused, never guessed at."""
-    for value in (True, 1.5, b"x", [1]):
+    refused: list[Any] = [True, 1.5, b"x", [1]]
+    for value in refused:
         with pytest.raises(TypeError):
             array_literal([value])
+
 
 FD_SETSIZE = 1024  # the descriptors select.select() can watch: 0 to 1,023
 
