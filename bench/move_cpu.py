@@ -12,6 +12,12 @@ round's changes (run after the round); and, for comparison, the CPU per request 
 `bench/move_latency.py` (token check, session lookup, one insert, commit) in the same process. At the end: the
 median of each over the rounds. The client's own work (reading the answers, choosing a move) is not counted.
 
+What it does not show: the script posts the next move only once every stream has delivered the last one, while the
+live client of `bench/move_latency.py` posts as soon as its own stream says it is awaited. In a live server the
+next POST therefore arrives while the other streams' messages (and, with the mail worker inline, a run of the
+worker) are still being worked out on the same event loop, and waits for them: CPU that this benchmark counts
+under "streams" and "worker" shows there in the POST's round trip and server time, not only its own CPU.
+
 Run: `.venv/bin/python bench/move_cpu.py [--moves 300] [--rounds 5] [--profile N]` (`--profile N` prints the N
 functions that took most CPU over all rounds, from cProfile; the figures of a profiled run are inflated). Uses
 BENCH_DATABASE_URL if set, else an embedded PostgreSQL in a temporary directory. Prints figures; asserts nothing.

@@ -12,7 +12,7 @@ from app.play.profiles import player_record
 from app.play.standing import LEADERBOARD_SIZE, leaderboard
 from app.web.deps import (
     ChatDep,
-    ClaimDep,
+    ClaimedDep,
     CurrentAccount,
     CurrentSignedIn,
     LobbyDep,
@@ -407,12 +407,11 @@ async def export_game(game_id: Id, account: CurrentAccount, positions: Positions
 
 
 @play_router.get("/games/{game_id}/moves", responses=errors(404, 409))
-async def get_moves(
-    game_id: Id, request: Request, claim: ClaimDep, sign_in: SignInDep, positions: PositionsDep
-) -> MovesOut:
+async def get_moves(game_id: Id, request: Request, claimed: ClaimedDep) -> MovesOut:
     """Every move the caller may submit now, each exactly in the shape POST .../moves accepts."""
     # The common case in one round trip: the sign-in is checked by the statement that reads the head.
-    known = sign_in.claim(claim.session_id, claim.kind)
+    claim, positions = claimed.claim, claimed.positions
+    known = claimed.sign_in.claim(claim.session_id, claim.kind)
     if known is not None and (quick := await positions.moves_in_one_trip(game_id, known)) is not None:
         return MovesOut.of(quick)
     account = required(await looked_up(request, claim)).account
@@ -420,13 +419,12 @@ async def get_moves(
 
 
 @play_router.post("/games/{game_id}/moves", responses=errors(403, 404, 409, 429))
-async def post_move(
-    game_id: Id, body: MoveIn, request: Request, claim: ClaimDep, sign_in: SignInDep, service: ServiceDep
-) -> MoveOut:
+async def post_move(game_id: Id, body: MoveIn, request: Request, claimed: ClaimedDep) -> MoveOut:
     """Submit a move made against `seq` (409 `stale_seq` if the game moved on; 429 `too_many_moves`, with
     Retry-After, beyond 60 moves of the seat within a minute); errors leave the log alone."""
     # The common case in one round trip: the sign-in is checked by the statement that records the move.
-    known = sign_in.claim(claim.session_id, claim.kind)
+    claim, service = claimed.claim, claimed.service
+    known = claimed.sign_in.claim(claim.session_id, claim.kind)
     if known is not None:
         quick = await service.apply_in_one_trip(PlayerMove(known.user_id, game_id, body.seq, body.move), known)
         if quick is not None:

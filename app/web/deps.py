@@ -112,6 +112,10 @@ class Claim:
 async def _claim(request: Request, token: Annotated[str | None, Depends(oauth2_scheme)]) -> Claim | None:
     """The sign-in the request claims, without a query: None without token or cookie; a token whose signature
     does not hold is an error at once (its client expects to be signed in)."""
+    return _claim_of(request, token)
+
+
+def _claim_of(request: Request, token: str | None) -> Claim | None:
     if token is not None:
         signer: TokenSigner = request.app.state.signer
         session_id = signer.session_id(token)
@@ -122,10 +126,25 @@ async def _claim(request: Request, token: Annotated[str | None, Depends(oauth2_s
     return None if session_id is None else Claim(session_id, "cookie")
 
 
-async def _required_claim(claim: Annotated[Claim | None, Depends(_claim)]) -> Claim:
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """What the two requests of a move's cycle (GET and POST .../moves) start from: the request's claim (none is
+    401) and the services they may answer with before anything is looked up."""
+
+    claim: Claim
+    sign_in: SignIn
+    service: GameService
+    positions: Positions
+
+
+async def _claimed(request: Request, token: Annotated[str | None, Depends(oauth2_scheme)]) -> Claimed:
+    """The claim and the services in one dependency: the requests a player makes on every move pay FastAPI's
+    work for two dependencies (this one and the token's), not for five (measured: tens of µs of CPU a request)."""
+    claim = _claim_of(request, token)
     if claim is None:
         raise _not_signed_in()
-    return claim
+    state = request.app.state
+    return Claimed(claim, state.sign_in, state.service, state.positions)
 
 
 async def _signed_in(request: Request, claim: Annotated[Claim | None, Depends(_claim)]) -> SignedIn | None:
@@ -190,7 +209,7 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
 
 
-ClaimDep = Annotated[Claim, Depends(_required_claim)]
+ClaimedDep = Annotated[Claimed, Depends(_claimed)]
 OptionalSignedIn = Annotated[SignedIn | None, Depends(_signed_in)]
 CurrentSignedIn = Annotated[SignedIn, Depends(_current)]
 OptionalAccount = Annotated[Account | None, Depends(_optional_account)]

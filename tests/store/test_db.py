@@ -6,20 +6,32 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import resource
 import socket
 import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import psutil
 import psycopg
 import pytest
 from sqlalchemy import text
 
-from app.store.db import Database, _is_alive, driver_sql, start_embedded, to_libpq_url, to_sqlalchemy_url
+from app.store.db import (
+    Database,
+    _is_alive,
+    array_literal,
+    driver_sql,
+    fetch_all,
+    start_embedded,
+    to_libpq_url,
+    to_sqlalchemy_url,
+)
 
 OWNER = textwrap.dedent(
     """
@@ -75,6 +87,54 @@ def test_driver_sql_drops_comments_and_runs_of_white_space() -> None:
     """
     assert driver_sql(sql) == "SELECT a, b FROM t WHERE x = %(x)s"
 
+
+# Strings that PostgreSQL's array syntax treats specially: quotes, backslashes, braces, commas, white space, the
+# word NULL, the empty string, and JSON (what the recording statement's jsonb arrays carry).
+AWKWARD = [
+    "plain",
+    'say "hi"',
+    "back\\slash",
+    '\\"',
+    "{braces}",
+    "a,b",
+    " padded ",
+    "NULL",
+    "null",
+    "",
+    "é ✓ 😀",
+    '{"note": "a \\"quoted\\" word", "path": "C:\\\\x"}',
+]
+
+
+async def test_array_literals_read_back_as_the_arrays_psycopg_would_send(db: Database) -> None:
+    """An array sent as its text form (`array_literal`, as the recording statement sends its arrays) is read by
+    PostgreSQL as the same array psycopg's own adaptation of the list gives, for every element type it is used
+    with: strings (and JSON), integers with NULLs, times with their offset, and the empty array."""
+    now = datetime(2026, 12, 2, 9, 30, 15, 123456, tzinfo=UTC)
+    cases: list[tuple[str, list[Any]]] = [
+        ("varchar[]", AWKWARD),
+        ("jsonb[]", ['{"a": 1}', '{"note": "say \\"hi\\" \\\\ {x}, NULL"}', "[]", '"NULL"']),
+        ("integer[]", [3, None, -7, 0, 2**31 - 1]),
+        ("timestamptz[]", [now, None, now.astimezone(timezone(timedelta(hours=-5)))]),
+        ("integer[]", []),
+    ]
+    async with db.driver() as connection:
+        for kind, values in cases:
+            sql = (
+                f"SELECT CAST(%(literal)s AS {kind}) IS NOT DISTINCT FROM CAST(%(native)s AS {kind}), "
+                f"CAST(%(literal)s AS {kind})"
+            )
+            [(same, read)] = await fetch_all(connection, sql, {"literal": array_literal(values), "native": values})
+            assert same, (kind, values, read)
+            assert read == ([json.loads(v) for v in values] if kind == "jsonb[]" else values)
+
+
+def test_array_literals_refuse_what_they_cannot_write() -> None:
+    """A boolean (an int to Python) or any other type has no text form here: refused, never guessed at."""
+    refused: list[Any] = [True, 1.5, b"x", [1]]
+    for value in refused:
+        with pytest.raises(TypeError):
+            array_literal([value])
 
 
 FD_SETSIZE = 1024  # the descriptors select.select() can watch: 0 to 1,023
