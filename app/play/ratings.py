@@ -37,7 +37,8 @@ BASE, SCALE = 1000, 40
 # The rating identity of each bot level (`app.bots.LEVELS`; a test checks that every level has one).
 BOT_IDENTITIES: Mapping[str, str] = {"easy": "bot-easy", "normal": "bot-normal", "hard": "bot-hard"}
 BOT_LEVEL = "normal"
-# Ratings change one game at a time, across every instance of the server: a transaction-level advisory lock.
+# Ratings change one game at a time, across every instance of the server: a transaction-level advisory lock
+# (`rate_pending` only tries it; `rebuild` waits for it).
 _LOCK = 27_000_027
 
 
@@ -111,20 +112,37 @@ def rater(user_id: int) -> ScalarSelect[Any]:
 
 async def rate_pending(db: Database) -> int:
     """Rate every rated game whose results have not changed the ratings yet, oldest end first: called after a
-    game's end is recorded (any one instance does it; the others find nothing left). Returns how many."""
-    async with db.session() as session:
-        await session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK})
-        pending = (
-            await session.scalars(
-                select(GameResult.game_id)
-                .where(GameResult.rated, GameResult.game_id.not_in(select(RatedGame.game_id)))
-                .group_by(GameResult.game_id)
-                .order_by(func.min(GameResult.finished_at), GameResult.game_id)
-            )
-        ).all()
-        await _rate_games(session, pending)
-        await session.commit()
-    return len(pending)
+    game's end is recorded. Returns how many games this call rated.
+
+    Never waits for another rater (here or on another instance): games that end at the same time would otherwise
+    queue their last moves behind one another's rating, each holding a pooled connection while it waits (measured
+    under bench/load.py: 4 sessions on average waiting for the lock, and a move's p99 at 10x its p50). When the
+    lock is taken, the rater that holds it takes this game too: every rater looks for pending games again once
+    its transaction has ended, and this game's results were committed before that."""
+    rated = 0
+    while True:
+        async with db.session() as session:
+            if not await session.scalar(text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": _LOCK}):
+                return rated
+            pending = await _pending(session)
+            await _rate_games(session, pending)
+            await session.commit()
+        rated += len(pending)
+        async with db.reading() as session:
+            if not await _pending(session):
+                return rated
+
+
+async def _pending(session: AsyncSession) -> Sequence[int]:
+    """The rated games whose results have not changed the ratings yet, oldest end first."""
+    return (
+        await session.scalars(
+            select(GameResult.game_id)
+            .where(GameResult.rated, GameResult.game_id.not_in(select(RatedGame.game_id)))
+            .group_by(GameResult.game_id)
+            .order_by(func.min(GameResult.finished_at), GameResult.game_id)
+        )
+    ).all()
 
 
 async def rebuild(db: Database) -> int:

@@ -4,13 +4,17 @@ out change nothing; a player who left is last; `rebuild` gives the live figures 
 
 from __future__ import annotations
 
+import asyncio
 import random
+from collections.abc import Iterable
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from conftest import Api, Player
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play import ratings
 from app.play.ratings import NEWCOMER, Skill, rate, shown
@@ -165,3 +169,43 @@ async def test_a_rebuild_from_the_results_gives_the_live_figures(
     assert len(live) == 5 and sum(games for _, _, games in live.values()) > 10
     assert await ratings.rebuild(service.db) == 6
     assert await _ratings(service) == live and await history() == live_history
+
+
+async def _unrated(service: GameService) -> set[int]:
+    async with service.db.reading() as session:
+        return set(await ratings._pending(session))
+
+
+async def test_games_ending_while_another_rater_holds_the_lock_wait_for_nobody_and_are_rated_by_the_holder(
+    api: Api, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24 (load): the last move of a game that ends while another rater holds the ratings' lock (another
+    game's end, here or on another instance) does not queue behind it holding a connection; the holder rates that
+    game too, since it looks for pending games again once its transaction is over."""
+    admin = await api.admin()
+    ann, bob, cid, dee = [await api.player(name) for name in ("ann", "bob", "cid", "dee")]
+    first = await api.started_game(admin, [ann, bob], seed=31)
+    second = await api.started_game(admin, [cid, dee], seed=32)
+    async with await psycopg.AsyncConnection.connect(service.db.libpq_url) as other_rater:
+        await other_rater.execute("SELECT pg_advisory_xact_lock(%s)", (ratings._LOCK,))
+        # Were the last move waiting for the lock held here, this would never end: the guard turns that into a
+        # failure.
+        await asyncio.wait_for(play_to_the_end(service, first["id"], random.Random(31)), timeout=120)
+        assert await _unrated(service) == {first["id"]}
+        await other_rater.rollback()
+
+    rate_games = ratings._rate_games
+
+    async def second_game_ends_meanwhile(session: AsyncSession, game_ids: Iterable[int]) -> None:
+        """While the first game is being rated (the lock held), the second one ends: its last move finds the
+        lock taken and answers."""
+        if list(game_ids) == [first["id"]]:
+            await play_to_the_end(service, second["id"], random.Random(32))
+            assert await _unrated(service) == {first["id"], second["id"]}
+        await rate_games(session, game_ids)
+
+    monkeypatch.setattr(ratings, "_rate_games", second_game_ends_meanwhile)
+    assert await ratings.rate_pending(service.db) == 2
+    assert await _unrated(service) == set()
+    rated = await _ratings(service)
+    assert set(rated) == {"ann", "bob", "cid", "dee"} and all(games == 1 for _, _, games in rated.values())
