@@ -111,27 +111,34 @@ def rater(user_id: int) -> ScalarSelect[Any]:
 
 
 async def rate_pending(db: Database) -> int:
-    """Rate every rated game whose results have not changed the ratings yet, oldest end first: called after a
-    game's end is recorded. Returns how many games this call rated.
+    """Rate every rated game whose results have not changed the ratings yet, oldest end first, pass after pass
+    until none is left or another rater holds the lock (`rate_once`). Returns how many games this call rated."""
+    rated, more = await rate_once(db)
+    while more:
+        this_pass, more = await rate_once(db)
+        rated += this_pass
+    return rated
+
+
+async def rate_once(db: Database, most: int | None = None) -> tuple[int, bool]:
+    """One pass: rate the games pending now (the `most` oldest of them, if given), oldest end first, called after
+    a game's end is recorded. Returns how many it rated, and whether games are pending after its commit (left by
+    `most`, or ended meanwhile: the caller, which held the lock, must see to another pass, `rate_pending`).
 
     Never waits for another rater (here or on another instance): games that end at the same time would otherwise
     queue their last moves behind one another's rating, each holding a pooled connection while it waits (measured
     under bench/load.py: 2.8-4.2 sessions on average waiting for the lock, and a move's p99 at 7.7-10x its p50 in
-    the rounds where games ended). When the lock is taken, the rater that holds it takes this game too: every
-    rater looks for pending games again once its transaction has ended, and this game's results were committed
-    before that. (So one rater may go on rating the games that end while it rates, pass after pass.)"""
-    rated = 0
-    while True:
-        async with db.session() as session:
-            if not await session.scalar(text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": _LOCK}):
-                return rated
-            pending = await _pending(session)
-            await _rate_games(session, pending)
-            await session.commit()
-        rated += len(pending)
-        async with db.reading() as session:
-            if not await _pending(session):
-                return rated
+    the rounds where games ended). When the lock is taken, (0, False): the rater that holds it takes this game
+    too, since every rater looks for pending games again once its transaction has ended, and this game's results
+    were committed before that."""
+    async with db.session() as session:
+        if not await session.scalar(text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": _LOCK}):
+            return 0, False
+        pending = (await _pending(session))[:most]
+        await _rate_games(session, pending)
+        await session.commit()
+    async with db.reading() as session:
+        return len(pending), bool(await _pending(session))
 
 
 async def _pending(session: AsyncSession) -> Sequence[int]:

@@ -209,3 +209,37 @@ async def test_games_ending_while_another_rater_holds_the_lock_wait_for_nobody_a
     assert await _unrated(service) == set()
     rated = await _ratings(service)
     assert set(rated) == {"ann", "bob", "cid", "dee"} and all(games == 1 for _, _, games in rated.values())
+
+
+async def test_a_last_move_answers_after_one_pass_and_the_games_that_ended_meanwhile_are_rated_after_it(
+    api: Api, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24 (load): a game's last move rates the pending games once before it answers; a game that ended
+    during that pass (its own last move found the lock taken) is rated by the service after the move answered,
+    so one last move never waits for every game that ends while it rates."""
+    admin = await api.admin()
+    ann, bob, cid, dee = [await api.player(name) for name in ("ann", "bob", "cid", "dee")]
+    first = await api.started_game(admin, [ann, bob], seed=33)
+    second = await api.started_game(admin, [cid, dee], seed=34)
+    released = asyncio.Event()
+    rate_games = ratings._rate_games
+
+    async def second_game_ends_meanwhile(session: AsyncSession, game_ids: Iterable[int]) -> None:
+        """The second game ends while the first one's last move rates it; its own rating waits for the test."""
+        ids = list(game_ids)
+        if ids == [first["id"]]:
+            await play_to_the_end(service, second["id"], random.Random(34))
+        elif ids == [second["id"]]:
+            await released.wait()
+        await rate_games(session, ids)
+
+    monkeypatch.setattr(ratings, "_rate_games", second_game_ends_meanwhile)
+    # Were the last move waiting for the second game's rating, this would never end: the guard turns that into a
+    # failure.
+    await asyncio.wait_for(play_to_the_end(service, first["id"], random.Random(33)), timeout=120)
+    assert await _unrated(service) == {second["id"]}
+    released.set()
+    await service.ratings_settled()
+    assert await _unrated(service) == set()
+    rated = await _ratings(service)
+    assert set(rated) == {"ann", "bob", "cid", "dee"} and all(games == 1 for _, _, games in rated.values())
