@@ -180,7 +180,10 @@ class Load:
             listener.cancel()
 
     async def listen(
-        self, game_id: int, headers: dict[str, str], heads: asyncio.Queue[dict[str, Any] | None],
+        self,
+        game_id: int,
+        headers: dict[str, str],
+        heads: asyncio.Queue[dict[str, Any] | None],
         heard: list[tuple[int, list[int]]],
     ) -> None:
         """Put each head the game's stream sends into `heads` (its seq and to_act noted in `heard`), then None
@@ -197,7 +200,12 @@ class Load:
             heads.put_nowait(None)
 
     async def move(
-        self, game_id: int, headers: dict[str, str], options: dict[str, Any], chooser: random.Random, spent: Round,
+        self,
+        game_id: int,
+        headers: dict[str, str],
+        options: dict[str, Any],
+        chooser: random.Random,
+        spent: Round,
         context: str,
     ) -> int:
         """Post one of the moves offered; the seq its answer gave (0 if no move was made). After a refusal, note
@@ -222,16 +230,22 @@ class Load:
                 spent.error(kind)
             posted, refused = options["seq"], r.text
             options = (await self.client.get(f"/api/v1/games/{game_id}/moves", headers=headers)).json()
-            spent.details.append(f"game {game_id}, {context}: posted at seq {posted}, answered {refused}; "
-                                 f"GET .../moves then said seq {options.get('seq')} with "
-                                 f"{len(options.get('moves', []))} moves")
+            spent.details.append(
+                f"game {game_id}, {context}: posted at seq {posted}, answered {refused}; "
+                f"GET .../moves then said seq {options.get('seq')} with "
+                f"{len(options.get('moves', []))} moves"
+            )
             if not options.get("moves"):
                 return 0
         return 0
 
     async def table(
-        self, names: tuple[str, str], headers: tuple[dict[str, str], dict[str, str]], chooser: random.Random,
-        until: float, spent: Round,
+        self,
+        names: tuple[str, str],
+        headers: tuple[dict[str, str], dict[str, str]],
+        chooser: random.Random,
+        until: float,
+        spent: Round,
     ) -> None:
         by_name = dict(zip(names, headers, strict=True))
         with contextlib.suppress(TimeoutError):
@@ -241,8 +255,10 @@ class Load:
                     try:
                         game = await self.new_game(names)
                         await asyncio.gather(
-                            *(self.seat(game["id"], s["seat"], by_name[s["username"]], chooser, spent)
-                              for s in game["seats"])
+                            *(
+                                self.seat(game["id"], s["seat"], by_name[s["username"]], chooser, spent)
+                                for s in game["seats"]
+                            )
                         )
                     except (httpx.HTTPError, ValueError, KeyError) as exc:
                         spent.error(type(exc).__name__)
@@ -381,10 +397,14 @@ def bench(url: str, database: str, server_pid: int, args: argparse.Namespace) ->
     spent = Round()
     for part in parts:
         spent.absorb(part)
-    rounds = [spent.between(window.start + i * args.seconds, window.start + (i + 1) * args.seconds)
-              for i in range(args.rounds)]
-    print(f"{args.games} games at once, both seats of each following its stream, {args.clients} client "
-          f"process(es); a move's round trip:")
+    rounds = [
+        spent.between(window.start + i * args.seconds, window.start + (i + 1) * args.seconds)
+        for i in range(args.rounds)
+    ]
+    print(
+        f"{args.games} games at once, both seats of each following its stream, {args.clients} client "
+        f"process(es); a move's round trip:"
+    )
     for index, part in enumerate(rounds):
         print(f"  round {index + 1}: {part.line()}")
     print(f"  games started: {spent.games}")
@@ -396,8 +416,10 @@ def bench(url: str, database: str, server_pid: int, args: argparse.Namespace) ->
     print(f"  {everything.line()}")
     for detail in spent.details:
         print(f"  refused: {detail}")
-    print(f"  client processes' event loops, lag of a {LAG_TICK * 1000:g} ms timer: "
-          f"{_spread([lag for _, lag in everything.lags])}")
+    print(
+        f"  client processes' event loops, lag of a {LAG_TICK * 1000:g} ms timer: "
+        f"{_spread([lag for _, lag in everything.lags])}"
+    )
     print(f"  GET /healthz from an idle client process, round trip: {_spread(seen.trips)}")
     print(f"                                 the server's own time: {_spread(seen.inside)}")
     print("  the application's busy database sessions, on average at the probe's looks:")
@@ -405,8 +427,10 @@ def bench(url: str, database: str, server_pid: int, args: argparse.Namespace) ->
         print(f"    {count / seen.looks:5.1f}  {what}")
     for query, count in seen.idle_queries.most_common(8):
         print(f"    idle in transaction after ({count} looks): {query}")
-    print(f"  CPU over the counted {counted:g} s (share of one core): server {server_seconds / counted:.0%}, "
-          f"client processes {' + '.join(f'{part.cpu / counted:.0%}' for part in parts)}")
+    print(
+        f"  CPU over the counted {counted:g} s (share of one core): server {server_seconds / counted:.0%}, "
+        f"client processes {' + '.join(f'{part.cpu / counted:.0%}' for part in parts)}"
+    )
 
 
 def main() -> None:

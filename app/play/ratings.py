@@ -186,10 +186,13 @@ async def _rate_games(session: AsyncSession, game_ids: Iterable[int]) -> None:
         }
         after = rate(entries, known)
         await session.execute(insert(RatedGame).values(game_id=game_id))
-        await session.execute(insert(RatingHistory), [
-            {"game_id": game_id, "user_id": player, "mu": s.mu, "sigma": s.sigma, "games": s.games}
-            for player, s in after.items()
-        ])
+        await session.execute(
+            insert(RatingHistory),
+            [
+                {"game_id": game_id, "user_id": player, "mu": s.mu, "sigma": s.sigma, "games": s.games}
+                for player, s in after.items()
+            ],
+        )
         for player, s in after.items():
             await session.execute(
                 upsert(Rating)

@@ -68,26 +68,35 @@ async def _finished(api: Api, service: GameService, names: list[str], seed: int,
 
 async def _ratings(service: GameService) -> dict[str, tuple[float, float, int]]:
     async with service.db.reading() as session:
-        rows = (await session.execute(
-            select(User.username, Rating.mu, Rating.sigma, Rating.games).join(User, User.id == Rating.user_id)
-        )).all()
+        rows = (
+            await session.execute(
+                select(User.username, Rating.mu, Rating.sigma, Rating.games).join(User, User.id == Rating.user_id)
+            )
+        ).all()
     return {name: (mu, sigma, games) for name, mu, sigma, games in rows}
 
 
 async def _places(service: GameService, game_id: int) -> dict[str, int]:
     async with service.db.reading() as session:
-        rows = (await session.execute(
-            select(User.username, GameResult.place).join(User, User.id == GameResult.user_id)
-            .where(GameResult.game_id == game_id)
-        )).all()
+        rows = (
+            await session.execute(
+                select(User.username, GameResult.place)
+                .join(User, User.id == GameResult.user_id)
+                .where(GameResult.game_id == game_id)
+            )
+        ).all()
     return dict(rows)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("names", "extra"), [
-    (["ann", "bob"], {}),
-    (["ann", "bob", "cid", "dee"], {}),
-    (["ann", "bob", "cid", "dee", "eve", "fay"], {"variants": BIG_BOX}),
-], ids=["2", "4", "6"])
+@pytest.mark.parametrize(
+    ("names", "extra"),
+    [
+        (["ann", "bob"], {}),
+        (["ann", "bob", "cid", "dee"], {}),
+        (["ann", "bob", "cid", "dee", "eve", "fay"], {"variants": BIG_BOX}),
+    ],
+    ids=["2", "4", "6"],
+)
 async def test_a_finished_game_rates_its_players_in_the_order_of_their_places(
     api: Api, service: GameService, names: list[str], extra: dict[str, Any]
 ) -> None:
@@ -110,8 +119,9 @@ async def test_a_replaced_player_is_rated_last(api: Api, client: httpx.AsyncClie
     await api.player("dan")
     game = await api.started_game(admin, players, seed=21)
     seat = next(s["seat"] for s in game["seats"] if s["username"] == "ann")
-    r = await client.post(f"/api/v1/games/{game['id']}/seats/{seat}/replace", json={"username": "dan"},
-                          headers=admin.headers)
+    r = await client.post(
+        f"/api/v1/games/{game['id']}/seats/{seat}/replace", json={"username": "dan"}, headers=admin.headers
+    )
     assert r.status_code == 204
     await play_to_the_end(service, game["id"], random.Random(21))
     rated = await _ratings(service)
@@ -124,7 +134,9 @@ async def test_an_unrated_table_changes_no_rating(api: Api, service: GameService
     assert await _ratings(service) == {}
     async with service.db.reading() as session:
         assert (await session.scalars(select(GameResult.rated).where(GameResult.game_id == gid))).all() == [
-            False, False]
+            False,
+            False,
+        ]
 
 
 @pytest.mark.parametrize("level", [None, "easy", "hard"])
@@ -161,9 +173,20 @@ async def test_a_rebuild_from_the_results_gives_the_live_figures(
 
     async def history() -> list[tuple[Any, ...]]:
         async with service.db.reading() as session:
-            return [tuple(row) for row in (await session.execute(
-                select(RatingHistory.game_id, RatingHistory.user_id, RatingHistory.mu, RatingHistory.sigma,
-                       RatingHistory.games).order_by(RatingHistory.game_id, RatingHistory.user_id))).all()]
+            return [
+                tuple(row)
+                for row in (
+                    await session.execute(
+                        select(
+                            RatingHistory.game_id,
+                            RatingHistory.user_id,
+                            RatingHistory.mu,
+                            RatingHistory.sigma,
+                            RatingHistory.games,
+                        ).order_by(RatingHistory.game_id, RatingHistory.user_id)
+                    )
+                ).all()
+            ]
 
     live, live_history = await _ratings(service), await history()
     assert len(live) == 5 and sum(games for _, _, games in live.values()) > 10
