@@ -208,6 +208,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
                 if settings.background_jobs:
                     await jobs.enter_async_context(background_jobs(settings, services.service, bus))
                 yield services
+                await service.ratings_settled()  # games left pending by a last move's pass, rated before closing
         finally:
             thinker.close()
             await bus.stop()

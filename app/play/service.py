@@ -13,6 +13,7 @@ itself works with the real head (`games.seq`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -50,6 +51,8 @@ log = logging.getLogger(__name__)
 # stretch, A New Beginning's shopping, fills a large basket (and takes a few items back) in well under 60 small
 # moves. Beyond it, one seat could flood the log, the mail worker and every watcher's page (RULING V4 spam).
 MOVES_PER_MINUTE = 60
+# How many pending games a game's last move rates before it answers (the rest: after it, `GameService._rate`).
+RATED_BEFORE_ANSWER = 1
 # How often one command is decided again because other writers got ahead of it; each retry means another write
 # succeeded, so only a crowd of simultaneous writers to one game gets this far (and then a 409 stale_seq).
 MAX_DECISIONS = 10
@@ -87,6 +90,9 @@ class GameService:
         self.cache = cache or StateCache()
         self.clock = clock
         self.moves_per_minute = moves_per_minute
+        # The games a last move's pass left pending (`_rate`): the task that rates them, and whether it must look again.
+        self._rating: asyncio.Task[None] | None = None
+        self._more_to_rate = False
         self._deciders: dict[type[Any], Callable[[AsyncSession, Any], Awaitable[Outcome | None]]] = {
             PlayerMove: self._decide_move,
             TimeOut: self._decide_timeout,
@@ -154,13 +160,36 @@ class GameService:
         return recorded
 
     async def _rate(self) -> None:
-        """Rate the game that just ended (and any other whose rating is pending) once its results are recorded.
-        The move stands whatever happens here: a failure is logged, and the next game's end, or
+        """Rate the game that just ended once its results are recorded: before the move answers, the oldest game
+        pending (`ratings.rate_once`; alone, this one). Any other pending game — ended at the same time, its own
+        last move having found the lock taken and left it to this one — is rated by a task of this service after
+        the move has answered: a pass takes a few statements per game it rates, and under load games end
+        together. The move stands whatever happens here: a failure is logged, and the next game's end, or
         `python -m app ratings --rebuild`, rates what was left."""
         try:
-            await ratings.rate_pending(self.db)
+            _, more = await ratings.rate_once(self.db, most=RATED_BEFORE_ANSWER)
         except Exception:
             log.exception("rating the finished games failed; they stay pending")
+            return
+        if more:
+            self._more_to_rate = True
+            if self._rating is None or self._rating.done():
+                self._rating = asyncio.create_task(self._rate_the_rest(), name="ratings")
+
+    async def _rate_the_rest(self) -> None:
+        """Rate, pass after pass, the games still pending (`_rate`), and again whenever a last move's pass left
+        more meanwhile."""
+        while self._more_to_rate:
+            self._more_to_rate = False
+            try:
+                await ratings.rate_pending(self.db)
+            except Exception:
+                log.exception("rating the finished games failed; they stay pending")
+
+    async def ratings_settled(self) -> None:
+        """Return once the ratings this service still has under way (`_rate`) are done."""
+        while self._rating is not None and not self._rating.done():
+            await asyncio.shield(self._rating)
 
     def _decide_on_cache(self, command: PlayerMove) -> Outcome | None:
         """The move decided on this process's cached state, without reading the head: the common case of a

@@ -4,13 +4,17 @@ out change nothing; a player who left is last; `rebuild` gives the live figures 
 
 from __future__ import annotations
 
+import asyncio
 import random
+from collections.abc import Iterable
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from conftest import Api, Player
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play import ratings
 from app.play.ratings import NEWCOMER, Skill, rate, shown
@@ -64,26 +68,35 @@ async def _finished(api: Api, service: GameService, names: list[str], seed: int,
 
 async def _ratings(service: GameService) -> dict[str, tuple[float, float, int]]:
     async with service.db.reading() as session:
-        rows = (await session.execute(
-            select(User.username, Rating.mu, Rating.sigma, Rating.games).join(User, User.id == Rating.user_id)
-        )).all()
+        rows = (
+            await session.execute(
+                select(User.username, Rating.mu, Rating.sigma, Rating.games).join(User, User.id == Rating.user_id)
+            )
+        ).all()
     return {name: (mu, sigma, games) for name, mu, sigma, games in rows}
 
 
 async def _places(service: GameService, game_id: int) -> dict[str, int]:
     async with service.db.reading() as session:
-        rows = (await session.execute(
-            select(User.username, GameResult.place).join(User, User.id == GameResult.user_id)
-            .where(GameResult.game_id == game_id)
-        )).all()
+        rows = (
+            await session.execute(
+                select(User.username, GameResult.place)
+                .join(User, User.id == GameResult.user_id)
+                .where(GameResult.game_id == game_id)
+            )
+        ).all()
     return dict(rows)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("names", "extra"), [
-    (["ann", "bob"], {}),
-    (["ann", "bob", "cid", "dee"], {}),
-    (["ann", "bob", "cid", "dee", "eve", "fay"], {"variants": BIG_BOX}),
-], ids=["2", "4", "6"])
+@pytest.mark.parametrize(
+    ("names", "extra"),
+    [
+        (["ann", "bob"], {}),
+        (["ann", "bob", "cid", "dee"], {}),
+        (["ann", "bob", "cid", "dee", "eve", "fay"], {"variants": BIG_BOX}),
+    ],
+    ids=["2", "4", "6"],
+)
 async def test_a_finished_game_rates_its_players_in_the_order_of_their_places(
     api: Api, service: GameService, names: list[str], extra: dict[str, Any]
 ) -> None:
@@ -106,8 +119,9 @@ async def test_a_replaced_player_is_rated_last(api: Api, client: httpx.AsyncClie
     await api.player("dan")
     game = await api.started_game(admin, players, seed=21)
     seat = next(s["seat"] for s in game["seats"] if s["username"] == "ann")
-    r = await client.post(f"/api/v1/games/{game['id']}/seats/{seat}/replace", json={"username": "dan"},
-                          headers=admin.headers)
+    r = await client.post(
+        f"/api/v1/games/{game['id']}/seats/{seat}/replace", json={"username": "dan"}, headers=admin.headers
+    )
     assert r.status_code == 204
     await play_to_the_end(service, game["id"], random.Random(21))
     rated = await _ratings(service)
@@ -120,7 +134,9 @@ async def test_an_unrated_table_changes_no_rating(api: Api, service: GameService
     assert await _ratings(service) == {}
     async with service.db.reading() as session:
         assert (await session.scalars(select(GameResult.rated).where(GameResult.game_id == gid))).all() == [
-            False, False]
+            False,
+            False,
+        ]
 
 
 @pytest.mark.parametrize("level", [None, "easy", "hard"])
@@ -157,11 +173,96 @@ async def test_a_rebuild_from_the_results_gives_the_live_figures(
 
     async def history() -> list[tuple[Any, ...]]:
         async with service.db.reading() as session:
-            return [tuple(row) for row in (await session.execute(
-                select(RatingHistory.game_id, RatingHistory.user_id, RatingHistory.mu, RatingHistory.sigma,
-                       RatingHistory.games).order_by(RatingHistory.game_id, RatingHistory.user_id))).all()]
+            return [
+                tuple(row)
+                for row in (
+                    await session.execute(
+                        select(
+                            RatingHistory.game_id,
+                            RatingHistory.user_id,
+                            RatingHistory.mu,
+                            RatingHistory.sigma,
+                            RatingHistory.games,
+                        ).order_by(RatingHistory.game_id, RatingHistory.user_id)
+                    )
+                ).all()
+            ]
 
     live, live_history = await _ratings(service), await history()
     assert len(live) == 5 and sum(games for _, _, games in live.values()) > 10
     assert await ratings.rebuild(service.db) == 6
     assert await _ratings(service) == live and await history() == live_history
+
+
+async def _unrated(service: GameService) -> set[int]:
+    async with service.db.reading() as session:
+        return set(await ratings._pending(session))
+
+
+async def test_games_ending_while_another_rater_holds_the_lock_wait_for_nobody_and_are_rated_by_the_holder(
+    api: Api, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24 (load): the last move of a game that ends while another rater holds the ratings' lock (another
+    game's end, here or on another instance) does not queue behind it holding a connection; the holder rates that
+    game too, since it looks for pending games again once its transaction is over."""
+    admin = await api.admin()
+    ann, bob, cid, dee = [await api.player(name) for name in ("ann", "bob", "cid", "dee")]
+    first = await api.started_game(admin, [ann, bob], seed=31)
+    second = await api.started_game(admin, [cid, dee], seed=32)
+    async with await psycopg.AsyncConnection.connect(service.db.libpq_url) as other_rater:
+        await other_rater.execute("SELECT pg_advisory_xact_lock(%s)", (ratings._LOCK,))
+        # Were the last move waiting for the lock held here, this would never end: the guard turns that into a
+        # failure.
+        await asyncio.wait_for(play_to_the_end(service, first["id"], random.Random(31)), timeout=120)
+        assert await _unrated(service) == {first["id"]}
+        await other_rater.rollback()
+
+    rate_games = ratings._rate_games
+
+    async def second_game_ends_meanwhile(session: AsyncSession, game_ids: Iterable[int]) -> None:
+        """While the first game is being rated (the lock held), the second one ends: its last move finds the
+        lock taken and answers."""
+        if list(game_ids) == [first["id"]]:
+            await play_to_the_end(service, second["id"], random.Random(32))
+            assert await _unrated(service) == {first["id"], second["id"]}
+        await rate_games(session, game_ids)
+
+    monkeypatch.setattr(ratings, "_rate_games", second_game_ends_meanwhile)
+    assert await ratings.rate_pending(service.db) == 2
+    assert await _unrated(service) == set()
+    rated = await _ratings(service)
+    assert set(rated) == {"ann", "bob", "cid", "dee"} and all(games == 1 for _, _, games in rated.values())
+
+
+async def test_a_last_move_answers_after_one_pass_and_the_games_that_ended_meanwhile_are_rated_after_it(
+    api: Api, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24 (load): a game's last move rates the pending games once before it answers; a game that ended
+    during that pass (its own last move found the lock taken) is rated by the service after the move answered,
+    so one last move never waits for every game that ends while it rates."""
+    admin = await api.admin()
+    ann, bob, cid, dee = [await api.player(name) for name in ("ann", "bob", "cid", "dee")]
+    first = await api.started_game(admin, [ann, bob], seed=33)
+    second = await api.started_game(admin, [cid, dee], seed=34)
+    released = asyncio.Event()
+    rate_games = ratings._rate_games
+
+    async def second_game_ends_meanwhile(session: AsyncSession, game_ids: Iterable[int]) -> None:
+        """The second game ends while the first one's last move rates it; its own rating waits for the test."""
+        ids = list(game_ids)
+        if ids == [first["id"]]:
+            await play_to_the_end(service, second["id"], random.Random(34))
+        elif ids == [second["id"]]:
+            await released.wait()
+        await rate_games(session, ids)
+
+    monkeypatch.setattr(ratings, "_rate_games", second_game_ends_meanwhile)
+    # Were the last move waiting for the second game's rating, this would never end: the guard turns that into a
+    # failure.
+    await asyncio.wait_for(play_to_the_end(service, first["id"], random.Random(33)), timeout=120)
+    assert await _unrated(service) == {second["id"]}
+    released.set()
+    await service.ratings_settled()
+    assert await _unrated(service) == set()
+    rated = await _ratings(service)
+    assert set(rated) == {"ann", "bob", "cid", "dee"} and all(games == 1 for _, _, games in rated.values())
