@@ -96,7 +96,6 @@ class GameService:
         self._deciders: dict[type[Any], Callable[[AsyncSession, Any], Awaitable[Outcome | None]]] = {
             PlayerMove: self._decide_move,
             TimeOut: self._decide_timeout,
-            BotMove: self._decide_bot,
             ReplaceSeat: self._decide_replacement,
             Undo: self._decide_undo,
         }
@@ -118,6 +117,8 @@ class GameService:
         write, so an error never leaves a trace in the log. Returns the new head as the command's seat counts
         it, or None for a timeout or a bot's move with nothing to do.
         """
+        if isinstance(command, BotMove):
+            return await self._apply_bot(command)
         decide = self._deciders[type(command)]
         warm = self._decide_on_cache(command) if isinstance(command, PlayerMove) else None
         if warm is not None:
@@ -132,6 +133,26 @@ class GameService:
                 if await self._record(session, outcome):
                     return _applied(command, outcome)
         raise _stale(None)
+
+    async def _apply_bot(self, command: BotMove) -> Applied | None:
+        """The site's bot's move, in three steps of which only the first and last touch the database: read what
+        the seat sees (one short read, the connection then back in the pool), think (`Thinker`: up to seconds at
+        the hard level, with no connection or transaction held), then decide the chosen move and record it at the
+        head it was thought for. When the game moved on meanwhile (a player's move or undo, another instance's
+        bot, the seat's player back), nothing is recorded and the result is dropped — no error, no second try:
+        the keeper's next pass thinks again from where the game is. One move per seat and head, on any number
+        of instances."""
+        async with self.db.reading() as session:
+            turn = await self._bot_turn(session, command)
+        if turn is None:
+            return None
+        move = await self.thinker.move(turn.state, command.seat, command.game_id, turn.level)
+        async with self.db.autocommit() as session:
+            outcome = await self._bot_outcome(session, command, turn, move)
+            if await self._record(session, outcome):
+                return _applied(command, outcome)
+        log.info("game %s: the bot's move for seat %s was dropped, the game moved on", command.game_id, command.seat)
+        return None
 
     async def apply_in_one_trip(self, command: PlayerMove, sign_in: SignInCheck) -> Applied | None:
         """A player's move in ONE round trip to the database, for a request whose sign-in was not looked up yet
@@ -314,9 +335,9 @@ class GameService:
             actor=command.seat, by_clock=True, by_bot=by_bot, mails=mails,
         )
 
-    async def _decide_bot(self, session: AsyncSession, command: BotMove) -> Outcome | None:
-        """The site's bot's move for a seat it plays — a bot's own seat, or one whose player is absent since
-        their clock ran out (then marked in the log); None when the seat is no longer awaited or no longer the
+    async def _bot_turn(self, session: AsyncSession, command: BotMove) -> _BotTurn | None:
+        """What the site's bot needs to think of its move for a seat it plays — a bot's own seat, or one whose
+        player is absent since their clock ran out; None when the seat is no longer awaited or no longer the
         bot's to play (its player came back)."""
         row = (
             await session.execute(
@@ -330,20 +351,34 @@ class GameService:
             return None
         state = await self.cache.load(session, command.game_id, row.seq)
         level = row.bot_level if row.is_bot else ABSENT_LEVEL  # an absent player's seat: `normal` (API.md)
-        _, events, after, by_bot = await self._bot_play(
-            session, state, command.seat, command.game_id, seed_number(row.seed), level)
+        return _BotTurn(state, seed_number(row.seed), level, for_absent=not row.is_bot)
+
+    async def _bot_outcome(
+        self, session: AsyncSession, command: BotMove, turn: _BotTurn, move: dict[str, Any] | None
+    ) -> Outcome:
+        """The bot's `move` (None: it failed) decided at the head it was thought for, marked in the log when made
+        for an absent player; recorded only while the seat is still the bot's (`Outcome.bot_turn`)."""
+        _, events, after, by_bot = await self._bot_decided(
+            session, turn.state, command.seat, command.game_id, turn.seed, move)
         return Outcome(
-            command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=command.seat,
-            bot_turn=True, by_bot=by_bot, for_absent=not row.is_bot,
+            command.game_id, turn.state.seq, to_act(turn.state), events, after, self.clock(), actor=command.seat,
+            bot_turn=True, by_bot=by_bot, for_absent=turn.for_absent,
         )
 
     async def _bot_play(
         self, session: AsyncSession, state: GameState, seat: int, game_id: int, seed: int, level: str = ABSENT_LEVEL
     ) -> tuple[dict[str, Any], list[Event], GameState, bool]:
-        """The bot's move for the awaited `seat`, decided by the rules core: the move, its events, the state after
-        them and whether the bot chose it — or the safest default when the bot failed, overran its deadline or
-        chose a move the core refuses."""
-        move = await self.thinker.move(state, seat, game_id, level)
+        """The bot's move for the awaited `seat`, thought and decided (`_bot_decided`) while `session` waits: for
+        a timeout, whose bot plays at `normal` within its 200 ms deadline."""
+        return await self._bot_decided(
+            session, state, seat, game_id, seed, await self.thinker.move(state, seat, game_id, level))
+
+    async def _bot_decided(
+        self, session: AsyncSession, state: GameState, seat: int, game_id: int, seed: int, move: dict[str, Any] | None
+    ) -> tuple[dict[str, Any], list[Event], GameState, bool]:
+        """The bot's `move` for the awaited `seat`, decided by the rules core: the move, its events, the state
+        after them and whether the bot chose it — or the safest default when the bot failed, overran its deadline
+        (`move` None) or chose a move the core refuses."""
         if move is not None:
             try:
                 events, after, _ = await _decided(session, game_id, state, seat, move, seed)
@@ -423,6 +458,17 @@ class GameService:
             game_id, state.seq, to_act(state), [event], replay([event], state), self.clock(),
             handover=(seat, newcomer.id), mails=mails,
         )
+
+@dataclass(frozen=True, slots=True)
+class _BotTurn:
+    """What the site's bot's move is thought from: the state at the head read, the game's seed (for deciding the
+    move, never handed to the bot), the bot's level, and whether it plays for an absent player."""
+
+    state: GameState
+    seed: int
+    level: str
+    for_absent: bool
+
 
 @dataclass(frozen=True, slots=True)
 class _SeatClock:
