@@ -101,8 +101,15 @@ class Thinker:
     level in at most `processes` worker processes (`hard_workers`) within `hard_budget`, giving up after
     `hard_deadline` seconds."""
 
-    def __init__(self, choose: Chooser = table_move, deadline: float = DEADLINE_SECONDS, threads: int = 2,
-                 hard_budget: Budget | None = None, hard_deadline: float | None = None, processes: int = 1) -> None:
+    def __init__(
+        self,
+        choose: Chooser = table_move,
+        deadline: float = DEADLINE_SECONDS,
+        threads: int = 2,
+        hard_budget: Budget | None = None,
+        hard_deadline: float | None = None,
+        processes: int = 1,
+    ) -> None:
         self.choose = choose
         self.deadline = deadline
         self._threads = _Workers(threads, lambda: ThreadPoolExecutor(threads, thread_name_prefix="bot"))
@@ -110,9 +117,15 @@ class Thinker:
         # Wall-clock time: on a busy machine the search's CPU seconds take longer than that to get.
         self.hard_deadline = hard_deadline if hard_deadline is not None else 3 * self.hard_budget.seconds + 2
         self.processes = hard_workers(processes)
-        self._processes = _Workers(self.processes, lambda: ProcessPoolExecutor(
-            self.processes, mp_context=multiprocessing.get_context("spawn"), initializer=os.nice,
-            initargs=(WORKER_NICENESS,)))
+        self._processes = _Workers(
+            self.processes,
+            lambda: ProcessPoolExecutor(
+                self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=os.nice,
+                initargs=(WORKER_NICENESS,),
+            ),
+        )
 
     @property
     def _hard_pool(self) -> Executor | None:
