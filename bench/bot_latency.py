@@ -5,7 +5,8 @@ One running `python -m app serve` (bots inside it, `BOT_POLL_SECONDS` 0.2, the h
 soon as they are awaited (GET .../moves, POST .../moves), and `--bot-games` three-seat tables at `bot_level`
 hard, two bot seats and one simulated person each, so that the hard bot is nearly always thinking. Rounds
 alternate an idle phase (the bot tables' people do not move, so the bots soon have nothing to think about) and a
-busy one (they move as soon as awaited). Per phase: the p50 of POST .../moves in the people's game, seen by the
+busy one (they move as soon as awaited), after which the bench waits until the bots have nothing left to think
+about. Per phase: the p50 of POST .../moves in the people's game, seen by the
 client (wall clock: waiting for the event loop included) and by the server (`Server-Timing`). At the end: the
 median over rounds of busy p50 / idle p50. Target: at most 1.5. Beside each phase: the bot moves the server
 recorded in it and how its bot's thinking ended (`carson_moves_total`, `carson_bot_thinking_seconds_count` from
@@ -36,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.move_latency import bench_database, free_port, process, register, server_env, server_ms, wait_up
 
 PACE_SECONDS = 1.1  # between a simulated person's moves
-SETTLE_SECONDS = 6.0  # after a busy phase: the hard moves under way end (2 s of CPU, longer on a busy machine)
+SETTLE_SECONDS = 120.0  # the longest wait, after a busy phase, for the bots to have nothing left to think about
 
 
 _SAMPLE = re.compile(r'^(carson_moves_total\{kind="bot"\}|carson_bot_thinking_seconds_count\{outcome="(\w+)"\}) (\S+)$')
@@ -129,6 +130,18 @@ class Tables:
             if not all(going):
                 self.people = None
 
+    async def settle(self) -> None:
+        """Wait until no bot table awaits a bot (each awaits its person, or is over): the moves the bots were
+        thinking of are recorded, so that the next idle phase is idle."""
+        until = time.perf_counter() + SETTLE_SECONDS
+        for table in self.bots:
+            while table is not None and time.perf_counter() < until:
+                gid, seat, headers = table
+                summary = (await self.client.get(f"/api/v1/games/{gid}", headers=headers)).json()
+                if summary["status"] == "finished" or seat in summary["to_act"]:
+                    break
+                await asyncio.sleep(0.2)
+
     async def play_bots(self, k: int, chooser: random.Random, until: float) -> None:
         while time.perf_counter() < until:
             table = self.bots[k]
@@ -161,7 +174,7 @@ async def bench(url: str, rounds: int, seconds: float, bot_games: int) -> None:
                 notes[phase] = f"bot moves {made['moves']} ({ended}), {load()}"
                 phases[phase] = timed
                 if phase == "busy":
-                    await asyncio.sleep(SETTLE_SECONDS)
+                    await tables.settle()
             idle, busy = (statistics.median(ms for ms, _ in phases[p]) for p in ("idle", "busy"))
             idle_server, busy_server = (statistics.median(ms for _, ms in phases[p]) for p in ("idle", "busy"))
             ratios.append(busy / idle)

@@ -95,7 +95,6 @@ class GameService:
         self._more_to_rate = False
         self._deciders: dict[type[Any], Callable[[AsyncSession, Any], Awaitable[Outcome | None]]] = {
             PlayerMove: self._decide_move,
-            TimeOut: self._decide_timeout,
             ReplaceSeat: self._decide_replacement,
             Undo: self._decide_undo,
         }
@@ -119,6 +118,8 @@ class GameService:
         """
         if isinstance(command, BotMove):
             return await self._apply_bot(command)
+        if isinstance(command, TimeOut):
+            return await self._apply_timeout(command)
         decide = self._deciders[type(command)]
         warm = self._decide_on_cache(command) if isinstance(command, PlayerMove) else None
         if warm is not None:
@@ -314,26 +315,38 @@ class GameService:
             mover=command.user_id, quiet=True, clock_back=True,
         )
 
-    async def _decide_timeout(self, session: AsyncSession, command: TimeOut) -> Outcome | None:
+    async def _apply_timeout(self, command: TimeOut) -> Applied | None:
         """The bot's move (or, should the bot fail, the safest default) for a seat whose clock ran out by
         `command.now`, marked in the log; from now on the bot plays the seat until its player comes back
         (`seats.absent`). With the player's mail (and the admins' on the third timeout in a row); None when the
-        clock no longer runs out by then (the seat moved, or another instance made the move)."""
-        clock = await _seat_clock(session, command.game_id, command.seat)
-        if clock is None or clock.status != "active" or clock.deadline is None or clock.deadline > command.now:
-            return None
-        state = await self.cache.load(session, command.game_id, clock.seq)
-        if command.seat not in to_act(state):
-            return None
-        move, events, after, by_bot = await self._bot_play(session, state, command.seat, command.game_id, clock.seed)
-        mails = await clocks.timeout_mails(
-            session, clock.created_by, clock.user_id, clock.username, command.seat, move, clock.timeouts_in_row + 1,
-            by_bot,
-        )
-        return Outcome(
-            command.game_id, state.seq, to_act(state), events, after, command.now,
-            actor=command.seat, by_clock=True, by_bot=by_bot, mails=mails,
-        )
+        clock no longer runs out by then (the seat moved, or another instance made the move). Like the bot's
+        move (`_apply_bot`), the bot thinks with no connection held; when another writer got ahead meanwhile, the
+        timeout is read and thought again (a clock runs out once, whoever else moves).
+        """
+        for _ in range(MAX_DECISIONS):
+            async with self.db.reading() as session:
+                clock = await _seat_clock(session, command.game_id, command.seat)
+                if clock is None or clock.status != "active" or clock.deadline is None or clock.deadline > command.now:
+                    return None
+                state = await self.cache.load(session, command.game_id, clock.seq)
+            if command.seat not in to_act(state):
+                return None
+            thought = await self.thinker.move(state, command.seat, command.game_id)
+            async with self.db.autocommit() as session:
+                move, events, after, by_bot = await self._bot_decided(
+                    session, state, command.seat, command.game_id, clock.seed, thought
+                )
+                mails = await clocks.timeout_mails(
+                    session, clock.created_by, clock.user_id, clock.username, command.seat, move,
+                    clock.timeouts_in_row + 1, by_bot,
+                )
+                outcome = Outcome(
+                    command.game_id, state.seq, to_act(state), events, after, command.now,
+                    actor=command.seat, by_clock=True, by_bot=by_bot, mails=mails,
+                )
+                if await self._record(session, outcome):
+                    return _applied(command, outcome)
+        raise _stale(None)
 
     async def _bot_turn(self, session: AsyncSession, command: BotMove) -> _BotTurn | None:
         """What the site's bot needs to think of its move for a seat it plays — a bot's own seat, or one whose
@@ -364,14 +377,6 @@ class GameService:
             command.game_id, turn.state.seq, to_act(turn.state), events, after, self.clock(), actor=command.seat,
             bot_turn=True, by_bot=by_bot, for_absent=turn.for_absent,
         )
-
-    async def _bot_play(
-        self, session: AsyncSession, state: GameState, seat: int, game_id: int, seed: int, level: str = ABSENT_LEVEL
-    ) -> tuple[dict[str, Any], list[Event], GameState, bool]:
-        """The bot's move for the awaited `seat`, thought and decided (`_bot_decided`) while `session` waits: for
-        a timeout, whose bot plays at `normal` within its 200 ms deadline."""
-        return await self._bot_decided(
-            session, state, seat, game_id, seed, await self.thinker.move(state, seat, game_id, level))
 
     async def _bot_decided(
         self, session: AsyncSession, state: GameState, seat: int, game_id: int, seed: int, move: dict[str, Any] | None

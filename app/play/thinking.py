@@ -44,6 +44,7 @@ Chooser = Callable[[GameState, int, int, str], dict[str, Any]]
 DEADLINE_SECONDS = 0.2
 HARD = "hard"
 WORKER_NICENESS = 5
+HARD_DEADLINE_FACTOR = 15  # the hard bot's wall-clock deadline, in multiples of its CPU budget
 
 
 def hard_workers(wanted: int, cores: int | None = None) -> int:
@@ -114,8 +115,12 @@ class Thinker:
         self.deadline = deadline
         self._threads = _Workers(threads, lambda: ThreadPoolExecutor(threads, thread_name_prefix="bot"))
         self.hard_budget = hard_budget or Budget()
-        # Wall-clock time: on a busy machine the search's CPU seconds take longer than that to get.
-        self.hard_deadline = hard_deadline if hard_deadline is not None else 3 * self.hard_budget.seconds + 2
+        # Wall-clock time, a bound for a search that hangs: the search stops itself at its CPU budget, which a
+        # worker at a lower priority on a busy machine takes many times as long to get (measured: 2 s of CPU past
+        # 8 s with two cores at a load average of 8). Waiting costs the server nothing: nothing is held meanwhile.
+        self.hard_deadline = (
+            hard_deadline if hard_deadline is not None else HARD_DEADLINE_FACTOR * self.hard_budget.seconds
+        )
         self.processes = hard_workers(processes)
         self._processes = _Workers(
             self.processes,
