@@ -26,7 +26,9 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -45,6 +47,21 @@ DEADLINE_SECONDS = 0.2
 HARD = "hard"
 WORKER_NICENESS = 5
 HARD_DEADLINE_FACTOR = 15  # the hard bot's wall-clock deadline, in multiples of its CPU budget
+
+
+def worker_started(niceness: int) -> None:
+    """Set up a worker process of the hard bot: a lower priority than the server's, and its end with the server's
+    — a server that dies without stopping its pool (SIGKILL, a crash) would otherwise leave it waiting for work
+    for ever, or searching on."""
+    os.nice(niceness)
+    server = multiprocessing.parent_process()
+    if server is not None:
+        threading.Thread(target=_end_with, args=(server.sentinel,), name="server-watch", daemon=True).start()
+
+
+def _end_with(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])  # ready when the server's process has ended
+    os._exit(0)
 
 
 def hard_workers(wanted: int, cores: int | None = None) -> int:
@@ -127,7 +144,7 @@ class Thinker:
             lambda: ProcessPoolExecutor(
                 self.processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=os.nice,
+                initializer=worker_started,
                 initargs=(WORKER_NICENESS,),
             ),
         )

@@ -11,8 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine
+from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -21,10 +28,12 @@ from conftest import Api, Player
 from sqlalchemy import text
 
 from app.play.bot_keeper import BotKeeper
+from app.play.keeper import ClockKeeper
 from app.play.service import GameService
 from app.play.thinking import Thinker, hard_workers
 from app.rules import GameState, default_move
 from app.store.db import to_libpq_url
+from tests.notify.conftest import now, started
 
 _HEAD = text("SELECT seq FROM games WHERE id = :id")
 WAIT = 10.0  # seconds: how long a stubbed bot waits to be let go (a bound for a failing test, never reached)
@@ -241,3 +250,46 @@ async def test_moves_beyond_the_workers_wait_their_turn_and_each_gets_its_whole_
     assert await asyncio.gather(*moves) == [{"type": "pass", "game": game_id} for game_id in range(3)]
     assert most == [1]
     thinker.close()
+
+
+async def test_a_timeouts_bot_holds_no_connection_while_it_thinks(api: Api, service: GameService) -> None:
+    """Issue 29 item 4, decision D105: the bot that makes a timed-out seat's move thinks with no pooled connection
+    checked out either; its move is then recorded, marked as made by the bot for the absent player."""
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3, move_timeout_hours=24, vacations=False)
+    (seat,) = await table.to_act()
+    head = await _head(service, table.id)
+    bot = HeldBot()
+    service.thinker = Thinker(bot, deadline=WAIT)
+    async with _thinking(bot, lambda: ClockKeeper(service).tick(now() + timedelta(hours=25))) as tick:
+        assert service.db.pool_use()["in_use"] == 0, "no pooled connection is checked out while the bot thinks"
+    assert (await tick).timeouts == 1
+    assert await _head(service, table.id) > head
+    assert seat not in await table.to_act()
+
+
+def test_the_hard_bots_worker_processes_end_with_a_server_that_dies(tmp_path: Path) -> None:
+    """Issue 29 item 4: a server killed without stopping its pool (SIGKILL, a crash) leaves no worker process of
+    the hard bot behind, waiting or searching on."""
+    pid_file = tmp_path / "worker.pid"
+    script = (
+        "import asyncio, os, sys\n"
+        "from app.play.thinking import Thinker\n"
+        "workers = Thinker()._processes\n"
+        "open(sys.argv[1], 'w').write(str(asyncio.run(workers.run(60, os.getpid))))\n"
+        "os._exit(0)\n"  # as a killed process: no shutdown of the pool
+    )
+    subprocess.run([sys.executable, "-c", script, str(pid_file)], stdout=subprocess.DEVNULL, timeout=120, check=True)
+    worker = int(pid_file.read_text())
+    for _ in range(200):
+        if not Path(f"/proc/{worker}").exists() or "(zombie)" in _process_state(worker):
+            return
+        time.sleep(0.05)
+    os.kill(worker, signal.SIGKILL)
+    raise AssertionError("the worker process outlived its server")
+
+
+def _process_state(pid: int) -> str:
+    try:
+        return next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("State"))
+    except OSError:
+        return "(zombie)"  # gone meanwhile
