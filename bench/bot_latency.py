@@ -37,6 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.move_latency import bench_database, free_port, process, register, server_env, server_ms, wait_up
 
 PACE_SECONDS = 1.1  # between a simulated person's moves
+# How often a bot table's person asks whether it is awaited: their requests are load the bots' thinking is not,
+# and at the people's game's pace (every 50 ms) they would be most of what the busy phase adds.
+BOT_TABLE_POLL = 0.5
 SETTLE_SECONDS = 120.0  # the longest wait, after a busy phase, for the bots to have nothing left to think about
 
 
@@ -66,16 +69,18 @@ async def seat_loop(
     chooser: random.Random,
     until: float,
     timed: list[tuple[float, float]] | None,
+    poll: float = 0.05,
 ) -> bool:
     """Move at random whenever `seat` is awaited (at a person's pace, within the 60 moves a minute a seat may
-    make), until `until`; each POST's (client ms, server ms) into `timed`. Whether the game is still running."""
+    make, asking every `poll` seconds), until `until`; each POST's (client ms, server ms) into `timed`. Whether
+    the game is still running."""
     while time.perf_counter() < until:
         options = (await client.get(f"/api/v1/games/{gid}/moves", headers=headers)).json()
         if not options.get("moves"):
             summary = (await client.get(f"/api/v1/games/{gid}", headers=headers)).json()
             if summary["status"] == "finished":
                 return False
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(poll)
             continue
         body = {"seq": options["seq"], "move": chooser.choice(options["moves"])}
         started = time.perf_counter()
@@ -148,7 +153,7 @@ class Tables:
             if table is None:
                 table = self.bots[k] = await bot_table(self.client, self.name("host"))
             gid, seat, headers = table
-            if not await seat_loop(self.client, gid, seat, headers, chooser, until, None):
+            if not await seat_loop(self.client, gid, seat, headers, chooser, until, None, BOT_TABLE_POLL):
                 self.bots[k] = None
 
 
