@@ -56,6 +56,8 @@ RATED_BEFORE_ANSWER = 1
 # How often one command is decided again because other writers got ahead of it; each retry means another write
 # succeeded, so only a crowd of simultaneous writers to one game gets this far (and then a 409 stale_seq).
 MAX_DECISIONS = 10
+# The most pooled connections the site's bot's moves use at once (each for a read, or a decision and its record).
+BOT_CONNECTIONS = 2
 # The rules core's refusals that are not an illegal move, by the core's code: the kind of refusal (and so the
 # HTTP status) and the code clients know it by. Every other refusal is an illegal move (422) under the core's code.
 REFUSALS: dict[str, tuple[type[PlayError], str]] = {
@@ -98,6 +100,13 @@ class GameService:
             ReplaceSeat: self._decide_replacement,
             Undo: self._decide_undo,
         }
+        # The bot's moves of many games, started at once (`app.play.bot_keeper`), leave the pool to people's requests.
+        self._bot_connections = asyncio.Semaphore(BOT_CONNECTIONS)
+        # The commands the site's bot thinks for: read, think with nothing held, then decide and record.
+        self._thought: dict[type[Any], Callable[[Any], Awaitable[Applied | None]]] = {
+            BotMove: self._apply_bot,
+            TimeOut: self._apply_timeout,
+        }
 
     @overload
     async def apply(self, command: TimeOut | BotMove) -> Applied | None: ...
@@ -114,12 +123,12 @@ class GameService:
         the command is decided again against the newer state (where a player's move is stale if the player can
         tell the difference, and a timeout finds its clock restarted). Anything that goes wrong raises before the
         write, so an error never leaves a trace in the log. Returns the new head as the command's seat counts
-        it, or None for a timeout or a bot's move with nothing to do.
+        it, or None for a timeout or a bot's move with nothing to do. The bot's moves and the timeouts, which
+        the bot thinks for, hold no connection while it thinks (`_apply_bot`, `_apply_timeout`).
         """
-        if isinstance(command, BotMove):
-            return await self._apply_bot(command)
-        if isinstance(command, TimeOut):
-            return await self._apply_timeout(command)
+        thought = self._thought.get(type(command))
+        if thought is not None:
+            return await thought(command)
         decide = self._deciders[type(command)]
         warm = self._decide_on_cache(command) if isinstance(command, PlayerMove) else None
         if warm is not None:
@@ -143,12 +152,12 @@ class GameService:
         bot, the seat's player back), nothing is recorded and the result is dropped — no error, no second try:
         the keeper's next pass thinks again from where the game is. One move per seat and head, on any number
         of instances."""
-        async with self.db.reading() as session:
+        async with self._bot_connections, self.db.reading() as session:
             turn = await self._bot_turn(session, command)
         if turn is None:
             return None
         move = await self.thinker.move(turn.state, command.seat, command.game_id, turn.level)
-        async with self.db.autocommit() as session:
+        async with self._bot_connections, self.db.autocommit() as session:
             outcome = await self._bot_outcome(session, command, turn, move)
             if await self._record(session, outcome):
                 return _applied(command, outcome)
