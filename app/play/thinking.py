@@ -76,7 +76,6 @@ class _Workers:
     pool never queues work of its own and a job's deadline counts only the time it runs."""
 
     def __init__(self, size: int, pool: Callable[[], Executor]) -> None:
-        self.size = size
         self._make = pool
         self.pool: Executor | None = None
         self._free = asyncio.Semaphore(size)
