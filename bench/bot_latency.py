@@ -38,8 +38,9 @@ from bench.move_latency import bench_database, free_port, process, register, ser
 
 PACE_SECONDS = 1.1  # between a simulated person's moves
 # How often a bot table's person asks whether it is awaited: their requests are load the bots' thinking is not,
-# and at the people's game's pace (every 50 ms) they would be most of what the busy phase adds.
-BOT_TABLE_POLL = 0.5
+# and at the people's game's pace (every 50 ms) they would be most of what the busy phase adds (at 0.5 s, four
+# tables' still doubled the server's own p50 on two busy cores).
+BOT_TABLE_POLL = 2.0
 SETTLE_SECONDS = 120.0  # the longest wait, after a busy phase, for the bots to have nothing left to think about
 
 
