@@ -5,9 +5,13 @@ One running `python -m app serve` (bots inside it, `BOT_POLL_SECONDS` 0.2, the h
 soon as they are awaited (GET .../moves, POST .../moves), and `--bot-games` three-seat tables at `bot_level`
 hard, two bot seats and one simulated person each, so that the hard bot is nearly always thinking. Rounds
 alternate an idle phase (the bot tables' people do not move, so the bots soon have nothing to think about) and a
-busy one (they move as soon as awaited). Per phase: the p50 of POST .../moves in the people's game, seen by the
+busy one (they move as soon as awaited), after which the bench waits until the bots have nothing left to think
+about. Per phase: the p50 of POST .../moves in the people's game, seen by the
 client (wall clock: waiting for the event loop included) and by the server (`Server-Timing`). At the end: the
-median over rounds of busy p50 / idle p50. Target: at most 1.5.
+median over rounds of busy p50 / idle p50. Target: at most 1.5. Beside each phase: the bot moves the server
+recorded in it and how its bot's thinking ended (`carson_moves_total`, `carson_bot_thinking_seconds_count` from
+/metrics: "overran" is a move that fell back to the safest default), and the machine's load average (`uptime`),
+since the machine may be shared: compare the ratios of one run, not figures across runs.
 
 Run: `nice -n 10 .venv/bin/python bench/bot_latency.py [--rounds 4] [--seconds 8] [--bot-games 2]`. Uses
 BENCH_DATABASE_URL if set, else an embedded PostgreSQL in a temporary directory. Prints figures; asserts nothing.
@@ -18,7 +22,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import random
+import re
 import statistics
 import sys
 import time
@@ -31,20 +37,51 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.move_latency import bench_database, free_port, process, register, server_env, server_ms, wait_up
 
 PACE_SECONDS = 1.1  # between a simulated person's moves
-SETTLE_SECONDS = 6.0  # after a busy phase: the hard moves under way end (2 s of CPU, longer on a busy machine)
+# How often a bot table's person asks whether it is awaited: their requests are load the bots' thinking is not,
+# and at the people's game's pace (every 50 ms) they would be most of what the busy phase adds (at 0.5 s, four
+# tables' still doubled the server's own p50 on two busy cores).
+BOT_TABLE_POLL = 2.0
+SETTLE_SECONDS = 120.0  # the longest wait, after a busy phase, for the bots to have nothing left to think about
 
 
-async def seat_loop(client: httpx.AsyncClient, gid: int, seat: int, headers: dict[str, str],
-                    chooser: random.Random, until: float, timed: list[tuple[float, float]] | None) -> bool:
+_SAMPLE = re.compile(r'^(carson_moves_total\{kind="bot"\}|carson_bot_thinking_seconds_count\{outcome="(\w+)"\}) (\S+)$')
+
+
+async def bot_counts(client: httpx.AsyncClient) -> dict[str, float]:
+    """The server's bot moves recorded ("moves") and thinking by outcome ("move", "overran", "failed") so far."""
+    counts: dict[str, float] = {}
+    for line in (await client.get("/metrics")).text.splitlines():
+        sample = _SAMPLE.match(line)
+        if sample:
+            counts[sample.group(2) or "moves"] = float(sample.group(3))
+    return counts
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load {one:.1f} {five:.1f} {fifteen:.1f}"
+
+
+async def seat_loop(
+    client: httpx.AsyncClient,
+    gid: int,
+    seat: int,
+    headers: dict[str, str],
+    chooser: random.Random,
+    until: float,
+    timed: list[tuple[float, float]] | None,
+    poll: float = 0.05,
+) -> bool:
     """Move at random whenever `seat` is awaited (at a person's pace, within the 60 moves a minute a seat may
-    make), until `until`; each POST's (client ms, server ms) into `timed`. Whether the game is still running."""
+    make, asking every `poll` seconds), until `until`; each POST's (client ms, server ms) into `timed`. Whether
+    the game is still running."""
     while time.perf_counter() < until:
         options = (await client.get(f"/api/v1/games/{gid}/moves", headers=headers)).json()
         if not options.get("moves"):
             summary = (await client.get(f"/api/v1/games/{gid}", headers=headers)).json()
             if summary["status"] == "finished":
                 return False
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(poll)
             continue
         body = {"seq": options["seq"], "move": chooser.choice(options["moves"])}
         started = time.perf_counter()
@@ -93,10 +130,23 @@ class Tables:
             if self.people is None:
                 self.people = await people_game(self.client, self.name("people"))
             gid, seats = self.people
-            going = await asyncio.gather(*[seat_loop(self.client, gid, seat, headers, chooser, until, timed)
-                                           for seat, headers in seats])
+            going = await asyncio.gather(
+                *[seat_loop(self.client, gid, seat, headers, chooser, until, timed) for seat, headers in seats]
+            )
             if not all(going):
                 self.people = None
+
+    async def settle(self) -> None:
+        """Wait until no bot table awaits a bot (each awaits its person, or is over): the moves the bots were
+        thinking of are recorded, so that the next idle phase is idle."""
+        until = time.perf_counter() + SETTLE_SECONDS
+        for table in self.bots:
+            while table is not None and time.perf_counter() < until:
+                gid, seat, headers = table
+                summary = (await self.client.get(f"/api/v1/games/{gid}", headers=headers)).json()
+                if summary["status"] == "finished" or seat in summary["to_act"]:
+                    break
+                await asyncio.sleep(0.2)
 
     async def play_bots(self, k: int, chooser: random.Random, until: float) -> None:
         while time.perf_counter() < until:
@@ -104,7 +154,7 @@ class Tables:
             if table is None:
                 table = self.bots[k] = await bot_table(self.client, self.name("host"))
             gid, seat, headers = table
-            if not await seat_loop(self.client, gid, seat, headers, chooser, until, None):
+            if not await seat_loop(self.client, gid, seat, headers, chooser, until, None, BOT_TABLE_POLL):
                 self.bots[k] = None
 
 
@@ -115,23 +165,35 @@ async def bench(url: str, rounds: int, seconds: float, bot_games: int) -> None:
         ratios: list[float] = []
         for index in range(rounds):
             phases: dict[str, list[tuple[float, float]]] = {}
+            notes: dict[str, str] = {}
             for phase in ("idle", "busy"):
                 timed: list[tuple[float, float]] = []
                 until = time.perf_counter() + seconds
                 movers = [tables.play_people(chooser, until, timed)]
                 if phase == "busy":
                     movers += [tables.play_bots(k, chooser, until) for k in range(bot_games)]
+                before = await bot_counts(client)
                 await asyncio.gather(*movers)
+                after = await bot_counts(client)
+                made = {key: int(after.get(key, 0) - before.get(key, 0)) for key in ("moves", "overran", "failed")}
+                ended = f"overran {made['overran']}, failed {made['failed']}"
+                notes[phase] = f"bot moves {made['moves']} ({ended}), {load()}"
                 phases[phase] = timed
                 if phase == "busy":
-                    await asyncio.sleep(SETTLE_SECONDS)
+                    await tables.settle()
             idle, busy = (statistics.median(ms for ms, _ in phases[p]) for p in ("idle", "busy"))
             idle_server, busy_server = (statistics.median(ms for _, ms in phases[p]) for p in ("idle", "busy"))
             ratios.append(busy / idle)
-            print(f"round {index + 1}: POST .../moves p50 idle {idle:.1f} ms (server {idle_server:.1f}, "
-                  f"n={len(phases['idle'])}) | while hard bots think {busy:.1f} ms (server {busy_server:.1f}, "
-                  f"n={len(phases['busy'])}) | ratio {ratios[-1]:.2f}", flush=True)
-        print(f"median ratio of p50s over {rounds} rounds: {statistics.median(ratios):.2f} (target <= 1.5)")
+            print(
+                f"round {index + 1}: POST .../moves p50 idle {idle:.1f} ms (server {idle_server:.1f}, "
+                f"n={len(phases['idle'])}; {notes['idle']}) | while hard bots think {busy:.1f} ms "
+                f"(server {busy_server:.1f}, n={len(phases['busy'])}; {notes['busy']}) | ratio {ratios[-1]:.2f}",
+                flush=True,
+            )
+        print(
+            f"median ratio of p50s over {rounds} rounds: {statistics.median(ratios):.2f} (target <= 1.5); "
+            f"ratios {', '.join(f'{r:.2f}' for r in ratios)}"
+        )
 
 
 def main() -> None:

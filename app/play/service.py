@@ -56,6 +56,8 @@ RATED_BEFORE_ANSWER = 1
 # How often one command is decided again because other writers got ahead of it; each retry means another write
 # succeeded, so only a crowd of simultaneous writers to one game gets this far (and then a 409 stale_seq).
 MAX_DECISIONS = 10
+# The most pooled connections the site's bot's moves use at once (each for a read, or a decision and its record).
+BOT_CONNECTIONS = 2
 # The rules core's refusals that are not an illegal move, by the core's code: the kind of refusal (and so the
 # HTTP status) and the code clients know it by. Every other refusal is an illegal move (422) under the core's code.
 REFUSALS: dict[str, tuple[type[PlayError], str]] = {
@@ -95,10 +97,15 @@ class GameService:
         self._more_to_rate = False
         self._deciders: dict[type[Any], Callable[[AsyncSession, Any], Awaitable[Outcome | None]]] = {
             PlayerMove: self._decide_move,
-            TimeOut: self._decide_timeout,
-            BotMove: self._decide_bot,
             ReplaceSeat: self._decide_replacement,
             Undo: self._decide_undo,
+        }
+        # The bot's moves of many games, started at once (`app.play.bot_keeper`), leave the pool to people's requests.
+        self._bot_connections = asyncio.Semaphore(BOT_CONNECTIONS)
+        # The commands the site's bot thinks for: read, think with nothing held, then decide and record.
+        self._thought: dict[type[Any], Callable[[Any], Awaitable[Applied | None]]] = {
+            BotMove: self._apply_bot,
+            TimeOut: self._apply_timeout,
         }
 
     @overload
@@ -116,8 +123,12 @@ class GameService:
         the command is decided again against the newer state (where a player's move is stale if the player can
         tell the difference, and a timeout finds its clock restarted). Anything that goes wrong raises before the
         write, so an error never leaves a trace in the log. Returns the new head as the command's seat counts
-        it, or None for a timeout or a bot's move with nothing to do.
+        it, or None for a timeout or a bot's move with nothing to do. The bot's moves and the timeouts, which
+        the bot thinks for, hold no connection while it thinks (`_apply_bot`, `_apply_timeout`).
         """
+        thought = self._thought.get(type(command))
+        if thought is not None:
+            return await thought(command)
         decide = self._deciders[type(command)]
         warm = self._decide_on_cache(command) if isinstance(command, PlayerMove) else None
         if warm is not None:
@@ -132,6 +143,26 @@ class GameService:
                 if await self._record(session, outcome):
                     return _applied(command, outcome)
         raise _stale(None)
+
+    async def _apply_bot(self, command: BotMove) -> Applied | None:
+        """The site's bot's move, in three steps of which only the first and last touch the database: read what
+        the seat sees (one short read, the connection then back in the pool), think (`Thinker`: up to seconds at
+        the hard level, with no connection or transaction held), then decide the chosen move and record it at the
+        head it was thought for. When the game moved on meanwhile (a player's move or undo, another instance's
+        bot, the seat's player back), nothing is recorded and the result is dropped — no error, no second try:
+        the keeper's next pass thinks again from where the game is. One move per seat and head, on any number
+        of instances."""
+        async with self._bot_connections, self.db.reading() as session:
+            turn = await self._bot_turn(session, command)
+        if turn is None:
+            return None
+        move = await self.thinker.move(turn.state, command.seat, command.game_id, turn.level)
+        async with self._bot_connections, self.db.autocommit() as session:
+            outcome = await self._bot_outcome(session, command, turn, move)
+            if await self._record(session, outcome):
+                return _applied(command, outcome)
+        log.info("game %s: the bot's move for seat %s was dropped, the game moved on", command.game_id, command.seat)
+        return None
 
     async def apply_in_one_trip(self, command: PlayerMove, sign_in: SignInCheck) -> Applied | None:
         """A player's move in ONE round trip to the database, for a request whose sign-in was not looked up yet
@@ -293,30 +324,42 @@ class GameService:
             mover=command.user_id, quiet=True, clock_back=True,
         )
 
-    async def _decide_timeout(self, session: AsyncSession, command: TimeOut) -> Outcome | None:
+    async def _apply_timeout(self, command: TimeOut) -> Applied | None:
         """The bot's move (or, should the bot fail, the safest default) for a seat whose clock ran out by
         `command.now`, marked in the log; from now on the bot plays the seat until its player comes back
         (`seats.absent`). With the player's mail (and the admins' on the third timeout in a row); None when the
-        clock no longer runs out by then (the seat moved, or another instance made the move)."""
-        clock = await _seat_clock(session, command.game_id, command.seat)
-        if clock is None or clock.status != "active" or clock.deadline is None or clock.deadline > command.now:
-            return None
-        state = await self.cache.load(session, command.game_id, clock.seq)
-        if command.seat not in to_act(state):
-            return None
-        move, events, after, by_bot = await self._bot_play(session, state, command.seat, command.game_id, clock.seed)
-        mails = await clocks.timeout_mails(
-            session, clock.created_by, clock.user_id, clock.username, command.seat, move, clock.timeouts_in_row + 1,
-            by_bot,
-        )
-        return Outcome(
-            command.game_id, state.seq, to_act(state), events, after, command.now,
-            actor=command.seat, by_clock=True, by_bot=by_bot, mails=mails,
-        )
+        clock no longer runs out by then (the seat moved, or another instance made the move). Like the bot's
+        move (`_apply_bot`), the bot thinks with no connection held; when another writer got ahead meanwhile, the
+        timeout is read and thought again (a clock runs out once, whoever else moves).
+        """
+        for _ in range(MAX_DECISIONS):
+            async with self.db.reading() as session:
+                clock = await _seat_clock(session, command.game_id, command.seat)
+                if clock is None or clock.status != "active" or clock.deadline is None or clock.deadline > command.now:
+                    return None
+                state = await self.cache.load(session, command.game_id, clock.seq)
+            if command.seat not in to_act(state):
+                return None
+            thought = await self.thinker.move(state, command.seat, command.game_id)
+            async with self.db.autocommit() as session:
+                move, events, after, by_bot = await self._bot_decided(
+                    session, state, command.seat, command.game_id, clock.seed, thought
+                )
+                mails = await clocks.timeout_mails(
+                    session, clock.created_by, clock.user_id, clock.username, command.seat, move,
+                    clock.timeouts_in_row + 1, by_bot,
+                )
+                outcome = Outcome(
+                    command.game_id, state.seq, to_act(state), events, after, command.now,
+                    actor=command.seat, by_clock=True, by_bot=by_bot, mails=mails,
+                )
+                if await self._record(session, outcome):
+                    return _applied(command, outcome)
+        raise _stale(None)
 
-    async def _decide_bot(self, session: AsyncSession, command: BotMove) -> Outcome | None:
-        """The site's bot's move for a seat it plays — a bot's own seat, or one whose player is absent since
-        their clock ran out (then marked in the log); None when the seat is no longer awaited or no longer the
+    async def _bot_turn(self, session: AsyncSession, command: BotMove) -> _BotTurn | None:
+        """What the site's bot needs to think of its move for a seat it plays — a bot's own seat, or one whose
+        player is absent since their clock ran out; None when the seat is no longer awaited or no longer the
         bot's to play (its player came back)."""
         row = (
             await session.execute(
@@ -330,20 +373,26 @@ class GameService:
             return None
         state = await self.cache.load(session, command.game_id, row.seq)
         level = row.bot_level if row.is_bot else ABSENT_LEVEL  # an absent player's seat: `normal` (API.md)
-        _, events, after, by_bot = await self._bot_play(
-            session, state, command.seat, command.game_id, seed_number(row.seed), level)
+        return _BotTurn(state, seed_number(row.seed), level, for_absent=not row.is_bot)
+
+    async def _bot_outcome(
+        self, session: AsyncSession, command: BotMove, turn: _BotTurn, move: dict[str, Any] | None
+    ) -> Outcome:
+        """The bot's `move` (None: it failed) decided at the head it was thought for, marked in the log when made
+        for an absent player; recorded only while the seat is still the bot's (`Outcome.bot_turn`)."""
+        _, events, after, by_bot = await self._bot_decided(
+            session, turn.state, command.seat, command.game_id, turn.seed, move)
         return Outcome(
-            command.game_id, state.seq, to_act(state), events, after, self.clock(), actor=command.seat,
-            bot_turn=True, by_bot=by_bot, for_absent=not row.is_bot,
+            command.game_id, turn.state.seq, to_act(turn.state), events, after, self.clock(), actor=command.seat,
+            bot_turn=True, by_bot=by_bot, for_absent=turn.for_absent,
         )
 
-    async def _bot_play(
-        self, session: AsyncSession, state: GameState, seat: int, game_id: int, seed: int, level: str = ABSENT_LEVEL
+    async def _bot_decided(
+        self, session: AsyncSession, state: GameState, seat: int, game_id: int, seed: int, move: dict[str, Any] | None
     ) -> tuple[dict[str, Any], list[Event], GameState, bool]:
-        """The bot's move for the awaited `seat`, decided by the rules core: the move, its events, the state after
-        them and whether the bot chose it — or the safest default when the bot failed, overran its deadline or
-        chose a move the core refuses."""
-        move = await self.thinker.move(state, seat, game_id, level)
+        """The bot's `move` for the awaited `seat`, decided by the rules core: the move, its events, the state
+        after them and whether the bot chose it — or the safest default when the bot failed, overran its deadline
+        (`move` None) or chose a move the core refuses."""
         if move is not None:
             try:
                 events, after, _ = await _decided(session, game_id, state, seat, move, seed)
@@ -423,6 +472,17 @@ class GameService:
             game_id, state.seq, to_act(state), [event], replay([event], state), self.clock(),
             handover=(seat, newcomer.id), mails=mails,
         )
+
+@dataclass(frozen=True, slots=True)
+class _BotTurn:
+    """What the site's bot's move is thought from: the state at the head read, the game's seed (for deciding the
+    move, never handed to the bot), the bot's level, and whether it plays for an absent player."""
+
+    state: GameState
+    seed: int
+    level: str
+    for_absent: bool
+
 
 @dataclass(frozen=True, slots=True)
 class _SeatClock:
