@@ -18,6 +18,7 @@ New Beginning's baskets and most of Gold & Guns' and the Outlaws' positions are 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -35,16 +36,49 @@ CARD_DECISIONS = frozenset(
 )
 
 
-def rebuild(view: View, moves: Sequence[MoveView]) -> GameState | None:
+def rebuild(view: View, moves: Sequence[MoveView], rng: random.Random | None = None) -> GameState | None:
     """A state consistent with `view`, or None when it would not show the seat the
     same view and the same legal moves."""
+    state, cause = _rebuilt(view, moves)
+    return state if cause is None else None
+
+
+def refusal(view: View, moves: Sequence[MoveView], rng: random.Random | None = None) -> str | None:
+    """Why `rebuild` refuses this position (None: it does not): the first field of the view the rebuilt state
+    shows otherwise, "moves" when only the legal moves differ, or the error raised. For the benchmark."""
+    return _rebuilt(view, moves)[1]
+
+
+def _rebuilt(view: View, moves: Sequence[MoveView]) -> tuple[GameState | None, str | None]:
     try:
         state = _state(view)
         seat = int(view["viewer"])
-        faithful = player_view(state, seat) == dict(view) and legal_moves(state, seat) == [dict(m) for m in moves]
-    except (KeyError, TypeError, ValueError, AssertionError, IndexError):
-        return None  # a view of a kind this module does not know how to rebuild (an expansion's part)
-    return state if faithful else None
+        shown = player_view(state, seat)
+        if shown != dict(view):
+            return None, _first_difference(shown, view)
+        if legal_moves(state, seat) != [dict(m) for m in moves]:
+            return None, "moves"
+    except (KeyError, TypeError, ValueError, AssertionError, IndexError) as error:
+        return None, f"{type(error).__name__} {error}"  # a view of a kind this module does not know how to rebuild
+    return state, None
+
+
+def _first_difference(shown: Mapping[str, Any], view: View, path: str = "") -> str:
+    """The path of the first field where two documents differ (players[2].tiles, ...)."""
+    for key in sorted(set(shown) | set(view), key=str):
+        a, b = shown.get(key), view.get(key)
+        if a == b:
+            continue
+        if isinstance(a, Mapping) and isinstance(b, Mapping):
+            return _first_difference(a, b, f"{path}{key}.")
+        if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            for k, (x, y) in enumerate(zip(a, b, strict=True)):
+                if x != y:
+                    if isinstance(x, Mapping) and isinstance(y, Mapping):
+                        return _first_difference(x, y, f"{path}{key}[].")
+                    return f"{path}{key}[]"
+        return f"{path}{key}"
+    return path or "view"
 
 
 def _state(view: View) -> GameState:
