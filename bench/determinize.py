@@ -83,12 +83,15 @@ def main() -> None:
             r, d = measure(counts[game % len(counts)], variants, args.seed + game, causes)
             rebuilt, decisions = rebuilt + r, decisions + d
         rebuilt_all, decisions_all = rebuilt_all + rebuilt, decisions_all + decisions
-        print(f"{name:22} rebuilt {rebuilt:5} of {decisions:5} decisions: {rebuilt / max(1, decisions):6.1%}",
-              flush=True)
+        print(
+            f"{name:22} rebuilt {rebuilt:5} of {decisions:5} decisions: {rebuilt / max(1, decisions):6.1%}", flush=True
+        )
         for cause, n in causes.most_common(args.causes):
             print(f"{'':24}{n:5} refused, {cause}")
-    print(f"{'all':22} rebuilt {rebuilt_all:5} of {decisions_all:5} decisions: "
-          f"{rebuilt_all / max(1, decisions_all):6.1%}  ({time.process_time() - started:.0f} s CPU)")
+    print(
+        f"{'all':22} rebuilt {rebuilt_all:5} of {decisions_all:5} decisions: "
+        f"{rebuilt_all / max(1, decisions_all):6.1%}  ({time.process_time() - started:.0f} s CPU)"
+    )
 
 
 if __name__ == "__main__":
