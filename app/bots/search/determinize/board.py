@@ -60,7 +60,7 @@ def state(view: View) -> GameState:
         sides=_sides(view),
         cards=cards,
         initial_order=tuple(order["initial"]),
-        draft_claims=min(sum(1 for p in parcels if p["owner"] is not None), 2 * players),
+        draft_claims=0 if config.new_beginning else min(sum(1 for p in parcels if p["owner"] is not None), 2 * players),
         choosing_order=tuple(order["choosing"]),
         placement_order=placement,
         passing_order=tuple(order["passing"]),
@@ -72,6 +72,7 @@ def state(view: View) -> GameState:
         card_decision=card_decision,
         work=work,
         reserve_done=reserve_done,
+        duel_target=_duel_target(view.get("duel")),
         attacks={parcel_index(p["x"], p["y"]): p["attacked_by"] for p in parcels if p["attacked_by"] is not None},
         winner=view["winner"],
         scores=tuple(row["score"] for row in view["players"]) if view["players"][0]["score"] else (),
@@ -100,6 +101,14 @@ def _player(row: Mapping[str, Any]) -> PlayerState:
         horses=int(row.get("horses", 0)),
         copied=row.get("copies"),
     )
+
+
+def _duel_target(duel: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The parcel whose duel is under way (a square's duel is never chosen among others): the state names it once
+    its order was chosen among several, and naming it when it was the only one changes nothing."""
+    if duel is None or "x" not in duel:
+        return None
+    return {"x": duel["x"], "y": duel["y"]}
 
 
 def _edge(road: Sequence[int]) -> Edge:

@@ -70,8 +70,6 @@ def _tiles(s: GameState, view: View, rng: random.Random) -> GameState:
     for other, hand in hands.items():
         players = with_player(players, other, tiles=hand)
     s = replace(s, players=players, used_tiles=tuple(sorted(pile)), duel_tiles_revealed=bool(revealed))
-    if view.get("duel") is not None and "x" in view["duel"]:
-        s = replace(s, duel_target={"x": view["duel"]["x"], "y": view["duel"]["y"]})
     return _chosen_tiles(s, view, rng)
 
 
