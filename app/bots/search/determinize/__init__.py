@@ -8,6 +8,13 @@ baskets — each drawn with the generator handed in. The bag holds the box's bui
 and which of them comes out next, like every die, is left to the generator the search plays with. The game's seed
 and the other seats' secrets are never an input: there is nothing here to read them from.
 
+What the view lacks altogether is left at the state's default or read the likeliest way, and stays a gap of the
+search: a purchase answered ahead with a placement (`Cowboy.buy`: in the playouts its seat is asked when its
+cowboy wins), whether an outlaw with nowhere to go has moved this round, who built from their reserve before the
+builder, the VP won from outlaws, a City Hall set aside, the seat's own second dynamite tile (drawn from its hand),
+the horses answered at Wages before the seat (drawn). The sampling itself uses only what the view shows, so the
+others' tiles are drawn as if every unseen tile were as likely anywhere: the view does not carry the duels played.
+
 Where the view leaves a choice open (`expansions.alternatives`), each reading is tried in turn, and the first
 whose view and moves are the seat's is kept. A position none of them rebuilds faithfully is refused: `rebuild`
 returns None when the rebuilt state's view for the seat differs from the one handed in, or its legal moves from

@@ -4,14 +4,15 @@ defeated while the Doctor or the Undertaker is held; the Outlaws' strength, thei
 
 What the view shows only through the awaited decision is worked out from it (the City Hall drawn and waiting to be
 placed, the red Gunsmith's roll again, who is done with the dynamite at the estate income). Where it leaves a
-choice open, `alternatives` lists every reading, and `rebuild` keeps one whose view and moves are the seat's: the
-stage of the resolution where a defeat happened, the parcel whose outlaw was just beaten, which outlaws have
-already moved this round.
+choice open, `alternatives` lists every reading, and `rebuild` keeps the first whose view and moves are the
+seat's: the stage of the resolution where a defeat happened, the parcel whose outlaw was just beaten. Which outlaws
+have already moved this round is read from the moves (an outlaw with somewhere to go that is not offered has
+moved; one with nowhere to go is read as not yet moved).
 
-What the view does not carry and the state cannot do without is left at its default, and the position is refused
-when that shows: the dynamite decisions of the estate income taken before another decision interrupted them, the
-Newspaper Boy's copy of a card the round's bookkeeping holds apart. A City Hall set aside is not in sight, so the
-bag keeps it.
+What the view does not carry is left at its default (the package's docstring lists it all): here the dynamite
+decisions of the estate income taken before another decision interrupted them (the seats would be asked again:
+refused, as the moves then differ), the VP won from outlaws (the final score's split of the same total) and a City
+Hall set aside (not in sight, so the bag keeps it).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from app.rules.catalog import OUTLAW_ROUNDS
 from app.rules.decisions import Decision
 from app.rules.defeats import RESOLUTION_STAGES
 from app.rules.events import Throw
-from app.rules.model import Auction, Cowboy, Defeat, replace
+from app.rules.model import Auction, Cowboy, Defeat, about_parcels, replace
+from app.rules.outlaws import destinations, outlaw_parcels
 
 
 def fill(s: GameState, view: View) -> GameState:
@@ -143,13 +145,15 @@ def _outlaws(s: GameState, view: View) -> GameState:
 
 
 def _outlaws_moving(s: GameState, view: View, moves: Sequence[MoveView]) -> list[GameState]:
-    """While the first player picks which outlaw moves next, those that already moved are the outlaws not among
-    the moves; otherwise, at the start of the round, none has moved yet."""
+    """While the first player picks which outlaw moves next: an outlaw not among the moves that has somewhere to go
+    has moved already; one with nowhere to go now may or may not have (the view does not say), and is read as not
+    yet moved, so that it still moves if the others' moves open a way."""
     if not s.config.outlaws or view.get("awaiting") != Decision.OUTLAW_ORDER:
         return [s]
     movers = {parcel_index(m["x"], m["y"]) for m in moves}
-    standing = {i for i, parcel in enumerate(s.parcels) if parcel.outlaw}
-    return [replace(s, outlaws_moved=frozenset(standing - movers)), replace(s, outlaws_moved=frozenset())]
+    standing = about_parcels(s, outlaw_parcels)
+    moved = frozenset(i for i in standing if i not in movers and destinations(s, i))
+    return [replace(s, outlaws_moved=moved)]
 
 
 def _outlaw_beaten(s: GameState, view: View, moves: Sequence[MoveView]) -> list[GameState]:
