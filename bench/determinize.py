@@ -2,8 +2,9 @@
 view, per configuration.
 
 Over seeded games of heuristic bots in each configuration (the base game, its variants, each expansion and Big Box
-at 5 and 6 players), every decision that offers more than one legal move is handed to `rebuild`; the figure is the
-share it rebuilds (a refused one is played by the heuristic, without search). Each refusal is put down to its
+at 5 and 6 players), every decision that offers more than one legal move is handed to `rebuild`; the figures are
+the share it rebuilds (a refused one is played by the heuristic, without search) and the CPU time of one rebuild
+(`time.process_time`, median and max, the check of its view and moves included). Each refusal is put down to its
 first cause — the first field of the view the rebuilt state shows otherwise, "moves" when only the legal moves
 differ, or the error raised — and the most frequent causes are printed, to say which family to work on next.
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import sys
 import time
 from collections import Counter
@@ -45,9 +47,11 @@ CONFIGURATIONS: list[tuple[str, tuple[int, ...], dict[str, Any]]] = [
 ]
 
 
-def measure(players: int, variants: dict[str, Any], seed: int, causes: Counter[str]) -> tuple[int, int]:
+def measure(
+    players: int, variants: dict[str, Any], seed: int, causes: Counter[str], cpu: list[float]
+) -> tuple[int, int]:
     """(rebuilt, decisions) over one game: the decisions with more than one legal move; counts each refusal's
-    cause in `causes`."""
+    cause in `causes`, and adds each rebuild's CPU time (the check of its view and moves included) to `cpu`."""
     rebuilt = decisions = 0
 
     def look(state: GameState) -> None:
@@ -57,7 +61,10 @@ def measure(players: int, variants: dict[str, Any], seed: int, causes: Counter[s
             if len(moves) < 2:
                 continue
             decisions += 1
-            cause = refusal(player_view(state, seat), moves, random.Random(seed))
+            view = player_view(state, seat)
+            started = time.process_time()
+            cause = refusal(view, moves, random.Random(seed))
+            cpu.append(time.process_time() - started)
             if cause is None:
                 rebuilt += 1
             else:
@@ -79,12 +86,15 @@ def main() -> None:
     for name, counts, variants in CONFIGURATIONS:
         rebuilt = decisions = 0
         causes: Counter[str] = Counter()
+        cpu: list[float] = []
         for game in range(args.games):
-            r, d = measure(counts[game % len(counts)], variants, args.seed + game, causes)
+            r, d = measure(counts[game % len(counts)], variants, args.seed + game, causes, cpu)
             rebuilt, decisions = rebuilt + r, decisions + d
         rebuilt_all, decisions_all = rebuilt_all + rebuilt, decisions_all + decisions
         print(
-            f"{name:22} rebuilt {rebuilt:5} of {decisions:5} decisions: {rebuilt / max(1, decisions):6.1%}", flush=True
+            f"{name:22} rebuilt {rebuilt:5} of {decisions:5} decisions: {rebuilt / max(1, decisions):6.1%}; "
+            f"CPU ms per rebuild: median {statistics.median(cpu) * 1000:.2f}, max {max(cpu) * 1000:.1f}",
+            flush=True,
         )
         for cause, n in causes.most_common(args.causes):
             print(f"{'':24}{n:5} refused, {cause}")
