@@ -94,7 +94,11 @@ def _marked_cowboys(s: GameState, view: View) -> GameState:
     if singer is not None:
         square = singer["square"]
         squares[square] = (*squares.get(square, ()), Cowboy(int(singer["seat"]), singer=True))
-    return replace(s, squares=squares, parcel_cowboys=spots)
+    # The view lists the squares' dynamite cowboys in the order the squares were first taken this round: keep it.
+    first = [placed["square"] for placed in view["dynamite_cowboys"] if "square" in placed]
+    ordered = {square: squares[square] for square in dict.fromkeys(first)}
+    ordered.update((square, cowboys) for square, cowboys in squares.items() if square not in ordered)
+    return replace(s, squares=ordered, parcel_cowboys=spots)
 
 
 def _marked(cowboys: tuple[Cowboy, ...], seat: int, **flags: bool) -> tuple[Cowboy, ...]:
