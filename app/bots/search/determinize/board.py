@@ -1,19 +1,10 @@
-"""Rebuild, from one seat's view alone, a full game state the rules core can play on (a determinization).
-
-The search bot is handed what a person in the seat is: `player_view(state, seat)` and its legal moves. To look
-ahead it needs a state `play` accepts, so this module writes one: everything the view shows is copied, and what it
-hides is left to chance as the seat sees it — the bag holds the box's buildings less every building in sight, and
-which of them comes out next, like every die, is drawn by the generator the search plays with. The game's seed and the
-other seats' secrets are never an input: there is nothing here to read them from.
+"""Rebuild the public part of a game from one seat's view: the board, the players, the orders, the round's
+bookkeeping the base game needs, and the bag as the seat can know it. The secrets are `secrets.py`'s, the
+expansions' fields `expansions.py`'s.
 
 The view does not show every bookkeeping field of the state; those the base game needs are worked out from the
 step and the awaited decision (who has built from their reserve, whose card decision is awaited, how many starting
-parcels were claimed). Positions this cannot rebuild faithfully (a secret of a variant the view only counts, an
-expansion's state the view does not carry) are refused: `rebuild` returns None when the rebuilt state's view for
-the seat differs from the one handed in, or its legal moves from the seat's, and the bot then plays without
-search. `tests/bots/test_search.py` checks that every position is rebuilt in the base game, either side, The
-River and Big Box's horses; Might Is Right (whose used tiles the view only counts), the vote while under way, A
-New Beginning's baskets and most of Gold & Guns' and the Outlaws' positions are not rebuilt yet.
+parcels were claimed).
 """
 
 from __future__ import annotations
@@ -21,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.bots.base import MoveView, View
-from app.rules import GameConfig, GameState, legal_moves, player_view
+from app.bots.base import View
+from app.rules import GameConfig, GameState
 from app.rules.board import Edge, parcel_index
 from app.rules.catalog import BUILDINGS, PERSONALITIES, bag_contents
 from app.rules.model import Construction, Cowboy, Parcel, PermissionRequest, PlayerState
@@ -30,24 +21,15 @@ from app.rules.model import Construction, Cowboy, Parcel, PermissionRequest, Pla
 # What a card's holder is asked right after choosing it (the Settler's, the Grocer's, ...): while one of these is
 # awaited in the personalities step, the state names that seat as the one deciding.
 CARD_DECISIONS = frozenset(
-    str(side.decision) for card in PERSONALITIES.values() for side in (card.side("yellow"), card.side("red"))
+    str(side.decision)
+    for card in PERSONALITIES.values()
+    for side in (card.side("yellow"), card.side("red"))
     if side.decision is not None
 )
 
 
-def rebuild(view: View, moves: Sequence[MoveView]) -> GameState | None:
-    """A state consistent with `view`, or None when it would not show the seat the
-    same view and the same legal moves."""
-    try:
-        state = _state(view)
-        seat = int(view["viewer"])
-        faithful = player_view(state, seat) == dict(view) and legal_moves(state, seat) == [dict(m) for m in moves]
-    except (KeyError, TypeError, ValueError, AssertionError, IndexError):
-        return None  # a view of a kind this module does not know how to rebuild (an expansion's part)
-    return state if faithful else None
-
-
-def _state(view: View) -> GameState:
+def state(view: View) -> GameState:
+    """The state the view shows, every secret left empty (the bag as the seat can know it)."""
     players = len(view["players"])
     config = GameConfig.from_variants(players, dict(view["variants"]), preview=True)
     step = str(view["step"])
@@ -61,7 +43,7 @@ def _state(view: View) -> GameState:
     placement = tuple(order["placement"])
     reserve_done: frozenset[int] = frozenset()
     if step == "build_from_reserve" and work is not None and work.source == "reserve":
-        reserve_done = frozenset(placement[:placement.index(work.seat)])
+        reserve_done = frozenset(placement[: placement.index(work.seat)])
     state = GameState(
         config=config,
         seq=int(view["seq"]),
@@ -78,7 +60,7 @@ def _state(view: View) -> GameState:
         sides=_sides(view),
         cards=cards,
         initial_order=tuple(order["initial"]),
-        draft_claims=min(sum(1 for p in parcels if p["owner"] is not None), 2 * players),
+        draft_claims=0 if config.new_beginning else min(sum(1 for p in parcels if p["owner"] is not None), 2 * players),
         choosing_order=tuple(order["choosing"]),
         placement_order=placement,
         passing_order=tuple(order["passing"]),
@@ -90,9 +72,11 @@ def _state(view: View) -> GameState:
         card_decision=card_decision,
         work=work,
         reserve_done=reserve_done,
+        duel_target=_duel_target(view.get("duel")),
         attacks={parcel_index(p["x"], p["y"]): p["attacked_by"] for p in parcels if p["attacked_by"] is not None},
         winner=view["winner"],
         scores=tuple(row["score"] for row in view["players"]) if view["players"][0]["score"] else (),
+        shopping_done=frozenset(int(row["seat"]) for row in view["players"] if row["shopping_done"]),
     )
     return state
 
@@ -117,6 +101,14 @@ def _player(row: Mapping[str, Any]) -> PlayerState:
         horses=int(row.get("horses", 0)),
         copied=row.get("copies"),
     )
+
+
+def _duel_target(duel: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The parcel whose duel is under way (a square's duel is never chosen among others): the state names it once
+    its order was chosen among several, and naming it when it was the only one changes nothing."""
+    if duel is None or "x" not in duel:
+        return None
+    return {"x": duel["x"], "y": duel["y"]}
 
 
 def _edge(road: Sequence[int]) -> Edge:
@@ -163,7 +155,8 @@ def _work(work: Mapping[str, Any] | None) -> Construction | None:
         asked=frozenset(work["asked"]),
         granted=frozenset(parcel_index(x, y) for x, y in work["granted"]),
         request=PermissionRequest(int(request["asked"]), tuple(parcel_index(x, y) for x, y in request["parcels"]))
-        if request is not None else None,
+        if request is not None
+        else None,
     )
 
 
