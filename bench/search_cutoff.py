@@ -5,7 +5,8 @@ scored by the final scoring of a game that has not ended (`tree.playout`'s `roun
 measured head to head: the hard bot with `Budget.rounds = R` against the hard bot with whole playouts, both with
 the same CPU seconds per move (`--seconds`) and a budget of iterations too large to end first, at 2 players (and
 `--players`), seats rotating from game to game. Prints each R's win rate with its 95 % Wilson interval, the
-iterations per move of both (median), and the ratio of their time per iteration; asserts nothing.
+iterations per move of both (median) and their ratio, and the running count after every game; asserts
+nothing.
 
 Run: `nice -n 10 .venv/bin/python bench/search_cutoff.py [--rounds 0 1] [--games N] [--seconds S] [--seed S]`.
 """
@@ -16,6 +17,7 @@ import argparse
 import random
 import statistics
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +64,11 @@ def main() -> None:
             "cut": bot_player(counting_bot(Budget(playouts=TIME_ONLY, seconds=args.seconds, rounds=rounds), cut_its)),
             "whole": bot_player(counting_bot(Budget(playouts=TIME_ONLY, seconds=args.seconds), whole_its)),
         }
-        wins, _ = run_tournament(config, ["cut", "whole"], args.games, args.seed + rounds, players)
+
+        def progress(played: int, wins: Counter[str], rounds: int = rounds) -> None:
+            print(f"  cut after {rounds} round(s): {wins['cut']} of {played}", flush=True)
+
+        wins, _ = run_tournament(config, ["cut", "whole"], args.games, args.seed + rounds, players, progress)
         low, high = wilson(wins["cut"], args.games)
         cut, whole = statistics.median(cut_its), statistics.median(whole_its)
         print(f"{args.players} players, {args.seconds:.2f} CPU s a move: cut after {rounds} round(s) won "
