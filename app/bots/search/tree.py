@@ -59,12 +59,17 @@ MAX_PLAYOUT_DECISIONS: Final = 2000
 class Budget:
     """How much the hard bot may think for one move: at most `playouts` iterations (one playout each) and
     `seconds` of CPU time, over the heuristic's `candidates` best moves at every node; `rounds` cuts each playout
-    after that many rounds' ends (None: to the game's end) and scores it as if the game ended there."""
+    after that many rounds' ends (None: to the game's end) and scores it as if the game ended there.
 
-    playouts: int = 400
+    The site's defaults (the settings' BOT_HARD_PLAYOUTS and BOT_HARD_SECONDS): playouts cut at the end of the
+    round, which beat whole playouts at the same CPU time (`bench/search_cutoff.py`), and 50 iterations, which
+    take at most about 2 s of one core in the costliest 4-player positions measured (README "Figures"), the 2 s
+    cap a guard for slower ones."""
+
+    playouts: int = 50
     seconds: float = 2.0
     candidates: int = 5
-    rounds: int | None = None
+    rounds: int | None = 0
 
 
 class OutOfTime(Exception):
