@@ -71,10 +71,12 @@ def main() -> None:
         wins, _ = run_tournament(config, ["cut", "whole"], args.games, args.seed + rounds, players, progress)
         low, high = wilson(wins["cut"], args.games)
         cut, whole = statistics.median(cut_its), statistics.median(whole_its)
-        print(f"{args.players} players, {args.seconds:.2f} CPU s a move: cut after {rounds} round(s) won "
-              f"{wins['cut']} of {args.games}, {wins['cut'] / args.games:.2f} [{low:.2f}, {high:.2f}] against whole "
-              f"playouts; iterations a move (median) {cut:.0f} against {whole:.0f}, ratio {cut / whole:.2f}",
-              flush=True)
+        print(
+            f"{args.players} players, {args.seconds:.2f} CPU s a move: cut after {rounds} round(s) won "
+            f"{wins['cut']} of {args.games}, {wins['cut'] / args.games:.2f} [{low:.2f}, {high:.2f}] against whole "
+            f"playouts; iterations a move (median) {cut:.0f} against {whole:.0f}, ratio {cut / whole:.2f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

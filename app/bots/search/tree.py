@@ -116,8 +116,7 @@ def best_move(view: View, moves: Sequence[MoveView], rng: random.Random, budget:
     return found[0] if found is not None else None
 
 
-def search(view: View, moves: Sequence[MoveView], rng: random.Random,
-           budget: Budget) -> tuple[MoveView, Node] | None:
+def search(view: View, moves: Sequence[MoveView], rng: random.Random, budget: Budget) -> tuple[MoveView, Node] | None:
     """The root's most visited move and the tree searched, or None when the view cannot be rebuilt."""
     deadline = time.process_time() + budget.seconds
     state = rebuild(view, moves)
@@ -142,7 +141,7 @@ def ranked(view: View, moves: Sequence[MoveView], width: int) -> list[MoveView]:
     """The heuristic's `width` best moves, best first (the order of `moves` on a tie)."""
     values = move_values(view, moves)
     order = sorted(range(len(moves)), key=lambda k: -values[k])
-    return [moves[k] for k in order[:max(1, width)]]
+    return [moves[k] for k in order[: max(1, width)]]
 
 
 def key(move: MoveView) -> str:
@@ -184,8 +183,9 @@ def _check(deadline: float) -> None:
         raise OutOfTime
 
 
-def playout(state: GameState, luck: int, rounds: int | None = None, deadline: float = math.inf,
-            start_round: int | None = None) -> list[Mapping[str, int]]:
+def playout(
+    state: GameState, luck: int, rounds: int | None = None, deadline: float = math.inf, start_round: int | None = None
+) -> list[Mapping[str, int]]:
     """Every seat moving as the heuristic bot would from `state` until the end (or `rounds` rounds' ends after
     `start_round`, the searched position's round); the dice and draws come from `luck`. The scores.
 
