@@ -36,9 +36,9 @@ from __future__ import annotations
 import json
 import math
 import random
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from time import process_time
 from typing import Any, Final
 
 from app.bots.base import Bot, MoveView, View
@@ -118,7 +118,7 @@ def best_move(view: View, moves: Sequence[MoveView], rng: random.Random, budget:
 
 def search(view: View, moves: Sequence[MoveView], rng: random.Random, budget: Budget) -> tuple[MoveView, Node] | None:
     """The root's most visited move and the tree searched, or None when the view cannot be rebuilt."""
-    deadline = time.process_time() + budget.seconds
+    deadline = process_time() + budget.seconds
     state = rebuild(view, moves)
     if state is None:
         return None
@@ -179,7 +179,7 @@ def iterate(root: Node, state: GameState, seat: int, luck: int, budget: Budget, 
 
 
 def _check(deadline: float) -> None:
-    if time.process_time() > deadline:
+    if process_time() > deadline:
         raise OutOfTime
 
 
