@@ -76,7 +76,7 @@ def ladder(rungs: list[str], games: int, hard_games: int, budget: Budget, seed: 
 
         def progress(played: int, wins: Counter[str], label: str = label, bot: str = bot) -> None:
             if bot == "hard":
-                print(f"  {label}: {wins[bot]} of {played}", flush=True)
+                print(f"  {label}: {wins[bot]} of {played}; {_cpu(spent)}", flush=True)
 
         wins, _ = run_tournament(GameConfig.from_variants(players, {}), [bot, opponent], count, seed + players, hard,
                                  progress)
@@ -85,11 +85,33 @@ def ladder(rungs: list[str], games: int, hard_games: int, budget: Budget, seed: 
         print(f"{label}: {bot}_win_rate={wins[bot] / count:.2f} [{low:.2f}, {high:.2f}] over {count} games{goal}",
               flush=True)
     if spent:
-        spent.sort()
         print(f"hard bot ({budget.playouts} iterations, cap {budget.seconds:.1f} s, playouts cut after "
-              f"{budget.rounds} round(s)), CPU s per move over {len(spent)} searched moves: median "
-              f"{statistics.median(spent):.2f}, p99 {spent[min(len(spent) - 1, int(len(spent) * 0.99))]:.2f}, "
-              f"max {spent[-1]:.2f}", flush=True)
+              f"{budget.rounds} round(s)): {_cpu(spent)}", flush=True)
+
+
+def _cpu(spent: list[float]) -> str:
+    """The hard bot's CPU seconds per move so far: median, p99, max."""
+    if not spent:
+        return "no searched move yet"
+    ordered = sorted(spent)
+    return (f"CPU s per move over {len(ordered)} searched moves: median {statistics.median(ordered):.2f}, "
+            f"p99 {ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]:.2f}, max {ordered[-1]:.2f}")
+
+
+def hard_time(positions: int, budget: Budget, seed: int) -> None:
+    """The hard bot's CPU time for one move within `budget`, over `positions` awaited positions (with more than
+    one legal move) spread over a 2- and a 4-player game of heuristic bots, each printed by player count."""
+    for players in (2, 4):
+        spent: list[float] = []
+        found: list[GameState] = []
+        play_game(GameConfig.from_variants(players, {}), seed, [bot_player(BOTS["normal"])] * players,
+                  random.Random(seed), observe=found.append)
+        searched = [(s, seat) for s in found for seat in to_act(s) if len(legal_moves(s, seat)) > 1]
+        mover = timed(search_bot(budget), spent)
+        for state, seat in searched[::max(1, len(searched) // positions)]:
+            mover(state, seat, random.Random(seed))
+        print(f"hard bot, {players} players ({budget.playouts} iterations, cap {budget.seconds:.1f} s): "
+              f"{_cpu(spent)}", flush=True)
 
 
 def timed(bot: Bot, spent: list[float]) -> Player:
@@ -114,10 +136,14 @@ def main() -> None:
     parser.add_argument("--hard-seconds", type=float, default=Budget().seconds, help="CPU seconds per move at most")
     parser.add_argument("--rungs", nargs="+", default=[f"{bot}{players}" for bot, _, players in LADDER],
                         help="the ladder's rungs to play: normal2 normal4 hard2 hard4")
+    parser.add_argument("--hard-positions", type=int, default=0,
+                        help="also time the hard bot on this many positions of a 2- and a 4-player game")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--ladder-only", action="store_true")
     args = parser.parse_args()
     budget = replace(Budget(), playouts=args.hard_playouts, seconds=args.hard_seconds)
+    if args.hard_positions:
+        hard_time(args.hard_positions, budget, args.seed)
     ladder(args.rungs, args.games, args.hard_games, budget, args.seed)
     if args.ladder_only:
         return
