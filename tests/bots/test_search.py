@@ -81,7 +81,9 @@ def test_the_bag_is_what_the_view_allows_not_what_the_game_holds() -> None:
     assert rebuilt is not None and sum(rebuilt.bag.values()) > 0 == sum(emptied.bag.values())
 
 
-@pytest.mark.parametrize(("players", "variants"), [(2, {}), (3, {"sides": "vote"})], ids=["base-bag", "vote"])
+@pytest.mark.parametrize(("players", "variants"),
+                         [(2, {}), (3, {"sides": "vote"}), (3, {"might_is_right": True, "new_beginning": True})],
+                         ids=["base-bag", "vote", "tiles+baskets"])
 def test_the_hard_bot_never_reads_another_seats_secret(players: int, variants: dict[str, Any]) -> None:
     """Issue 29 "Done when": scrambling the other seats' secrets (the bag, their votes, tiles, baskets —
     `invariants._scrambled_for`) leaves the hard bot's move the same for a fixed sampling seed, in positions

@@ -2,8 +2,9 @@
 
 Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" (2012), single-observer variant: the
 searching seat cannot tell apart the games its view allows, so each iteration plays in one of them, drawn afresh
-(a determinization: `determinize.rebuild` gives the game as the view shows it, and a new draw of luck decides
-what the view hides — the bag's order, every die to come). The tree's nodes are what the searching seat has seen
+(a determinization: `determinize.rebuild` gives the game as the view shows it, the others' secrets — their Might
+Is Right tiles, votes, baskets — drawn anew, and the same draw of luck decides what else the view hides: the bag's
+order, every die to come). The tree's nodes are what the searching seat has seen
 happen since its move: the moves played, every seat's, keyed by who played them (the dice are not branched on,
 so a node holds every way the luck fell). Each iteration
 
@@ -128,8 +129,11 @@ def search(view: View, moves: Sequence[MoveView], rng: random.Random, budget: Bu
     if len(candidates) == 1:
         return candidates[0], root
     for _ in range(budget.playouts):
+        luck = rng.randrange(2**62)
+        # A fresh determinization: the others' secrets drawn anew (the first one's where a draw is refused).
+        sampled = rebuild(view, moves, random.Random(luck)) or state
         try:
-            iterate(root, state, seat, rng.randrange(2**62), budget, deadline)
+            iterate(root, sampled, seat, luck, budget, deadline)
         except OutOfTime:
             break  # the iteration under way is left out
     keys = [(seat, key(move)) for move in candidates]
