@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--games", type=int, default=10)
     tour.add_argument("--seed", type=int, default=1)
     tour.add_argument("--variants", default="{}", help="variant settings as JSON (see the API's `variants`)")
-    tour.add_argument("--hard-playouts", type=int, default=None, help="the hard bot's playouts per move at most")
+    tour.add_argument("--hard-playouts", type=int, default=None, help="the hard bot's iterations per move at most")
     tour.add_argument("--hard-seconds", type=float, default=None, help="the hard bot's CPU seconds per move at most")
     tour.set_defaults(handler=_tournament)
 

@@ -60,11 +60,11 @@ class Settings(BaseSettings):
     mail_poll_seconds: float = 5.0
     clock_check_seconds: float = 60.0
     bot_poll_seconds: float = Field(default=1.0, gt=0)  # how soon the site's bot notices it is awaited
-    # The hard bot's budget per move (issue 29: at most 2 s of one core): CPU seconds and playouts, whichever ends
-    # first, in this many worker processes of each server (started on the first hard move; at most the cores but one,
-    # at least one: `app.play.thinking.hard_workers`).
+    # The hard bot's budget per move (issue 29: at most 2 s of one core): CPU seconds and search iterations (one
+    # playout each), whichever ends first, in this many worker processes of each server (started on the first hard
+    # move; at most the cores but one, at least one: `app.play.thinking.hard_workers`).
     bot_hard_seconds: float = Field(default=2.0, gt=0, le=10)
-    bot_hard_playouts: int = Field(default=400, ge=1)
+    bot_hard_playouts: int = Field(default=50, ge=1)
     bot_hard_processes: int = Field(default=1, ge=1, le=8)
     digest_hour_utc: int = Field(default=7, ge=0, le=23)
 

@@ -15,6 +15,7 @@ import random
 import statistics
 import sys
 from collections import Counter
+from collections.abc import Callable
 
 from app.bots import BOTS
 from app.bots.search import Budget, search_bot
@@ -34,9 +35,11 @@ def seat_names(names: list[str], players: int, game: int) -> list[str]:
 
 
 def run_tournament(config: GameConfig, names: list[str], games: int, seed: int,
-                   players: dict[str, Player] | None = None) -> tuple[Counter[str], list[float]]:
+                   players: dict[str, Player] | None = None,
+                   after_game: Callable[[int, Counter[str]], None] | None = None) -> tuple[Counter[str], list[float]]:
     """The wins of each name over `games` games, and every move's thinking time in seconds of the first name's
-    seats. `players` replaces the named players (a hard bot with another budget)."""
+    seats. `players` replaces the named players (a hard bot with another budget); `after_game` is shown the
+    games played so far and the wins, after each (a long run's partial counts)."""
     table = {**PLAYERS, **(players or {})}
     rng = random.Random(seed)
     wins: Counter[str] = Counter()
@@ -46,6 +49,8 @@ def run_tournament(config: GameConfig, names: list[str], games: int, seed: int,
         result: GameResult = play_game(config, rng.randrange(2**63), [table[n] for n in seats], rng)
         wins[seats[result.winner]] += 1
         seconds += [t for seat, times in result.move_seconds.items() if seats[seat] == names[0] for t in times]
+        if after_game is not None:
+            after_game(game + 1, wins)
     return wins, seconds
 
 

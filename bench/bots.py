@@ -1,11 +1,14 @@
 """Benchmark of the bots (issues 15 and 29).
 
 The ladder of the levels (issue 29): `normal` (the heuristic) against `easy`, and `hard` against `normal`, at 2
-players and at 4 (one bot against three), each win rate with its 95 % Wilson interval; and the hard bot's time per
-move in CPU seconds of its thread (median, p99) at the site's budget. Targets: hard at least 65 % of 2-player
-games and 40 % of 4-player games against normal (25 % is parity), normal at least 60 % against easy. The hard
-bot plays the tournaments with `--hard-playouts` playouts per move (a budget of playouts makes them reproducible
-and cheaper than the 2 s the site allows); `--ladder-only` skips issue 15's figures below.
+players and at 4 (one bot against three), each win rate with its 95 % Wilson interval, the running count printed
+after every game (a long run stopped early still tells its counts); and the hard bot's CPU time per move
+(`time.process_time`, which its search counts; median, p99 and max over the moves it searched, those with more
+than one legal move) in the same games. Targets: hard at least 65 % of 2-player games and 40 % of 4-player games
+against normal (25 % is parity), normal at least 60 % against easy. The hard bot plays at the site's budget by
+default (`Budget()`: the settings' defaults, BOT_HARD_PLAYOUTS iterations with BOT_HARD_SECONDS as a cap);
+`--hard-playouts` and `--hard-seconds` change it, `--rungs` picks rungs (e.g. `hard2` alone, to run the rungs in
+separate processes), `--ladder-only` skips issue 15's figures below.
 
 Issue 15: the heuristic bot's win rate against random bots at 2, 3, 4 and 5 players,
 against the safest default (`app.rules.default_move`) at 2 players, and its time per move — building the seat's
@@ -14,7 +17,8 @@ view and legal moves included, as a server would spend it — beside the bound o
 Targets: at least 70 % of 4-player games against three random bots, at least 40 % of 2-player games against the
 safest default.
 
-Run: `nice -n 10 .venv/bin/python bench/bots.py [--games N] [--hard-games N] [--hard-playouts N] [--seed S]`.
+Run: `nice -n 10 .venv/bin/python bench/bots.py [--games N] [--hard-games N] [--hard-playouts N] [--rungs ...]
+[--seed S]`.
 Prints figures; asserts nothing.
 
 The server's own call, `app.bots.table.table_move`, is timed too, in CPU time of its thread as well as wall-clock
@@ -29,16 +33,20 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.bots import BOTS
+from app.bots.base import Bot
 from app.bots.search import Budget, search_bot
 from app.bots.table import table_move
-from app.bots.tournament import bot_player, play_game
+from app.bots.tournament import Player, bot_player, play_game
 from app.rules import GameConfig, GameState, legal_moves, player_view, to_act
-from app.tournament import hard_player, run_tournament
+from app.tournament import run_tournament
 
 BOUND_MS = 200
 TARGETS = {("random", 4): 0.70, ("default", 2): 0.40}
@@ -56,53 +64,87 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def ladder(games: int, hard_games: int, hard_playouts: int, seed: int) -> None:
-    """Each rung's win rate with its interval, printed as soon as it is played."""
+def ladder(rungs: list[str], games: int, hard_games: int, budget: Budget, seed: int) -> None:
+    """Each rung's win rate with its interval, the count printed after every game; the hard bot's CPU time."""
+    spent: list[float] = []
+    hard = {"hard": timed(search_bot(budget), spent)}
     for (bot, opponent, players), target in LADDER.items():
+        if f"{bot}{players}" not in rungs:
+            continue
         count = hard_games if bot == "hard" else games
-        hard = {"hard": hard_player(hard_playouts, None)}
-        wins, _ = run_tournament(GameConfig.from_variants(players, {}), [bot, opponent], count, seed + players, hard)
+        label = f"{players} players, {bot} vs {opponent}"
+
+        def progress(played: int, wins: Counter[str], label: str = label, bot: str = bot) -> None:
+            if bot == "hard":
+                print(f"  {label}: {wins[bot]} of {played}; {_cpu(spent)}", flush=True)
+
+        wins, _ = run_tournament(GameConfig.from_variants(players, {}), [bot, opponent], count, seed + players, hard,
+                                 progress)
         low, high = wilson(wins[bot], count)
         goal = f"  (target {target:.2f})" if target is not None else ""
-        print(f"{players} players, {bot} vs {opponent}: {bot}_win_rate={wins[bot] / count:.2f} "
-              f"[{low:.2f}, {high:.2f}] over {count} games{goal}", flush=True)
+        print(f"{label}: {bot}_win_rate={wins[bot] / count:.2f} [{low:.2f}, {high:.2f}] over {count} games{goal}",
+              flush=True)
+    if spent:
+        print(f"hard bot ({budget.playouts} iterations, cap {budget.seconds:.1f} s, playouts cut after "
+              f"{budget.rounds} round(s)): {_cpu(spent)}", flush=True)
 
 
-def hard_cpu(positions: int, seed: int, seconds: float) -> list[float]:
-    """The hard bot's CPU time (of the process, as the search counts it) for one move at the site's budget, over
-    awaited positions of 2- and 4-player games of heuristic bots (building the view and moves included)."""
-    bot = search_bot(Budget(seconds=seconds))
-    spent: list[float] = []
+def _cpu(spent: list[float]) -> str:
+    """The hard bot's CPU seconds per move so far: median, p99, max."""
+    if not spent:
+        return "no searched move yet"
+    ordered = sorted(spent)
+    return (f"CPU s per move over {len(ordered)} searched moves: median {statistics.median(ordered):.2f}, "
+            f"p99 {ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]:.2f}, max {ordered[-1]:.2f}")
+
+
+def hard_time(positions: int, budget: Budget, seed: int) -> None:
+    """The hard bot's CPU time for one move within `budget`, over `positions` awaited positions (with more than
+    one legal move) spread over a 2- and a 4-player game of heuristic bots, each printed by player count."""
     for players in (2, 4):
-        found = _positions(players, seed)
-        for state, seat in found[::max(1, len(found) * 2 // positions)]:
-            started = time.process_time()
-            bot(player_view(state, seat), legal_moves(state, seat), random.Random(seed))
+        spent: list[float] = []
+        found: list[GameState] = []
+        play_game(GameConfig.from_variants(players, {}), seed, [bot_player(BOTS["normal"])] * players,
+                  random.Random(seed), observe=found.append)
+        searched = [(s, seat) for s in found for seat in to_act(s) if len(legal_moves(s, seat)) > 1]
+        mover = timed(search_bot(budget), spent)
+        for state, seat in searched[::max(1, len(searched) // positions)]:
+            mover(state, seat, random.Random(seed))
+        print(f"hard bot, {players} players ({budget.playouts} iterations, cap {budget.seconds:.1f} s): "
+              f"{_cpu(spent)}", flush=True)
+
+
+def timed(bot: Bot, spent: list[float]) -> Player:
+    """`bot` as a seat, noting in `spent` the CPU seconds of each move it had more than one choice for."""
+
+    def move(state: GameState, seat: int, rng: random.Random) -> dict[str, Any]:
+        view, moves = player_view(state, seat), legal_moves(state, seat)
+        started = time.process_time()
+        chosen = bot(view, moves, rng)
+        if len(moves) > 1:
             spent.append(time.process_time() - started)
-    return spent
+        return chosen
 
-
-def _positions(players: int, seed: int) -> list[tuple[GameState, int]]:
-    found: list[tuple[GameState, int]] = []
-    play_game(GameConfig.from_variants(players, {}), seed, [bot_player(BOTS["normal"])] * players,
-              random.Random(seed), observe=lambda s: found.extend((s, seat) for seat in to_act(s)))
-    return found
+    return move
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--hard-games", type=int, default=20)
-    parser.add_argument("--hard-playouts", type=int, default=20)
-    parser.add_argument("--hard-positions", type=int, default=20, help="positions timed at the site's budget")
+    parser.add_argument("--hard-playouts", type=int, default=Budget().playouts, help="iterations per move")
+    parser.add_argument("--hard-seconds", type=float, default=Budget().seconds, help="CPU seconds per move at most")
+    parser.add_argument("--rungs", nargs="+", default=[f"{bot}{players}" for bot, _, players in LADDER],
+                        help="the ladder's rungs to play: normal2 normal4 hard2 hard4")
+    parser.add_argument("--hard-positions", type=int, default=0,
+                        help="also time the hard bot on this many positions of a 2- and a 4-player game")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--ladder-only", action="store_true")
     args = parser.parse_args()
-    ladder(args.games, args.hard_games, args.hard_playouts, args.seed)
-    spent = sorted(hard_cpu(args.hard_positions, args.seed, Budget().seconds))
-    print(f"hard bot, CPU s per move at the budget of {Budget().seconds:.1f} s ({len(spent)} positions): "
-          f"median {statistics.median(spent):.2f}, p99 {spent[min(len(spent) - 1, int(len(spent) * 0.99))]:.2f}, "
-          f"max {spent[-1]:.2f}", flush=True)
+    budget = replace(Budget(), playouts=args.hard_playouts, seconds=args.hard_seconds)
+    if args.hard_positions:
+        hard_time(args.hard_positions, budget, args.seed)
+    ladder(args.rungs, args.games, args.hard_games, budget, args.seed)
     if args.ladder_only:
         return
     seconds: list[float] = []
