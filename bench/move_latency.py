@@ -13,7 +13,9 @@ shared machine falls on both alike. A request's latency is measured from outside
 process sees it (from sending the request to having read the whole answer; the client runs in its own process,
 talking HTTP to the servers). Per round: the p50 of that round trip for POST .../moves and for the floor, their
 ratio, the same for the server's own time (its `Server-Timing` header) beside it, and the throughput (moves/s,
-floor requests/s). At the end, per concurrency: the MEDIAN OF THE ROUNDS' RATIOS (round trips; server times in
+floor requests/s), and the CPU each process spent per request recorded: the client (this process), the server,
+the worker (separate layout), PostgreSQL (all its processes), the floor's server; on 2 cores at 10 games the round
+trip follows the sum of those, the client's included. At the end, per concurrency: the MEDIAN OF THE ROUNDS' RATIOS (round trips; server times in
 brackets) and the medians of the throughputs. Targets (issue 24): round-trip ratio <= 1.25, and moves/s >= half
 the floor's requests/s.
 
@@ -143,6 +145,20 @@ def process(args: list[str], env: dict[str, str]) -> Iterator[int]:
             proc.kill()
 
 
+def postgres_cpu() -> float:
+    """The CPU seconds so far of every PostgreSQL process of this machine (the benchmark's own database is the
+    only busy one while it runs), with that of their ended children (connections closed since): a server's
+    postmaster counts those."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                if (entry / "comm").read_text().strip() in ("postgres", "postmaster"):
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                    total += sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def server_cpu(pid: int) -> float:
     """A process's CPU seconds so far (user and system), NaN where /proc cannot tell."""
     try:
@@ -175,6 +191,11 @@ class Phase:
     samples: list[float] = field(default_factory=list)
     server: list[float] = field(default_factory=list)
     seconds: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds of each process over the phase
+
+    def cpu_per_request(self, name: str) -> float:
+        """Milliseconds of `name`'s CPU per request recorded in the phase."""
+        return self.cpu.get(name, float("nan")) * 1000 / len(self.samples) if self.samples else float("nan")
 
     def record(self, start: float, response: httpx.Response) -> None:
         self.samples.append((time.perf_counter() - start) * 1000)
@@ -200,6 +221,21 @@ class Pair:
     headers: tuple[dict[str, str], dict[str, str]]
     usernames: tuple[str, str]
     ready: list[dict[str, Any]] = field(default_factory=list)
+
+
+PIDS: dict[str, int] = {}  # the benchmark's processes by role: "server", "worker" (separate layout), "floor"
+
+
+def cpu_now() -> dict[str, float]:
+    """CPU seconds so far of each process of the benchmark, the client (this process) and PostgreSQL included."""
+    return {"client": time.process_time(), "postgres": postgres_cpu()} | {
+        role: server_cpu(pid) for role, pid in PIDS.items()
+    }
+
+
+def cpu_since(before: dict[str, float]) -> dict[str, float]:
+    now = cpu_now()
+    return {role: now[role] - before[role] for role in now}
 
 
 class Bench:
@@ -265,10 +301,12 @@ class Bench:
             while len(pair.ready) < GAMES_READY_PER_PAIR:
                 pair.ready.append(await self.new_game(pair))
         phase = Phase()
+        cpu = cpu_now()
         start = time.perf_counter()
         until = start + seconds
         tables = [asyncio.create_task(self.table(pair, chooser, until, phase)) for pair in pairs]
         await asyncio.sleep(seconds)
+        phase.cpu = cpu_since(cpu)
         for task in tables:
             task.cancel()
         await asyncio.gather(*tables, return_exceptions=True)
@@ -278,6 +316,7 @@ class Bench:
 
     async def floor_phase(self, pairs: list[Pair], seconds: float) -> Phase:
         phase = Phase()
+        cpu = cpu_now()
         until = time.perf_counter() + seconds
 
         async def client(headers: dict[str, str]) -> None:
@@ -289,8 +328,13 @@ class Bench:
                     phase.record(start, r)
 
         await asyncio.gather(*(client(pair.headers[0]) for pair in pairs))
+        phase.cpu = cpu_since(cpu)
         phase.seconds = seconds
         return phase
+
+
+def cpu_figures(phase: Phase, roles: tuple[str, ...]) -> str:
+    return ", ".join(f"{role} {phase.cpu_per_request(role):.2f}" for role in roles if role in phase.cpu)
 
 
 async def register(client: httpx.AsyncClient, name: str) -> dict[str, str]:
@@ -335,6 +379,10 @@ async def bench(
                     f"(n={len(moves.samples):4d}, {moves.rate:6.1f}/s) | floor p50 {bare.p50:6.2f} ms [server "
                     f"{bare.server_p50:5.2f}] (n={len(bare.samples):5d}, {bare.rate:6.1f}/s) | ratio "
                     f"{ratios[-1]:.2f} [{server_ratios[-1]:.2f}]"
+                )
+                print(
+                    "           CPU ms per move: " + cpu_figures(moves, ("client", "server", "worker", "postgres"))
+                    + " | per floor request: " + cpu_figures(bare, ("client", "floor", "postgres"))
                 )
             summary.append((games, *(statistics.median(x) for x in (ratios, server_ratios, move_rates, floor_rates))))
         print(
@@ -398,9 +446,13 @@ def main() -> None:
         app_port, floor_port = free_port(), free_port()
         if args.worker == "separate":
             env["BACKGROUND_JOBS"] = "false"
-            stack.enter_context(process([sys.executable, "-m", "app", "worker"], {**env, "MIGRATE_ON_START": "false"}))
-        stack.enter_context(process([sys.executable, "-m", "app", "serve", "--port", str(app_port)], env))
-        stack.enter_context(process([sys.executable, __file__, "--serve-floor", str(floor_port)], env))
+            PIDS["worker"] = stack.enter_context(
+                process([sys.executable, "-m", "app", "worker"], {**env, "MIGRATE_ON_START": "false"})
+            )
+        PIDS["server"] = stack.enter_context(
+            process([sys.executable, "-m", "app", "serve", "--port", str(app_port)], env)
+        )
+        PIDS["floor"] = stack.enter_context(process([sys.executable, __file__, "--serve-floor", str(floor_port)], env))
         app_url, floor_url = f"http://127.0.0.1:{app_port}", f"http://127.0.0.1:{floor_port}"
         asyncio.run(wait_up(app_url + "/healthz"))
         asyncio.run(wait_up(floor_url + "/docs"))
