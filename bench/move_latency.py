@@ -15,9 +15,10 @@ talking HTTP to the servers). Per round: the p50 of that round trip for POST ...
 ratio, the same for the server's own time (its `Server-Timing` header) beside it, and the throughput (moves/s,
 floor requests/s), and the CPU each process spent per request recorded: the client (this process), the server,
 the worker (separate layout), PostgreSQL (all its processes), the floor's server; on 2 cores at 10 games the round
-trip follows the sum of those, the client's included. At the end, per concurrency: the MEDIAN OF THE ROUNDS' RATIOS (round trips; server times in
-brackets) and the medians of the throughputs. Targets (issue 24): round-trip ratio <= 1.25, and moves/s >= half
-the floor's requests/s.
+trip follows the sum of those, the client's included. At the end, per concurrency: the MEDIAN OF THE ROUNDS'
+RATIOS (round trips; server times in brackets) and the medians of the throughputs. Targets (issue 24): round-trip
+ratio <= 1.25, and moves/s >= half the floor's requests/s. `--http bare` gives every simulated player and floor
+client lean connections of its own (`bare_http.py`) instead of httpx: less of the shared cores for the client.
 
 Run: `.venv/bin/python bench/move_latency.py [--games 1 10] [--rounds 5] [--seconds 4] [--client poll]`
 (default: 1 and 10 concurrent games, about two minutes in all). Uses BENCH_DATABASE_URL if set, else an embedded
@@ -40,12 +41,13 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
+from bare_http import Connection  # this folder: on the path when run as a script, and for the benches importing this
 from httpx_sse import aconnect_sse
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,6 +105,7 @@ def bench_database(stack: contextlib.ExitStack) -> str:
     else:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
         server = start_embedded(Path(tmp) / "pgdata", delete_on_cleanup=True)
+        PGDATA.append(str(Path(tmp) / "pgdata"))
         stack.callback(server.cleanup)
         url = to_sqlalchemy_url(server.get_uri())
     migrate.upgrade(url)
@@ -145,18 +148,23 @@ def process(args: list[str], env: dict[str, str]) -> Iterator[int]:
             proc.kill()
 
 
+PGDATA: list[str] = []  # the embedded PostgreSQL's data directory, once started
+
+
 def postgres_cpu() -> float:
-    """The CPU seconds so far of every PostgreSQL process of this machine (the benchmark's own database is the
-    only busy one while it runs), with that of their ended children (connections closed since): a server's
-    postmaster counts those."""
-    total = 0.0
+    """The CPU seconds so far of the benchmark's PostgreSQL: its postmaster (with its ended children: connections
+    closed since) and its live processes. With BENCH_DATABASE_URL, every PostgreSQL process of the machine."""
+    stats = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             with contextlib.suppress(OSError, IndexError):
                 if (entry / "comm").read_text().strip() in ("postgres", "postmaster"):
                     fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                    total += sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-    return total
+                    cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                    stats[int(entry.name)] = (int(fields[1]), fields, cmdline)  # parent, fields, command line
+    ours = {pid for pid, (_, _, cmdline) in stats.items() if PGDATA and PGDATA[0] in cmdline} or set(stats)
+    ours |= {pid for pid, (parent, _, _) in stats.items() if parent in ours}
+    return sum(sum(int(f) for f in stats[pid][1][11:15]) for pid in ours) / os.sysconf("SC_CLK_TCK")
 
 
 def server_cpu(pid: int) -> float:
@@ -178,7 +186,17 @@ async def wait_up(url: str) -> None:
     raise SystemExit(f"{url} did not come up")
 
 
-def server_ms(response: httpx.Response) -> float:
+class Answered(Protocol):
+    """An answer as either client gives it: its status and its headers (looked up in lower case)."""
+
+    @property
+    def status_code(self) -> int: ...
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+
+def server_ms(response: Answered) -> float:
     """The server's own time for a request, from its `Server-Timing: app;dur=...` header."""
     return float(response.headers["server-timing"].split("app;dur=")[1].split(",")[0])
 
@@ -197,7 +215,7 @@ class Phase:
         """Milliseconds of `name`'s CPU per request recorded in the phase."""
         return self.cpu.get(name, float("nan")) * 1000 / len(self.samples) if self.samples else float("nan")
 
-    def record(self, start: float, response: httpx.Response) -> None:
+    def record(self, start: float, response: Answered) -> None:
         self.samples.append((time.perf_counter() - start) * 1000)
         self.server.append(server_ms(response))
 
@@ -238,14 +256,48 @@ def cpu_since(before: dict[str, float]) -> dict[str, float]:
     return {role: now[role] - before[role] for role in now}
 
 
+class Side:
+    """How one simulated player (or floor client) talks HTTP to one server: through the shared httpx client (its
+    pool, httpx-sse for the stream), or (`--http bare`) on connections of its own (`bare_http`)."""
+
+    def __init__(self, shared: httpx.AsyncClient, bare: bool) -> None:
+        self.shared = shared
+        self.connection = Connection(str(shared.base_url)) if bare else None
+
+    async def post(self, path: str, headers: dict[str, str], body: Any = None) -> Answered:
+        if self.connection is None:
+            return await self.shared.post(path, headers=headers, json=body)
+        return await self.connection.request("POST", path, headers, body)
+
+    async def get_json(self, path: str, headers: dict[str, str]) -> Any:
+        if self.connection is None:
+            return (await self.shared.get(path, headers=headers)).json()
+        return (await self.connection.request("GET", path, headers)).json()
+
+    async def events(self, path: str, headers: dict[str, str]) -> AsyncIterator[tuple[str, str]]:
+        """The stream's events as (name, data), on a connection of its own."""
+        if self.connection is None:
+            async with aconnect_sse(self.shared, "GET", path, headers=headers) as source:
+                async for event in source.aiter_sse():
+                    yield event.event, event.data
+            return
+        async for bare in Connection(str(self.shared.base_url)).events(path, headers):
+            yield bare.event, bare.data
+
+    async def close(self) -> None:
+        if self.connection is not None:
+            await self.connection.close()
+
+
 class Bench:
     def __init__(
-        self, app: httpx.AsyncClient, floor: httpx.AsyncClient, admin: dict[str, str], client: str
+        self, app: httpx.AsyncClient, floor: httpx.AsyncClient, admin: dict[str, str], client: str, bare: bool
     ) -> None:
         self.app = app
         self.client = client
         self.floor = floor
         self.admin = admin
+        self.bare = bare
         self.created = 0
 
     async def new_game(self, pair: Pair) -> dict[str, Any]:
@@ -264,25 +316,28 @@ class Bench:
         them (GET .../moves) each time it is awaited."""
         offered = self.client == "stream"
         url = f"/api/v1/games/{gid}/stream" + ("?moves=true" if offered else "")
-        async with aconnect_sse(self.app, "GET", url, headers=headers) as source:
-            async for event in source.aiter_sse():
-                if event.event != "turn":
+        side = Side(self.app, self.bare)
+        try:
+            async for name, data in side.events(url, headers):
+                if name != "turn":
                     continue
-                head = json.loads(event.data)
+                head = json.loads(data)
                 if head["status"] == "finished":
                     return
                 if seat not in head["to_act"]:
                     continue
                 if not offered:
-                    head = (await self.app.get(f"/api/v1/games/{gid}/moves", headers=headers)).json()
+                    head = await side.get_json(f"/api/v1/games/{gid}/moves", headers)
                 options = head
                 if not options["moves"]:
                     continue
                 body = {"seq": options["seq"], "move": chooser.choice(options["moves"])}
                 start = time.perf_counter()
-                r = await self.app.post(f"/api/v1/games/{gid}/moves", json=body, headers=headers)
+                r = await side.post(f"/api/v1/games/{gid}/moves", headers, body)
                 if r.status_code == 200 and time.perf_counter() < until:
                     moves.record(start, r)
+        finally:
+            await side.close()
 
     async def table(self, pair: Pair, chooser: random.Random, until: float, moves: Phase) -> None:
         """Play the pair's games one after the other until `until`."""
@@ -320,12 +375,17 @@ class Bench:
         until = time.perf_counter() + seconds
 
         async def client(headers: dict[str, str]) -> None:
-            while time.perf_counter() < until:
-                start = time.perf_counter()
-                r = await self.floor.post("/floor", headers=headers)
-                r.raise_for_status()
-                if time.perf_counter() < until:
-                    phase.record(start, r)
+            side = Side(self.floor, self.bare)
+            try:
+                while time.perf_counter() < until:
+                    start = time.perf_counter()
+                    r = await side.post("/floor", headers)
+                    if r.status_code != 200:
+                        raise RuntimeError(f"the floor answered {r.status_code}")
+                    if time.perf_counter() < until:
+                        phase.record(start, r)
+            finally:
+                await side.close()
 
         await asyncio.gather(*(client(pair.headers[0]) for pair in pairs))
         phase.cpu = cpu_since(cpu)
@@ -346,7 +406,7 @@ async def register(client: httpx.AsyncClient, name: str) -> dict[str, str]:
 
 
 async def bench(
-    app_url: str, floor_url: str, concurrencies: list[int], rounds: int, seconds: float, client: str
+    app_url: str, floor_url: str, concurrencies: list[int], rounds: int, seconds: float, client: str, lean: bool
 ) -> None:
     limits = httpx.Limits(max_connections=max(concurrencies) * 4)
     async with (
@@ -354,13 +414,13 @@ async def bench(
         httpx.AsyncClient(base_url=floor_url, limits=limits, timeout=30) as floor,
     ):
         r = await app.post("/api/v1/auth/token", data={"username": "admin", "password": PASSWORD})
-        runner = Bench(app, floor, {"Authorization": f"Bearer {r.json()['access_token']}"}, client)
+        runner = Bench(app, floor, {"Authorization": f"Bearer {r.json()['access_token']}"}, client, lean)
         pairs = []
         for g in range(max(concurrencies)):
             names = (f"player{2 * g}", f"player{2 * g + 1}")
             pairs.append(Pair((await register(app, names[0]), await register(app, names[1])), names))
         chooser = random.Random(2026)
-        summary = []
+        summary: list[tuple[int, float, float, float, float]] = []
         for games in concurrencies:
             tables = pairs[:games]
             await runner.project(tables, WARM_UP_SECONDS, chooser)
@@ -384,7 +444,8 @@ async def bench(
                     "           CPU ms per move: " + cpu_figures(moves, ("client", "server", "worker", "postgres"))
                     + " | per floor request: " + cpu_figures(bare, ("client", "floor", "postgres"))
                 )
-            summary.append((games, *(statistics.median(x) for x in (ratios, server_ratios, move_rates, floor_rates))))
+            median = statistics.median
+            summary.append((games, median(ratios), median(server_ratios), median(move_rates), median(floor_rates)))
         print(
             "\nsummary (median over rounds of the round trips' p50 ratio, server times' in brackets; targets: ratio "
             "<= 1.25 (issue 24), moves/s >= 0.50 x floor req/s)"
@@ -414,6 +475,13 @@ def main() -> None:
         default="stream",
         help="how a simulated player learns its options: from the stream's events (`?moves=true`, one request per "
         "move) or by asking GET .../moves each time it is awaited (two requests per move)",
+    )
+    parser.add_argument(
+        "--http",
+        choices=["httpx", "bare"],
+        default="httpx",
+        help="the simulated players' and floor clients' HTTP: httpx (and httpx-sse for the streams) on a shared "
+        "pool, or lean connections of their own (bench/bare_http.py), which spend far less of the shared cores",
     )
     parser.add_argument("--serve-floor", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -456,8 +524,8 @@ def main() -> None:
         app_url, floor_url = f"http://127.0.0.1:{app_port}", f"http://127.0.0.1:{floor_port}"
         asyncio.run(wait_up(app_url + "/healthz"))
         asyncio.run(wait_up(floor_url + "/docs"))
-        print(f"client: {args.client}; mail worker and clocks: {args.worker}")
-        asyncio.run(bench(app_url, floor_url, args.games, args.rounds, args.seconds, args.client))
+        print(f"client: {args.client} over {args.http}; mail worker and clocks: {args.worker}")
+        asyncio.run(bench(app_url, floor_url, args.games, args.rounds, args.seconds, args.client, args.http == "bare"))
         with psycopg.connect(to_libpq_url(url), autocommit=True) as conn:
             conn.execute("DROP TABLE bench_floor")
 
