@@ -64,9 +64,22 @@ def city_hall_contenders(s: GameState) -> list[int]:
     return duelling_seats(s.parcel_cowboys.get(s.city_hall, ()))
 
 
-def purchase_singles(s: GameState, seat: int) -> list[int]:
-    """The parcels where only `seat`'s cowboy stands: the purchases awaiting their decision."""
-    return [index for index, seats in purchase_spots(s).items() if seats == [seat]]
+def purchase_singles(s: GameState, seat: int) -> tuple[int, ...]:
+    """The parcels where only `seat`'s cowboy stands: the purchases awaiting their decision, in parcel order."""
+    return lone_buyers(s).get(seat, ())
+
+
+def lone_buyers(s: GameState) -> dict[int, tuple[int, ...]]:
+    """Each seat with a parcel where only its cowboy stands, and those parcels (`purchase_singles`); memoised per
+    state, as the flow, the legal moves and the purchase answered ahead all ask."""
+    if "lone_buyers" not in s.memo:
+        buyers: dict[int, tuple[int, ...]] = {}
+        for index, seats in purchase_spots(s).items():
+            if len(seats) == 1:
+                buyers[seats[0]] = (*buyers.get(seats[0], ()), index)
+        s.memo["lone_buyers"] = buyers
+    found: dict[int, tuple[int, ...]] = s.memo["lone_buyers"]
+    return found
 
 
 def spot_cowboys(s: GameState, target: DuelTarget) -> tuple[Cowboy, ...]:

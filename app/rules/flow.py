@@ -37,6 +37,7 @@ from app.rules.duels import (
     duelling_seats,
     earliest_passer,
     fight,
+    lone_buyers,
     purchase_spots,
 )
 from app.rules.dynamite import Fought, rerolling_seat
@@ -244,12 +245,11 @@ def _contested_or_single(s: GameState, spots: dict[int, list[int]], single: Call
 
 def _parcel_purchase(s: GameState) -> Step:
     """Lone cowboys first, their players in placement order, then the duels."""
-    spots = purchase_spots(s)
-    alone = {seats[0] for seats in spots.values() if len(seats) == 1}
+    alone = lone_buyers(s)
     for seat in s.placement_order:
         if seat in alone:
             return Awaiting(Decision.BUY_PARCEL, (seat,))
-    return _contested_or_single(s, spots, lambda index, seats: None)
+    return _contested_or_single(s, purchase_spots(s), lambda index, seats: None)
 
 
 def _offer_building(s: GameState, square: str, seat: int) -> Step:

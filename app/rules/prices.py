@@ -3,6 +3,8 @@ construction square's building cost now, and what a player's cowboys stand to bu
 
 from __future__ import annotations
 
+from typing import Final
+
 from app.rules.board import NEIGHBOURS
 from app.rules.catalog import CONSTRUCTION_PRICE, PERSONALITIES
 from app.rules.model import GameState
@@ -22,11 +24,20 @@ def parcel_price_cap(s: GameState) -> int | None:
     "regardless of any modifiers" holds for the whole game, whoever holds the card this round (`001` "The Indian
     (8)", RULING G10, decision D40). Memoised per state."""
     if "price_cap" not in s.memo:
-        caps = [limit for card in s.cards if card in s.sides
-                if (limit := PERSONALITIES[card].side(s.sides[card]).parcel_price_cap) is not None]
+        caps = [limit for (card, colour), limit in _PRICE_CAPS.items()
+                if card in s.cards and s.sides.get(card) == colour]
         s.memo["price_cap"] = min(caps) if caps else None
     cap: int | None = s.memo["price_cap"]
     return cap
+
+
+# The card sides that cap a parcel's price: a state looks at these few, not at every card of its game.
+_PRICE_CAPS: Final = {
+    (card, colour): side.parcel_price_cap
+    for card, p in PERSONALITIES.items()
+    for colour, side in (("yellow", p.yellow), ("red", p.red))
+    if side.parcel_price_cap is not None
+}
 
 
 def building_price(s: GameState, seat: int, square: str) -> int:
