@@ -34,13 +34,13 @@ def earliest_passer(s: GameState, seats: Iterable[int]) -> int:
 
 def purchase_spots(s: GameState) -> dict[int, list[int]]:
     """Who stands on each building-free parcel (memoised per state: the flow and the legal moves both ask)."""
-    if "purchase_spots" not in s.memo:
-        s.memo["purchase_spots"] = {
-            index: duelling_seats(cowboys)
-            for index, cowboys in sorted(s.parcel_cowboys.items())
-            if cowboys and s.parcels[index].content not in BUILDINGS and not s.parcels[index].outlaw
-        }
-    spots: dict[int, list[int]] = s.memo["purchase_spots"]
+    spots: dict[int, list[int]] | None = s.memo.get("purchase_spots")
+    if spots is None:
+        spots = s.memo["purchase_spots"] = {}
+        parcels = s.parcels
+        for index, cowboys in sorted(s.parcel_cowboys.items()):
+            if cowboys and parcels[index].content not in BUILDINGS and not parcels[index].outlaw:
+                spots[index] = duelling_seats(cowboys)
     return spots
 
 

@@ -14,7 +14,10 @@ def parcel_price(s: GameState, index: int) -> int:
     """$1 plus $1 per building, house or mountain on the parcel or around it, diagonals included
     (`000` "Parcel purchase"); at most a card's cap (the red Indian, `parcel_price_cap`)."""
     parcels = s.parcels
-    price = 1 + (parcels[index].content is not None) + sum([parcels[n].content is not None for n in NEIGHBOURS[index]])
+    price = 1 + (parcels[index].content is not None)
+    for n in NEIGHBOURS[index]:  # a plain loop: a comprehension is a function made at every call, dearer here
+        if parcels[n].content is not None:
+            price += 1
     cap = parcel_price_cap(s)
     return price if cap is None else min(price, cap)
 

@@ -112,8 +112,9 @@ def without(rows: Rows, barred: list[int]) -> list[PlaceCowboy]:
     barred spot, rather than a test of every spot (most are free at every placement, only the occupied few are
     asked whether the seat may join)."""
     moves = list(rows.moves)
-    for position in sorted(barred, reverse=True):
-        del moves[position]
+    if barred:
+        for position in sorted(barred, reverse=True):
+            del moves[position]
     return moves
 
 
@@ -129,16 +130,18 @@ def cowboy_spots(
     free owner-free parcel is listed as it stands (`Rows`)."""
     red_sheriff = s.holds(seat, "sheriff", "red")
     spots = s.parcel_cowboys
+    # Plain loops over the few occupied spots: a comprehension is a function made and called at every placement.
     on_squares = _square_rows(open_squares(s) if squares is None else squares)
-    moves = without(on_squares, [
-        on_squares.position[square] for square, cowboys in s.squares.items()
-        if square in on_squares.position and not may_join(cowboys, seat, SQUARES[square].many, red_sheriff)
-    ])
+    barred: list[int] = []
+    for square, cowboys in s.squares.items():
+        if square in on_squares.position and not may_join(cowboys, seat, SQUARES[square].many, red_sheriff):
+            barred.append(on_squares.position[square])
+    moves = without(on_squares, barred)
     on_land, bought_ahead = about_parcels(s, _land_rows)  # owner-free land: to buy it
-    barred = [
-        on_land.position[i] for i, cowboys in spots.items()
-        if i in on_land.position and not may_join(cowboys, seat, False, red_sheriff)
-    ]
+    barred = []
+    for i, cowboys in spots.items():
+        if i in on_land.position and not may_join(cowboys, seat, False, red_sheriff):
+            barred.append(on_land.position[i])
     moves += without(on_land, barred)
     if ahead:
         moves += without(bought_ahead, barred)
