@@ -249,7 +249,12 @@ def _parcel_purchase(s: GameState) -> Step:
     for seat in s.placement_order:
         if seat in alone:
             return Awaiting(Decision.BUY_PARCEL, (seat,))
-    return _contested_or_single(s, purchase_spots(s), lambda index, seats: None)
+    return _contested_or_single(s, purchase_spots(s), _bought_already)
+
+
+def _bought_already(index: int, seats: list[int]) -> Step:
+    """Nothing for a lone cowboy among the duels: every lone cowboy's purchase was asked before them."""
+    return None
 
 
 def _offer_building(s: GameState, square: str, seat: int) -> Step:

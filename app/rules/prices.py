@@ -26,11 +26,14 @@ def parcel_price_cap(s: GameState) -> int | None:
     """The lowest cap a card of this game puts on every parcel's price, on the side it shows: the red Indian's $3
     "regardless of any modifiers" holds for the whole game, whoever holds the card this round (`001` "The Indian
     (8)", RULING G10, decision D40). Memoised per state."""
-    if "price_cap" not in s.memo:
-        caps = [limit for (card, colour), limit in _PRICE_CAPS.items()
-                if card in s.cards and s.sides.get(card) == colour]
-        s.memo["price_cap"] = min(caps) if caps else None
-    cap: int | None = s.memo["price_cap"]
+    if "price_cap" in s.memo:
+        cap: int | None = s.memo["price_cap"]
+        return cap
+    cap = None
+    for (card, colour), limit in _PRICE_CAPS.items():  # a plain loop over one or two sides, asked at every price
+        if card in s.cards and s.sides.get(card) == colour and (cap is None or limit < cap):
+            cap = limit
+    s.memo["price_cap"] = cap
     return cap
 
 
