@@ -36,11 +36,12 @@ def purchase_spots(s: GameState) -> dict[int, list[int]]:
     """Who stands on each building-free parcel (memoised per state: the flow and the legal moves both ask)."""
     spots: dict[int, list[int]] | None = s.memo.get("purchase_spots")
     if spots is None:
-        spots = s.memo["purchase_spots"] = {}
+        spots = {}
         parcels = s.parcels
-        for index, cowboys in sorted(s.parcel_cowboys.items()):
+        for index, cowboys in sorted(s.parcel_cowboys.items()):  # a plain loop: asked at every purchase
             if cowboys and parcels[index].content not in BUILDINGS and not parcels[index].outlaw:
                 spots[index] = duelling_seats(cowboys)
+        s.memo["purchase_spots"] = spots
     return spots
 
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from operator import is_
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import app.rules.families  # noqa: F401  (every family registers its decisions' moves before they are listed)
 from app.rules.cash_limit import cash_limit
 from app.rules.catalog import BUILDINGS, BUY_VP_PRICE, NO_DUEL_CHIP_SQUARES, PERSONALITIES
 from app.rules.characters import may_place_singer_cowboy
-from app.rules.config import MAX_PLAYERS
 from app.rules.construction import has_property_tile
 from app.rules.decisions import Awaiting, Decision
 from app.rules.duels import purchase_singles, purchase_spots
@@ -155,15 +154,12 @@ def legal_moves(s: GameState, seat: int) -> list[dict[str, Any]]:
 
 def legal_moves_view(s: GameState, seat: int) -> list[Move]:
     """`legal_moves` without the defensive copies, for the core's own read-only use (memoised per state)."""
-    key = _MEMO_KEYS[seat]
+    key = ("legal", seat)
     moves: list[Move] | None = s.memo.get(key)
     if moves is None:
         waiting = awaiting(s)
         moves = s.memo[key] = LEGAL[waiting.kind](s, seat, waiting) if waiting and seat in waiting.seats else []
     return moves
-
-
-_MEMO_KEYS: Final = tuple(("legal", seat) for seat in range(MAX_PLAYERS))  # made once, not at every question
 
 
 def is_legal(s: GameState, seat: int, move: Mapping[str, Any]) -> bool:
