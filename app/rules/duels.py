@@ -34,13 +34,14 @@ def earliest_passer(s: GameState, seats: Iterable[int]) -> int:
 
 def purchase_spots(s: GameState) -> dict[int, list[int]]:
     """Who stands on each building-free parcel (memoised per state: the flow and the legal moves both ask)."""
-    if "purchase_spots" not in s.memo:
-        s.memo["purchase_spots"] = {
-            index: duelling_seats(cowboys)
-            for index, cowboys in sorted(s.parcel_cowboys.items())
-            if cowboys and s.parcels[index].content not in BUILDINGS and not s.parcels[index].outlaw
-        }
-    spots: dict[int, list[int]] = s.memo["purchase_spots"]
+    spots: dict[int, list[int]] | None = s.memo.get("purchase_spots")
+    if spots is None:
+        spots = {}
+        parcels = s.parcels
+        for index, cowboys in sorted(s.parcel_cowboys.items()):  # a plain loop: asked at every purchase
+            if cowboys and parcels[index].content not in BUILDINGS and not parcels[index].outlaw:
+                spots[index] = duelling_seats(cowboys)
+        s.memo["purchase_spots"] = spots
     return spots
 
 
@@ -64,9 +65,22 @@ def city_hall_contenders(s: GameState) -> list[int]:
     return duelling_seats(s.parcel_cowboys.get(s.city_hall, ()))
 
 
-def purchase_singles(s: GameState, seat: int) -> list[int]:
-    """The parcels where only `seat`'s cowboy stands: the purchases awaiting their decision."""
-    return [index for index, seats in purchase_spots(s).items() if seats == [seat]]
+def purchase_singles(s: GameState, seat: int) -> tuple[int, ...]:
+    """The parcels where only `seat`'s cowboy stands: the purchases awaiting their decision, in parcel order."""
+    return lone_buyers(s).get(seat, ())
+
+
+def lone_buyers(s: GameState) -> dict[int, tuple[int, ...]]:
+    """Each seat with a parcel where only its cowboy stands, and those parcels (`purchase_singles`); memoised per
+    state, as the flow, the legal moves and the purchase answered ahead all ask."""
+    if "lone_buyers" not in s.memo:
+        buyers: dict[int, tuple[int, ...]] = {}
+        for index, seats in purchase_spots(s).items():
+            if len(seats) == 1:
+                buyers[seats[0]] = (*buyers.get(seats[0], ()), index)
+        s.memo["lone_buyers"] = buyers
+    found: dict[int, tuple[int, ...]] = s.memo["lone_buyers"]
+    return found
 
 
 def spot_cowboys(s: GameState, target: DuelTarget) -> tuple[Cowboy, ...]:

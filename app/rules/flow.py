@@ -37,6 +37,7 @@ from app.rules.duels import (
     duelling_seats,
     earliest_passer,
     fight,
+    lone_buyers,
     purchase_spots,
 )
 from app.rules.dynamite import Fought, rerolling_seat
@@ -66,7 +67,7 @@ from app.rules.outlaws import estate_duels, fight_outlaw
 from app.rules.registry import STEPS, Step, StepFunction, runs
 from app.rules.rng import Rng
 from app.rules.scoring import final_scores
-from app.rules.steps import at_once, completed, finish_step
+from app.rules.steps import at_once, awaits, completed, finish_step
 from app.rules.supply import refill_event, roads_in_supply
 
 __all__ = ["STEPS", "Awaiting", "Step", "awaiting", "finish_step", "next_step", "to_act"]
@@ -99,7 +100,7 @@ def _start_parcels(s: GameState) -> Step:
         return None  # no starting parcels in A New Beginning (RULING V4)
     order = (*s.initial_order, *reversed(s.initial_order))
     if s.draft_claims < len(order):
-        return Awaiting(Decision.START_PARCEL, (order[s.draft_claims],))
+        return awaits(Decision.START_PARCEL, order[s.draft_claims])
     return None
 
 
@@ -110,12 +111,12 @@ def _personalities(s: GameState) -> Step:
     if s.card_decision is not None:
         side = s.side(s.card_decision)
         assert side is not None and side.decision is not None
-        return Awaiting(side.decision, (s.card_decision,))
+        return awaits(side.decision, s.card_decision)
     if s.auction is not None:
         return auction_step(s)
     chosen = sum(1 for p in s.players if p.personality is not None)
     if chosen < len(s.players):
-        return Awaiting(Decision.PERSONALITY, (s.choosing_order[chosen],))
+        return awaits(Decision.PERSONALITY, s.choosing_order[chosen])
     order = sorted(
         (p.seat for p in s.players),
         key=lambda seat: PERSONALITIES[s.players[seat].personality or ""].number,
@@ -126,7 +127,7 @@ def _personalities(s: GameState) -> Step:
 def _placement(s: GameState) -> Step:
     if s.turn is None:
         return None
-    return Awaiting(Decision.PLACEMENT, (s.turn,))
+    return awaits(Decision.PLACEMENT, s.turn)
 
 
 def _wages(s: GameState) -> Step:
@@ -214,7 +215,7 @@ def _vp_square(amount: Callable[[GameState, int], int]) -> Callable[[GameState, 
 
 
 def _buy_vp(s: GameState, square: str, seat: int) -> Step:
-    return Awaiting(Decision.BUY_VP, (seat,))
+    return awaits(Decision.BUY_VP, seat)
 
 
 def _next_duel(s: GameState, duels: dict[int, list[int]]) -> Step:
@@ -226,7 +227,7 @@ def _next_duel(s: GameState, duels: dict[int, list[int]]) -> Step:
         (index,) = duels
     else:
         involved = {seat for seats in duels.values() for seat in seats}
-        return Awaiting(Decision.CHOOSE_DUEL, (earliest_passer(s, involved),))
+        return awaits(Decision.CHOOSE_DUEL, earliest_passer(s, involved))
     x, y = parcel_xy(index)
     return duel_step(s, {"x": x, "y": y}, duels[index], fight_outlaw if s.parcels[index].outlaw else fight)
 
@@ -244,16 +245,20 @@ def _contested_or_single(s: GameState, spots: dict[int, list[int]], single: Call
 
 def _parcel_purchase(s: GameState) -> Step:
     """Lone cowboys first, their players in placement order, then the duels."""
-    spots = purchase_spots(s)
-    alone = {seats[0] for seats in spots.values() if len(seats) == 1}
+    alone = lone_buyers(s)
     for seat in s.placement_order:
         if seat in alone:
-            return Awaiting(Decision.BUY_PARCEL, (seat,))
-    return _contested_or_single(s, spots, lambda index, seats: None)
+            return awaits(Decision.BUY_PARCEL, seat)
+    return _contested_or_single(s, purchase_spots(s), _bought_already)
+
+
+def _bought_already(index: int, seats: list[int]) -> Step:
+    """Nothing for a lone cowboy among the duels: every lone cowboy's purchase was asked before them."""
+    return None
 
 
 def _offer_building(s: GameState, square: str, seat: int) -> Step:
-    return Awaiting(Decision.BUY_BUILDING, (seat,))
+    return awaits(Decision.BUY_BUILDING, seat)
 
 
 def _estate_income(s: GameState) -> Step:

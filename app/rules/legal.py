@@ -8,6 +8,7 @@ decision (`registry.LEGAL`), named after the decision: the base game's below, th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import is_
 from typing import TYPE_CHECKING, Any, cast
 
 import app.rules.families  # noqa: F401  (every family registers its decisions' moves before they are listed)
@@ -154,11 +155,11 @@ def legal_moves(s: GameState, seat: int) -> list[dict[str, Any]]:
 def legal_moves_view(s: GameState, seat: int) -> list[Move]:
     """`legal_moves` without the defensive copies, for the core's own read-only use (memoised per state)."""
     key = ("legal", seat)
-    if key not in s.memo:
+    moves: list[Move] | None = s.memo.get(key)
+    if moves is None:
         waiting = awaiting(s)
-        s.memo[key] = LEGAL[waiting.kind](s, seat, waiting) if waiting and seat in waiting.seats else []
-    result: list[Move] = s.memo[key]
-    return result
+        moves = s.memo[key] = LEGAL[waiting.kind](s, seat, waiting) if waiting and seat in waiting.seats else []
+    return moves
 
 
 def is_legal(s: GameState, seat: int, move: Mapping[str, Any]) -> bool:
@@ -169,4 +170,5 @@ def is_legal(s: GameState, seat: int, move: Mapping[str, Any]) -> bool:
         candidate = candidates[candidates.index(move)]
     except ValueError:
         return False
-    return all([type(move[k]) is type(v) for k, v in candidate.items()])  # a list: one call, not one per field
+    # Field for field, the candidate's type and the move's, compared in C (a placement lists a hundred moves).
+    return all(map(is_, map(type, candidate.values()), map(type, map(move.__getitem__, candidate))))

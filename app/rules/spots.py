@@ -8,7 +8,7 @@ out (`legal.legal_moves` returns copies).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from app.rules.auction import CHIP_SQUARE
 from app.rules.board import parcel_xy
@@ -17,7 +17,7 @@ from app.rules.construction import has_property_tile, owner_free_land
 from app.rules.events import XY
 from app.rules.heroes import shielded
 from app.rules.income import attackable_buildings
-from app.rules.model import Cowboy, GameState, about_parcels
+from app.rules.model import Cowboy, GameState, Parcel, about_parcels
 from app.rules.outlaws import fightable
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
@@ -85,28 +85,66 @@ def may_join(cowboys: tuple[Cowboy, ...], seat: int, many: bool, red_sheriff: bo
     return not rivals or not red_sheriff
 
 
+class Rows(NamedTuple):
+    """Moves in the order they are listed, and each spot's position among them (a square's name, a parcel's
+    index): the placement lists them all but for the few spots a seat may not join (`without`)."""
+
+    moves: tuple[PlaceCowboy, ...]
+    position: dict[Any, int]
+
+
+@lru_cache(maxsize=256)
+def _square_rows(squares: tuple[str, ...]) -> Rows:
+    """The moves onto the open squares, once for each set of them (`open_squares` changes a few times a round)."""
+    return Rows(tuple(_PLACE_ON_SQUARE[square] for square in squares), {square: n for n, square in enumerate(squares)})
+
+
+def _land_rows(parcels: tuple[Parcel, ...]) -> tuple[Rows, Rows]:
+    """The moves onto the owner-free land, plainly and with the purchase answered ahead, once per board."""
+    land = owner_free_land(parcels)
+    position = {index: n for n, index in enumerate(land)}
+    return Rows(tuple(_PLACE_ON_PARCEL[i] for i in land), position), \
+        Rows(tuple(BUY_AHEAD_ON_PARCEL[i] for i in land), position)
+
+
+def without(rows: Rows, barred: list[int]) -> list[PlaceCowboy]:
+    """The rows' moves but those at the `barred` positions, in order: a copy of the rows and a deletion for each
+    barred spot, rather than a test of every spot (most are free at every placement, only the occupied few are
+    asked whether the seat may join)."""
+    moves = list(rows.moves)
+    if barred:
+        for position in sorted(barred, reverse=True):
+            del moves[position]
+    return moves
+
+
 def cowboy_spots(
     s: GameState, seat: int, squares: tuple[str, ...] | None = None, *, ahead: bool = False
 ) -> list[PlaceCowboy]:
     """Where `seat` may put one of its own cowboys now: a square, an owner-free parcel, the City Hall, a building
     (attack or defend) or an outlaw's parcel (`000` "Cowboy Placement", RULINGS B6, B7, G2; decision D52). The
     placement phase offers these, and the Doctor chooses among them (RULING G11). With `ahead` (the placement, for
-    a player with a property tile left), each owner-free parcel once more with its purchase answered ahead (D106)."""
-    moves: list[PlaceCowboy] = []
+    a player with a property tile left), each owner-free parcel once more with its purchase answered ahead (D106).
+
+    Only the occupied spots are asked whether the seat may join (`may_join`); every free open square and every
+    free owner-free parcel is listed as it stands (`Rows`)."""
     red_sheriff = s.holds(seat, "sheriff", "red")
     spots = s.parcel_cowboys
-    here = s.squares
-    moves += [
-        _PLACE_ON_SQUARE[square]
-        for square in (open_squares(s) if squares is None else squares)
-        if square not in here or may_join(here[square], seat, SQUARES[square].many, red_sheriff)
-    ]
-    land = [  # owner-free land: to buy it
-        i for i in about_parcels(s, owner_free_land) if i not in spots or may_join(spots[i], seat, False, red_sheriff)
-    ]
-    moves += [_PLACE_ON_PARCEL[i] for i in land]
+    # Plain loops over the few occupied spots: a comprehension is a function made and called at every placement.
+    on_squares = _square_rows(open_squares(s) if squares is None else squares)
+    barred: list[int] = []
+    for square, cowboys in s.squares.items():
+        if square in on_squares.position and not may_join(cowboys, seat, SQUARES[square].many, red_sheriff):
+            barred.append(on_squares.position[square])
+    moves = without(on_squares, barred)
+    on_land, bought_ahead = about_parcels(s, _land_rows)  # owner-free land: to buy it
+    barred = []
+    for i, cowboys in spots.items():
+        if i in on_land.position and not may_join(cowboys, seat, False, red_sheriff):
+            barred.append(on_land.position[i])
+    moves += without(on_land, barred)
     if ahead:
-        moves += [BUY_AHEAD_ON_PARCEL[i] for i in land]
+        moves += without(bought_ahead, barred)
     # The City Hall: to occupy it, or to challenge its occupant (RULING G2); the white cowboy never (below). With an
     # outlaw on it, to fight the outlaw, as on any outlaw's parcel below (RULING G14).
     if s.city_hall is not None and not s.parcels[s.city_hall].outlaw \

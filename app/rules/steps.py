@@ -7,12 +7,26 @@ Which step comes when, and whose decision it awaits, is `flow`'s; the steps them
 
 from __future__ import annotations
 
+from typing import Final
+
 from app.rules.catalog import FINAL_STEPS, ROUND_STEPS, SETUP_STEPS
+from app.rules.config import MAX_PLAYERS
+from app.rules.decisions import Awaiting, Decision
 from app.rules.draft import evolve
 from app.rules.events import Event
 from app.rules.model import GameState
 from app.rules.registry import STEPS, Auto
 from app.rules.rng import Rng
+
+
+def awaits(kind: Decision, seat: int) -> Awaiting:
+    """`Awaiting(kind, (seat,))`, one value kept for each decision and seat: the flow awaits a single seat at nearly
+    every state it reaches, and a named tuple is made by a function written in Python."""
+    found = _ONE_SEAT.get((kind, seat))
+    return found if found is not None else Awaiting(kind, (seat,))
+
+
+_ONE_SEAT: Final = {(kind, seat): Awaiting(kind, (seat,)) for kind in Decision for seat in range(MAX_PLAYERS)}
 
 
 def at_once(*events: Event) -> Auto:

@@ -18,7 +18,7 @@ from app.rules.model import Auction, GameState
 from app.rules.registry import Step, handles, lists, move_handler
 from app.rules.rng import Rng
 from app.rules.spots import xy
-from app.rules.steps import at_once
+from app.rules.steps import at_once, awaits
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
     from app.rules.moves import AuctionParcel, Bid, BidPass, Move
@@ -30,9 +30,9 @@ def auction_step(s: GameState) -> Step:
     a = s.auction
     assert a is not None
     if len(a.parcels) < a.size:
-        return Awaiting(Decision.AUCTION_PARCELS, (a.seat,))
+        return awaits(Decision.AUCTION_PARCELS, a.seat)
     if a.turn is not None:
-        return Awaiting(Decision.AUCTION_BID, (a.turn,))
+        return awaits(Decision.AUCTION_BID, a.turn)
     return at_once(auction_closed(s))
 
 

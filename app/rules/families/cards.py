@@ -44,7 +44,7 @@ from app.rules.model import GameState
 from app.rules.registry import Step, declines, handles, lists, move_handler, runs
 from app.rules.rng import Rng
 from app.rules.spots import claimable
-from app.rules.steps import completed, finish_step
+from app.rules.steps import awaits, completed, finish_step
 from app.rules.supply import refill_event
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
@@ -232,7 +232,7 @@ def _banker_vp_step(s: GameState) -> Step:
     decision D95)."""
     for banker in s.holders("banker", "red"):
         if s.players[banker].card_option != BANKER_VP_BOUGHT:
-            return Awaiting(Decision.BANKER_VP, (banker,))
+            return awaits(Decision.BANKER_VP, banker)
     return None
 
 

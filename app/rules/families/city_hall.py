@@ -20,6 +20,7 @@ from app.rules.model import GameState
 from app.rules.registry import Step, handles, lists, move_handler
 from app.rules.rng import Rng
 from app.rules.spots import xy
+from app.rules.steps import awaits
 from app.rules.supply import refill_event
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
@@ -30,7 +31,7 @@ def city_hall_step(s: GameState) -> Step:
     """The City Hall just drawn goes onto the board at once, then its square is refilled; with nowhere to go, it
     is set aside (RULING G2). The flow asks this first, while `city_hall_drawn`."""
     if city_hall_sites(s):
-        return Awaiting(Decision.PLACE_CITY_HALL, (first_player(s),))
+        return awaits(Decision.PLACE_CITY_HALL, first_player(s))
 
     def set_aside(rng: Rng) -> list[Event]:
         gone: Event = {"type": "city_hall_set_aside"}

@@ -46,7 +46,7 @@ from app.rules.prices import building_price
 from app.rules.registry import Step, declines, handles, lists, move_handler, runs
 from app.rules.rng import Rng
 from app.rules.spots import xy
-from app.rules.steps import at_once
+from app.rules.steps import at_once, awaits
 from app.rules.townhouses import townhouse_targets
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
@@ -123,8 +123,8 @@ def construction_step(s: GameState) -> Step:
     """The builder decides, or first the owner asked for permission; the flow asks this while `work` is set."""
     assert s.work is not None
     if s.work.request is not None:
-        return Awaiting(Decision.PERMISSION, (s.work.request.asked,))
-    return Awaiting(Decision.CONSTRUCT, (s.work.seat,))
+        return awaits(Decision.PERMISSION, s.work.request.asked)
+    return awaits(Decision.CONSTRUCT, s.work.seat)
 
 
 @lists(Decision.CONSTRUCT)

@@ -15,6 +15,7 @@ from app.rules.horses import horse_chooser
 from app.rules.model import GameState
 from app.rules.registry import Step, declines, handles, lists, move_handler
 from app.rules.rng import Rng
+from app.rules.steps import awaits
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
     from app.rules.moves import BuyHorse, Decline, Move
@@ -23,7 +24,7 @@ if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core need
 def horse_step(s: GameState) -> Step:
     """At Wages, before the wages are paid: the next seat asked whether it buys a horse, if any."""
     buyer = horse_chooser(s)
-    return Awaiting(Decision.HORSE, (buyer,)) if buyer is not None else None
+    return awaits(Decision.HORSE, buyer) if buyer is not None else None
 
 
 @lists(Decision.HORSE)

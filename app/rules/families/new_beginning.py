@@ -24,7 +24,7 @@ from app.rules.registry import Step, declines, handles, lists, move_handler, run
 from app.rules.rng import Rng
 from app.rules.shop import basket_balance, next_picker, shopping_revealed
 from app.rules.spots import claimable
-from app.rules.steps import completed
+from app.rules.steps import awaits, completed
 from app.rules.supply import roads_in_supply
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
@@ -130,7 +130,7 @@ def _parcel_picks_step(s: GameState) -> Step:
     """The parcels bought are placed in turn order, one at a time (RULING V4)."""
     if not s.config.new_beginning or s.turn is None:
         return None
-    return Awaiting(Decision.PARCEL_PICK, (s.turn,))
+    return awaits(Decision.PARCEL_PICK, s.turn)
 
 
 @lists(Decision.PARCEL_PICK)

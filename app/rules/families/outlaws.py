@@ -29,7 +29,7 @@ from app.rules.outlaws import arrival, arrival_due, jailed, move_outlaw, movers,
 from app.rules.registry import Step, handles, lists, move_handler
 from app.rules.rng import Rng
 from app.rules.spots import xy
-from app.rules.steps import at_once
+from app.rules.steps import at_once, awaits
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
     from app.rules.moves import Move, MoveOutlaw, OutlawReward
@@ -53,7 +53,7 @@ def outlaws_step(s: GameState) -> Step:
         return at_once({"type": "outlaws_settled"})
     if len(moving) == 1:
         return lambda rng: [move_outlaw(s, moving[0], rng)]
-    return Awaiting(Decision.OUTLAW_ORDER, (first_player(s),))
+    return awaits(Decision.OUTLAW_ORDER, first_player(s))
 
 
 @lists(Decision.OUTLAW_ORDER)
@@ -115,7 +115,7 @@ def _outlaw_fought(s: GameState, e: OutlawFought) -> GameState:
 def reward_step(s: GameState) -> Step:
     """The winner of the fight just fought takes the reward before anything else at the estate income; the flow
     asks this while `outlaw_beaten` is set."""
-    return Awaiting(Decision.OUTLAW_REWARD, (reward_winner(s),))
+    return awaits(Decision.OUTLAW_REWARD, reward_winner(s))
 
 
 @lists(Decision.OUTLAW_REWARD)

@@ -16,6 +16,7 @@ from app.rules.events import Event, FinalRoadsFinished
 from app.rules.model import GameState
 from app.rules.registry import Step, handles, lists, move_handler, runs
 from app.rules.rng import Rng
+from app.rules.steps import awaits
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
     from app.rules.moves import FinishRoads, Move
@@ -28,7 +29,7 @@ def _final_roads_step(s: GameState) -> Step:
         return None
     for seat in s.placement_order:
         if seat not in s.final_roads_done and buildable_roads(s, seat):
-            return Awaiting(Decision.FINAL_ROADS, (seat,))
+            return awaits(Decision.FINAL_ROADS, seat)
     return None
 
 
