@@ -3,7 +3,8 @@
 Every game's seed becomes 32 bytes. A game created before has an integer seed (0 .. 2**63 - 1); its bytes are
 that integer big-endian, zero-padded to 32 bytes (`app.rules.fairness`), so the random generator is keyed with the
 same number as before and its log replays unchanged: no event is rewritten. Its commitment is the SHA-256 of those
-bytes, a column the database computes from the seed (so it is fixed with the seed and can never disagree with it). Whether an admin chose an old game's seed was never recorded: old games count as not chosen.
+bytes, a column the database computes from the seed (so it is fixed with the seed and can never disagree with it).
+Whether an admin chose an old game's seed was never recorded: old games count as not chosen.
 
 The downgrade keeps the last 8 bytes, which is exact for every seed an integer could hold (the older games and
 admin-chosen seeds) and not for a random 32-byte seed.
