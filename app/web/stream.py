@@ -174,6 +174,6 @@ async def stream(
     With `moves=true` each `turn` event also carries `"moves"`: every move the caller may submit at that `seq`,
     each in the shape POST .../moves accepts (empty when nothing is awaited from the caller) — what GET
     .../moves would answer, so that a client that plays needs one request per move."""
-    await positions.summary(game_id)  # 404 before the stream opens
+    await positions.exists(game_id)  # 404 before the stream opens
     changes = _changes(positions, bus, sign_in, game_id, signed_in, moves)
     return EventSourceResponse(changes, ping=settings.sse_ping_seconds)
