@@ -493,11 +493,17 @@ def main() -> None:
     if args.serve_floor is not None:
         import uvicorn
 
+        from app.commands import uvicorn_options
+        from app.settings import Settings
+
+        # The server's own options (its keep-alive above all: with uvicorn's 5 s an idle client connection could
+        # be closed between two floor phases just as the client reused it).
         uvicorn.run(
             floor_app(to_sqlalchemy_url(os.environ["DATABASE_URL"])),
             host="127.0.0.1",
             port=args.serve_floor,
             log_level="warning",
+            **uvicorn_options(Settings()),
         )
         return
 

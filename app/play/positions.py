@@ -32,11 +32,12 @@ from app.play.reputation import Reputation
 from app.rules import GameState, legal_moves, player_view, redact_event, to_act
 from app.rules.history import SeenEvent, round_starts, seen_log, state_at
 from app.store import event_store
-from app.store.db import Database
+from app.store.db import Database, driver_sql, fetch_all
 from app.store.repository import StateCache
 from app.store.tables import Game, Seat, User
 
 GameStatus = Literal["open", "active", "finished"]
+_EXISTS = driver_sql("SELECT 1 FROM games WHERE id = %(game_id)s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,13 +391,24 @@ class Positions:
 
     async def head(self, account: Account, game_id: int, *, offer: bool = False) -> tuple[int | None, Seen]:
         """The caller's seat, and the head of the log as the caller counts it (for the live stream); with `offer`,
-        and the moves the caller may submit there."""
-        summary = await self.summary(game_id)
-        seat = summary.seat_of(account.id)
-        if summary.status == "open":
-            return seat, Seen(Change(summary.id, summary.seq, summary.to_act, summary.status))
-        head = Change(summary.id, summary.head, summary.to_act, summary.status)
-        return seat, await self.seen_by(head, seat, offer=offer)
+        and the moves the caller may submit there. A started game's head is the write path's one-row read (not
+        the summary's statement): every stream opens with it, and the seat memo learns from it, so that a
+        player's first move in a game they watch is decided on the cache like the others."""
+        async with self.db.driver() as connection:
+            head = await read_head(connection, game_id, account.id)
+        if head.status == "open":
+            summary = await self.summary(game_id)
+            return summary.seat_of(account.id), Seen(Change(summary.id, summary.seq, summary.to_act, summary.status))
+        self.cache.seats.learn(game_id, account.id, head.seed, head.seat)
+        return head.seat, await self.seen_by(Change(game_id, head.seq, (), head.status), head.seat, offer=offer)
+
+    async def exists(self, game_id: int) -> None:
+        """Raise NotFound unless there is a game `game_id`: one indexed row, for a request that reads the rest
+        later (the live stream, whose head is read once it is subscribed)."""
+        async with self.db.driver() as connection:
+            found = await fetch_all(connection, _EXISTS, {"game_id": game_id})
+        if not found:
+            raise NotFound("game_not_found", "There is no game {game}.", game=game_id)
 
     async def seen_by(self, change: Change, seat: int | None, *, offer: bool = False) -> Seen:
         """`change` as `seat` (None: a spectator) counts the log — with `offer`, and every move the seat may

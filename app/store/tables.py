@@ -331,6 +331,10 @@ class GameEvent(Base):
     by_bot: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     created_at: Mapped[datetime] = _now()
 
+    # A move's moves-per-minute check counts its seat's recent events in the game (app.play.record, app.play.head):
+    # this index keeps that count to the last minute's events, however long the game.
+    __table_args__ = (Index("ix_game_events_game_id_actor_created_at", "game_id", "actor", "created_at"),)
+
 
 class Outbox(Base):
     """Work for the notification worker, written in the same transaction as the events it is about."""

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.types import Message, Send
 
 import app.metrics as metrics
 from app.notify.presence import watching
@@ -33,6 +34,23 @@ router = APIRouter(prefix="/api/v1", tags=["play"])
 EVENT_NAME = "turn"
 CHAT_EVENT = "chat"  # a new message in the table chat: `{"id"}`, the client reads it from the chat
 TABLE_EVENT = "table"  # who sits at an open table changed (no start): `{}`, its waiting page reads it again
+
+
+class LiveStream(EventSourceResponse):
+    """sse-starlette's response, whose every send opens an anyio cancel scope for its send timeout even when there
+    is none (the streams here set none): a fiftieth of the server's instructions per move, for a move's two
+    messages. Without a timeout it sends straight away, marking an interrupted send as the library does; with
+    one, it is the library's own send."""
+
+    async def _send_with_timeout(self, send: Send, message: Message) -> None:
+        if self.send_timeout is not None:
+            await super()._send_with_timeout(send, message)
+            return
+        try:
+            await send(message)
+        except BaseException:
+            self._send_interrupted = True
+            raise
 
 
 def _message(seen: Seen) -> bytes:
@@ -174,6 +192,6 @@ async def stream(
     With `moves=true` each `turn` event also carries `"moves"`: every move the caller may submit at that `seq`,
     each in the shape POST .../moves accepts (empty when nothing is awaited from the caller) — what GET
     .../moves would answer, so that a client that plays needs one request per move."""
-    await positions.summary(game_id)  # 404 before the stream opens
+    await positions.exists(game_id)  # 404 before the stream opens
     changes = _changes(positions, bus, sign_in, game_id, signed_in, moves)
-    return EventSourceResponse(changes, ping=settings.sse_ping_seconds)
+    return LiveStream(changes, ping=settings.sse_ping_seconds)
