@@ -49,11 +49,12 @@ async def test_a_players_page_shows_results_win_rate_and_running_games(
     assert page.status_code == 200 and f"<h1>{winner}</h1>" in page.text
     assert "1 win in 1 finished game: a win rate of <strong>100 %</strong>" in page.text
     results = page.text[page.text.index('id="results"'):]
-    assert f'href="/games/{done["id"]}"' in results and "Won" in results and f"<td>{points[winner]}</td>" in results
+    assert f'href="/games/{done["id"]}"' in results and "Won" in results
+    assert f'<td data-label="Points">{points[winner]}</td>' in results
 
     lost = await client.get(f"/players/{loser}")
     assert "0 wins in 1 finished game: a win rate of <strong>0 %</strong>" in lost.text
-    assert "2nd place" in lost.text and f"<td>{points[loser]}</td>" in lost.text
+    assert "2nd place" in lost.text and f'<td data-label="Points">{points[loser]}</td>' in lost.text
     playing_now = (await client.get("/players/ann")).text
     assert f'href="/games/{running["id"]}"' in playing_now.split('id="finished-h"')[0]
 
