@@ -153,11 +153,11 @@ async def test_a_mail_settled_at_planning_is_counted_in_the_metrics(
     assert {outcome: counted(outcome) - before[outcome] for outcome in before} == outcomes
 
 
-async def test_a_run_with_nothing_waiting_opens_no_transaction(
+async def test_a_run_with_nothing_waiting_runs_none_of_its_steps(
     api: Api, service: GameService, notifier: Notifier, smtp: SmtpServer
 ) -> None:
-    """A woken worker's run costs one statement when it finds nothing (a quiet server's poll, a busy one's wake
-    after another run took the work): no step's transaction is opened for nothing."""
+    """A run that finds nothing (a quiet server's poll, a busy one's wake after another run took the work) costs
+    the one statement that asks which steps have work, outside the session: no step's transaction is opened."""
     table, _, _ = await started(api, service, ["ann", "bob"], seed=3)
     await drain(notifier)
     with counted_statements(notifier) as statements:
