@@ -4,7 +4,8 @@
    (`outbox.push_planned`), whatever becomes of the mail itself (its kind may be off by mail and on by push): for
    each of the recipient's devices, if they want that kind pushed, one `push` row naming the subscription. A mail
    already settled stale (the decision is no longer awaited) makes none. The open game page does not hold a push
-   back: a background tab keeps the page's stream open, and its player would miss the turn.
+   back: a background tab keeps the page's stream open, and its player would miss the turn. The mail planner
+   marks the game mails of recipients without a device as looked at already (`with_devices`).
 2. **Deliver.** Due push rows are claimed in one short transaction (their next attempt moved a lease ahead, so a
    crashed worker's rows come back), then prepared (the recipient's choice again, staleness, the words from the
    recipient's view, how many games await them), sent concurrently, and settled in one transaction: sent, `gone`
@@ -38,6 +39,23 @@ IsStale = Callable[[AsyncSession, Outbox], Awaitable[bool]]
 NOT_PUSHED = frozenset({"stale", "no_recipient"})  # mail outcomes that make no push
 LEASE = timedelta(minutes=2)  # a claimed row comes back after this if its worker died while sending
 CONCURRENT_SENDS = 16
+
+
+def may_push(message: object, outcome: str | None) -> bool:
+    """Whether a mail row of `message` settled with `outcome` (None: not yet) can make pushes for a recipient
+    with devices: a kind players can have pushed, not settled stale."""
+    return message in KINDS and outcome not in NOT_PUSHED
+
+
+async def with_devices(session: AsyncSession, users: set[int]) -> set[int]:
+    """Those of `users` with at least one push device, in one query: the mail planner marks the mails of the
+    others as looked at for pushes (they can make none), so that the push planner never visits them."""
+    if not users:
+        return set()
+    found = await session.scalars(
+        select(PushSubscription.user_id).where(PushSubscription.user_id.in_(users)).distinct()
+    )
+    return set(found.all())
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,12 +119,7 @@ class PushOutbox:
             ).all()
             if not rows:
                 return 0, 0
-            wanted = [
-                row for row in rows
-                if row.recipient_id is not None
-                and row.payload.get("message") in KINDS
-                and row.outcome not in NOT_PUSHED
-            ]
+            wanted = [r for r in rows if r.recipient_id is not None and may_push(r.payload.get("message"), r.outcome)]
             # Of several turn notices of one game to one player in the batch, the newest says it all.
             newest = {(r.recipient_id, r.game_id, r.payload["message"]): r.id for r in wanted
                       if r.payload["message"] in STACKED}

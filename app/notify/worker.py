@@ -3,7 +3,9 @@
 1. **Plan.** A `game_changed` row (written by the move's own transaction) becomes one `mail` row per message
    and recipient: "game started", "game finished", "your turn" for seats that have just become awaited, or
    "permission" for the owner asked to allow a house; never for the site's bots. The clocks add `reminder`,
-   `timed_out` and `admin_alert` mail rows themselves.
+   `timed_out` and `admin_alert` mail rows themselves. A mail whose outcome planning already tells (`_settle`:
+   most of a busy game's turns) is counted and not stored, unless its recipient has a push device (the push
+   planner reads it); the planned change is deleted.
 2. **Deliver.** Each `mail` row is locked alone (`FOR UPDATE SKIP LOCKED`), checked against the recipient's
    address (a bot has none: dropped), preferences (off: dropped; digest: kept as a `digest_item`), staleness
    (the game moved on), the open game page and the hourly limit ("your turn" only; an invitation within the
@@ -16,7 +18,9 @@
 
 With a push sender, every mail row of a kind players can have pushed also becomes push rows for the recipient's
 devices, delivered beside the mails (app.notify.push_outbox). The worker runs every `interval` seconds, and
-sooner when woken (`wake`: a game changed), starting at most every `WAKE_GAP` seconds.
+sooner when woken (`wake`: a game changed), starting at most every `WAKE_GAP` seconds, or up to `BUSY_GAP` while
+run after run finds work (`next_gap`). A run first asks which steps have work (`WAITING`, one statement) and skips
+the others.
 
 Time is passed in (`now`), so tests move it instead of sleeping.
 """
@@ -33,7 +37,7 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
 
-from sqlalchemy import func, insert, select, text, update
+from sqlalchemy import delete, func, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import app.i18n as i18n
@@ -52,7 +56,7 @@ from app.notify.messages import (
     subject_of,
 )
 from app.notify.preferences import UnsubscribeLinks
-from app.notify.push_outbox import PushOutbox
+from app.notify.push_outbox import PushOutbox, may_push, with_devices
 from app.notify.push_sender import PushSender
 from app.notify.sender import Sender, SendFailed, build_email
 from app.play.email_change import MAIL as EMAIL_CONFIRM
@@ -63,7 +67,7 @@ from app.rules.decisions import Decision
 from app.rules.flow import awaiting
 from app.store import event_store
 from app.store.availability import run_forever
-from app.store.db import Database
+from app.store.db import Database, driver_sql, fetch_all
 from app.store.repository import StateCache
 from app.store.tables import Game, GameEvent, Invitation, NotificationPreference, Outbox, Seat, User, Watcher
 
@@ -73,6 +77,7 @@ Clock = Callable[[], datetime]
 DIGEST_LOCK = 7_424_211_002  # advisory lock class: one digest at a time per recipient
 SINCE_EVENTS = 200  # the most events since a player's last move a turn mail reads (it tells the newest few)
 WAKE_GAP = 0.2  # seconds between the starts of two runs at least, however often the worker is woken
+BUSY_GAP = 1.0  # the longest such gap, reached while run after run finds work (a busy server's moves batched)
 
 
 def utc_now() -> datetime:
@@ -100,10 +105,41 @@ class RunResult:
     planned: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
     digests: int = 0
+    changes: int = 0  # `game_changed` rows planned
+    queued: int = 0  # mail rows planned and left to delivery
+    to_push: int = 0  # mail rows planned and left to the push planner
 
     @property
     def sent(self) -> int:
         return self.outcomes.get("sent", 0)
+
+    @property
+    def found_work(self) -> bool:
+        return bool(self.changes or self.planned or self.outcomes or self.digests)
+
+
+@dataclass(slots=True)
+class Waiting:
+    """Which steps of a run have work, as one statement found before the run (`WAITING`) and as the run's own
+    steps then add to it."""
+
+    changes: bool
+    unplanned: bool
+    digests: bool
+    pushes: bool
+    mails: bool
+
+
+# One statement tells which of a run's steps can find anything: each is a probe of the step's own query on one of
+# the outbox's partial indexes. A quiet worker's run then costs one statement, not one transaction per step.
+WAITING = driver_sql("""
+    SELECT
+        EXISTS (SELECT FROM outbox WHERE sent_at IS NULL AND kind = 'game_changed'),
+        EXISTS (SELECT FROM outbox WHERE NOT push_planned AND kind IN ('mail', 'digest_item')),
+        EXISTS (SELECT FROM outbox WHERE sent_at IS NULL AND kind = 'digest_item' AND created_at <= %(cutoff)s),
+        EXISTS (SELECT FROM outbox WHERE sent_at IS NULL AND kind = 'push' AND next_attempt_at <= %(now)s),
+        EXISTS (SELECT FROM outbox WHERE sent_at IS NULL AND kind = 'mail' AND next_attempt_at <= %(now)s)
+""")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +161,13 @@ def plan(payload: dict[str, Any], state: GameState, seats: dict[int, int]) -> li
     waiting = awaiting(state)
     kind = "permission" if waiting is not None and waiting.kind == Decision.PERMISSION else "your_turn"
     return [Planned(seats[seat], seat, kind) for seat in to_act(state) if seat not in was and seat in seats]
+
+
+def next_gap(gap: float, found_work: bool) -> float:
+    """The least time between the start of a run and the next: doubled, up to BUSY_GAP, after a run that found
+    work (every woken run pays a few statements whatever it finds, so a busy server's runs take more changes each),
+    back to WAKE_GAP after one that found none (a quiet server's next notice goes at once)."""
+    return min(gap * 2, BUSY_GAP) if found_work else WAKE_GAP
 
 
 def backoff(settings: MailSettings, attempts: int) -> timedelta:
@@ -169,16 +212,25 @@ class Notifier:
         self._woken = asyncio.Event()
 
     async def run_once(self, now: datetime | None = None) -> RunResult:
-        """One round: plan the changes' mails (and their pushes), fold the digests, send the pushes and the mails.
-        Push outcomes are counted as `push:<outcome>`."""
+        """One round: plan the changes' mails (and their pushes), fold the digests, send the pushes and the mails;
+        a step that can find nothing (`waiting`) is skipped. Push outcomes are counted as `push:<outcome>`."""
         now = now or self.clock()
-        result = await self.plan_changes(now)
-        if self.push is not None:
-            result.planned += await self.push.plan(now)
-        result.digests = await self.collect_digests(now)
+        waiting = await self.waiting(now)
+        result = await self.plan_changes(now) if waiting.changes else RunResult()
+        for outcome, count in result.outcomes.items():  # settled at planning: counted as delivery would count them
+            metrics.MAILS.labels(outcome).inc(count)
+        if self.push is not None and (waiting.unplanned or result.to_push):
+            made = await self.push.plan(now)
+            result.planned += made
+            waiting.pushes |= made > 0
+        if waiting.digests:
+            result.digests = await self.collect_digests(now)
+        waiting.mails |= result.queued > 0 or result.digests > 0
         # The pushes and the mails go side by side: a slow push service never holds a mail back, nor the reverse.
         pushed, mailed = await asyncio.gather(
-            self.push.deliver(now) if self.push is not None else _nothing(), self.deliver(now), return_exceptions=True
+            self.push.deliver(now) if self.push is not None and waiting.pushes else _nothing(),
+            self.deliver(now) if waiting.mails else _nothing(),
+            return_exceptions=True,
         )
         for failed in (pushed, mailed):  # both ran to their end; the first failure is the run's (an outage, a bug)
             if isinstance(failed, BaseException):
@@ -191,28 +243,40 @@ class Notifier:
             metrics.MAILS.labels(outcome).inc()
         return result
 
+    async def waiting(self, now: datetime) -> Waiting:
+        """Which steps of a run at `now` have work, in one statement outside any transaction. What it misses (a
+        change committed just after) wakes the worker again, or waits for the next poll."""
+        cutoff = last_digest_time(now, self.settings.digest_hour_utc)
+        async with self.db.driver() as connection:
+            (found,) = await fetch_all(connection, WAITING, {"now": now, "cutoff": cutoff})
+        return Waiting(*(bool(flag) for flag in found))
+
     def wake(self) -> None:
         """Run again soon (a game changed: its notices are waiting), not after the whole interval."""
         self._woken.set()
 
     async def run_forever(self, interval: float) -> None:
+        gap = WAKE_GAP
+
         async def pause(started: float) -> None:
-            # Runs start WAKE_GAP apart at least: a busy server's moves are batched, a quiet one's go at once.
+            # Runs start `gap` apart at least: a quiet server's notices go at once, a busy one's moves are batched.
             # `asyncio.timeout`, not `wait_for`: on Python 3.11 `wait_for` can swallow a cancellation that comes as
             # the event is set, and the cancelled worker would then run on forever (a server that never stops).
-            await asyncio.sleep(max(WAKE_GAP - (time.monotonic() - started), 0))
+            await asyncio.sleep(max(gap - (time.monotonic() - started), 0))
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(max(interval - (time.monotonic() - started), 0)):
                     await self._woken.wait()
 
         async def run_then_wait() -> None:
+            nonlocal gap
             self._woken.clear()
             started = time.monotonic()
             try:
-                await self.run_once()
+                result = await self.run_once()
             except Exception:
                 await pause(started)  # a failed run waits too; a cancelled one (not an Exception) stops at once
                 raise
+            gap = next_gap(gap, result.found_work)
             await pause(started)
 
         await run_forever(run_then_wait, 0, log, "mail")
@@ -255,30 +319,36 @@ class Notifier:
                 if game_id in states and seq in states[game_id]:
                     mails.extend((game_id, seq, m) for m in plan(payload, states[game_id][seq], seats.get(game_id, {})))
             settled = await _settle(session, mails, now, self.settings.turn_mail_interval)
-            if mails:
-                await session.execute(
-                    insert(Outbox).execution_options(render_nulls=True),  # one statement, NULLs and all
-                    [
-                        {
-                            "game_id": game_id,
-                            "seq": seq,
-                            "next_attempt_at": now,
-                            "kind": "mail",
-                            "recipient_id": m.user_id,
-                            "payload": {"message": m.message, "seat": m.seat},
-                            "sent_at": now if outcome is not None else None,
-                            "outcome": outcome,
-                        }
-                        for (game_id, seq, m), outcome in zip(mails, settled, strict=True)
-                    ],
-                )
-            await session.execute(
-                update(Outbox)
-                .where(Outbox.id.in_([row_id for row_id, _, _, _ in rows]))
-                .values(sent_at=now, outcome="planned")
+            pushable = [may_push(m.message, outcome) for (_, _, m), outcome in zip(mails, settled, strict=True)]
+            devices = await with_devices(
+                session, {m.user_id for (_, _, m), can in zip(mails, pushable, strict=True) if can}
             )
+            # A mail settled here is only counted, unless it can still make pushes: nothing reads a settled row but
+            # the push planner (the hourly limits read sent mails only).
+            stored = []
+            for (game_id, seq, m), outcome, can in zip(mails, settled, pushable, strict=True):
+                pushed = can and m.user_id in devices
+                if outcome is None or pushed:
+                    stored.append({
+                        "game_id": game_id,
+                        "seq": seq,
+                        "next_attempt_at": now,
+                        "kind": "mail",
+                        "recipient_id": m.user_id,
+                        "payload": {"message": m.message, "seat": m.seat},
+                        "sent_at": now if outcome is not None else None,
+                        "outcome": outcome,
+                        "push_planned": not pushed,
+                    })
+            if stored:
+                await session.execute(insert(Outbox).execution_options(render_nulls=True), stored)  # NULLs and all
+            # Planned: nothing reads the change again, and a deleted row costs PostgreSQL less than an updated one.
+            await session.execute(delete(Outbox).where(Outbox.id.in_([row_id for row_id, _, _, _ in rows])))
             await session.commit()
+        result.changes += len(rows)
         result.planned += len(mails)
+        result.queued += sum(1 for row in stored if row["outcome"] is None)
+        result.to_push += sum(1 for row in stored if not row["push_planned"])
         for outcome in settled:
             if outcome is not None:
                 result.outcomes[outcome] = result.outcomes.get(outcome, 0) + 1

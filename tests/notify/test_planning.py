@@ -9,11 +9,12 @@ from contextlib import contextmanager
 from typing import Any
 
 from conftest import Api
+from prometheus_client import REGISTRY
 from sqlalchemy import event, func, select
 
-from app.notify.worker import Notifier
+from app.notify.worker import BUSY_GAP, WAKE_GAP, Notifier, next_gap
 from app.play.service import GameService
-from app.store.tables import Outbox
+from app.store.tables import Game, Outbox
 from tests.notify.conftest import SmtpServer, Table, drain, now, started
 
 
@@ -64,21 +65,21 @@ async def test_planning_a_backlog_costs_the_same_statements_for_few_changes_and_
     assert few == many, (few, many)
     # Of the twelve turns handed over, those of the seat no longer awaited are moot at once; of the awaited seat's,
     # the newest is left to delivery and the others are throttled at once (delivery would send one, and find the
-    # rest sent within the hour).
+    # rest sent within the hour). The settled ones are counted, and only the newest is queued for delivery.
+    assert outcomes == {"stale": 6, "throttled": 5}
     awaited = (await table.to_act())[0]
     async with notifier.db.session() as session:
-        rows = (
+        queued = (
             await session.execute(
-                select(Outbox.payload["seat"].as_integer(), Outbox.outcome).where(
+                select(Outbox.payload["seat"].as_integer(), Outbox.seq, Outbox.outcome).where(
                     Outbox.id > mark,
                     Outbox.kind == "mail",
                     Outbox.payload["message"].astext == "your_turn",
-                ).order_by(Outbox.seq)
+                )
             )
         ).all()
-    assert sorted(outcome or "pending" for seat, outcome in rows if seat != awaited) == ["stale"] * 6
-    assert [outcome or "pending" for seat, outcome in rows if seat == awaited] == ["throttled"] * 5 + ["pending"]
-    assert outcomes == {"stale": 6, "throttled": 5}
+        head = await session.scalar(select(Game.seq).where(Game.id == table.id))
+    assert [(seat, seq, outcome) for seat, seq, outcome in queued] == [(awaited, head, None)]
 
 
 async def test_a_moot_turn_is_settled_at_planning_with_the_outcome_delivery_gives_it(
@@ -115,3 +116,62 @@ async def test_a_turn_within_the_hour_of_a_sent_one_is_throttled_at_planning(
     assert await drain(notifier) == {}
     assert len(smtp.inbox.mails) == 1
     assert len(smtp.inbox.to(f"{table.player(awaited).username}@example.com")) == 1
+
+
+async def test_planned_changes_leave_no_row_to_revisit(
+    api: Api, service: GameService, notifier: Notifier, smtp: SmtpServer
+) -> None:
+    """A planned change is gone from the outbox, and a mail to a player without a push device is not left to the
+    push planner (it could make no push): nothing is read again for it."""
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3)
+    await _alternating_moves(table, 3)
+    await notifier.plan_changes(now())
+    async with notifier.db.session() as session:
+        changes = await session.scalar(select(func.count()).where(Outbox.kind == "game_changed"))
+        unplanned = await session.scalar(
+            select(func.count()).where(~Outbox.push_planned, Outbox.kind.in_(("mail", "digest_item")))
+        )
+        queued = await session.scalar(select(func.count()).where(Outbox.kind == "mail", Outbox.sent_at.is_(None)))
+    assert (changes, unplanned) == (0, 0)
+    assert queued == 3  # the two players' "game started" and the awaited seat's newest turn
+
+
+async def test_a_mail_settled_at_planning_is_counted_in_the_metrics(
+    api: Api, service: GameService, notifier: Notifier, smtp: SmtpServer
+) -> None:
+    """`carson_outbox_mails_total` counts a mail settled when planned by the outcome delivery would have given it."""
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=5)
+    await drain(notifier)
+
+    def counted(outcome: str) -> float:
+        return REGISTRY.get_sample_value("carson_outbox_mails_total", {"outcome": outcome}) or 0.0
+
+    before = {outcome: counted(outcome) for outcome in ("stale", "throttled", "sent")}
+    await _alternating_moves(table, 3)
+    outcomes = await drain(notifier)
+    assert outcomes == {"stale": 1, "sent": 1, "throttled": 1}, outcomes
+    assert {outcome: counted(outcome) - before[outcome] for outcome in before} == outcomes
+
+
+async def test_a_run_with_nothing_waiting_runs_none_of_its_steps(
+    api: Api, service: GameService, notifier: Notifier, smtp: SmtpServer
+) -> None:
+    """A run that finds nothing (a quiet server's poll, a busy one's wake after another run took the work) costs
+    the one statement that asks which steps have work, outside the session: no step's transaction is opened."""
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3)
+    await drain(notifier)
+    with counted_statements(notifier) as statements:
+        result = await notifier.run_once(now())
+    assert statements == [] and not result.found_work
+    await _alternating_moves(table, 1)
+    with counted_statements(notifier) as statements:
+        result = await notifier.run_once(now())
+    assert statements and result.found_work and result.changes >= 1
+
+
+def test_woken_runs_come_further_apart_while_they_find_work_and_at_once_after_a_quiet_one() -> None:
+    gaps = [WAKE_GAP]
+    for _ in range(5):
+        gaps.append(next_gap(gaps[-1], found_work=True))
+    assert gaps == sorted(gaps) and gaps[1] > WAKE_GAP and gaps[-1] == BUSY_GAP <= 1.0
+    assert next_gap(BUSY_GAP, found_work=False) == WAKE_GAP

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+import pytest
 from conftest import Api, Player, live_server
 from httpx_sse import aconnect_sse
 from sqlalchemy import func, select, update
@@ -25,6 +26,14 @@ from tests.support import assert_error
 from tests.web.test_pages import csrf_of
 
 SEED = 5
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """The app without background jobs: a test here counts the changes the moves leave in the outbox, which the
+    mail worker would plan and delete as they come."""
+    return settings.model_copy(update={"background_jobs": False})
+
 EDITS: list[dict[str, Any]] = [
     {"type": "shop_add", "item": "cowboy"},
     {"type": "shop_add", "item": "road"},
