@@ -19,8 +19,8 @@
 With a push sender, every mail row of a kind players can have pushed also becomes push rows for the recipient's
 devices, delivered beside the mails (app.notify.push_outbox). The worker runs every `interval` seconds, and
 sooner when woken (`wake`: a game changed), starting at most every `WAKE_GAP` seconds, or up to `BUSY_GAP` while
-run after run finds work (`next_gap`). A run first asks which steps have work (`WAITING`, one statement) and skips
-the others.
+run after run finds a batch of changes (`next_gap`). A run first asks which steps have work (`WAITING`, one
+statement) and skips the others.
 
 Time is passed in (`now`), so tests move it instead of sleeping.
 """
@@ -77,7 +77,8 @@ Clock = Callable[[], datetime]
 DIGEST_LOCK = 7_424_211_002  # advisory lock class: one digest at a time per recipient
 SINCE_EVENTS = 200  # the most events since a player's last move a turn mail reads (it tells the newest few)
 WAKE_GAP = 0.2  # seconds between the starts of two runs at least, however often the worker is woken
-BUSY_GAP = 1.0  # the longest such gap, reached while run after run finds work (a busy server's moves batched)
+BUSY_GAP = 1.0  # the longest such gap, reached while run after run finds a batch (a busy server's moves batched)
+BUSY_BATCH = 10  # changes found by one run that make it a busy server's: at the least gap, 50 changes a second
 
 
 def utc_now() -> datetime:
@@ -116,6 +117,12 @@ class RunResult:
     @property
     def found_work(self) -> bool:
         return bool(self.changes or self.planned or self.outcomes or self.digests)
+
+    @property
+    def found_a_batch(self) -> bool:
+        """Whether the run found as many changes as a busy server's run does (BUSY_BATCH): a game's single move now
+        and then, however often, is no batch, and its push or mail goes at once."""
+        return self.changes >= BUSY_BATCH
 
 
 @dataclass(slots=True)
@@ -163,11 +170,13 @@ def plan(payload: dict[str, Any], state: GameState, seats: dict[int, int]) -> li
     return [Planned(seats[seat], seat, kind) for seat in to_act(state) if seat not in was and seat in seats]
 
 
-def next_gap(gap: float, found_work: bool) -> float:
-    """The least time between the start of a run and the next: doubled, up to BUSY_GAP, after a run that found
-    work (every woken run pays a few statements whatever it finds, so a busy server's runs take more changes each),
-    back to WAKE_GAP after one that found none (a quiet server's next notice goes at once)."""
-    return min(gap * 2, BUSY_GAP) if found_work else WAKE_GAP
+def next_gap(gap: float, found_a_batch: bool) -> float:
+    """The least time between the start of a run and the next: doubled, up to BUSY_GAP, after a run that found a
+    batch of changes (every woken run pays a few statements whatever it finds, so a busy server's runs take more
+    changes each), back to WAKE_GAP after one that did not (a quieter server's next notice goes at once: widening
+    the gap after every run that found a single change held each push of a game moving once a second a whole
+    second)."""
+    return min(gap * 2, BUSY_GAP) if found_a_batch else WAKE_GAP
 
 
 def backoff(settings: MailSettings, attempts: int) -> timedelta:
@@ -276,7 +285,7 @@ class Notifier:
             except Exception:
                 await pause(started)  # a failed run waits too; a cancelled one (not an Exception) stops at once
                 raise
-            gap = next_gap(gap, result.found_work)
+            gap = next_gap(gap, result.found_a_batch)
             await pause(started)
 
         await run_forever(run_then_wait, 0, log, "mail")

@@ -12,7 +12,7 @@ from conftest import Api
 from prometheus_client import REGISTRY
 from sqlalchemy import event, func, select
 
-from app.notify.worker import BUSY_GAP, WAKE_GAP, Notifier, next_gap
+from app.notify.worker import BUSY_BATCH, BUSY_GAP, WAKE_GAP, Notifier, RunResult, next_gap
 from app.play.service import GameService
 from app.store.tables import Game, Outbox
 from tests.notify.conftest import SmtpServer, Table, drain, now, started
@@ -169,9 +169,17 @@ async def test_a_run_with_nothing_waiting_runs_none_of_its_steps(
     assert statements and result.found_work and result.changes >= 1
 
 
-def test_woken_runs_come_further_apart_while_they_find_work_and_at_once_after_a_quiet_one() -> None:
+def test_woken_runs_come_further_apart_while_they_find_batches_and_at_once_after_a_quiet_one() -> None:
     gaps = [WAKE_GAP]
     for _ in range(5):
-        gaps.append(next_gap(gaps[-1], found_work=True))
+        gaps.append(next_gap(gaps[-1], found_a_batch=True))
     assert gaps == sorted(gaps) and gaps[1] > WAKE_GAP and gaps[-1] == BUSY_GAP <= 1.0
-    assert next_gap(BUSY_GAP, found_work=False) == WAKE_GAP
+    assert next_gap(BUSY_GAP, found_a_batch=False) == WAKE_GAP
+
+
+def test_a_single_change_is_no_batch_and_a_busy_servers_run_is() -> None:
+    """A game's move now and then keeps the least gap, so its push goes at once; a run that takes a busy server's
+    changes (BUSY_BATCH of them) widens it."""
+    assert not RunResult(changes=1, planned=1, outcomes={"sent": 1}).found_a_batch
+    assert not RunResult(changes=BUSY_BATCH - 1).found_a_batch
+    assert RunResult(changes=BUSY_BATCH).found_a_batch
