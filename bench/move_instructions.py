@@ -72,17 +72,6 @@ async def play(client: httpx.AsyncClient, admin: dict[str, str], players: dict[s
     return sum(made)
 
 
-async def up(url: str) -> None:
-    """Return once the server answers (its start under valgrind takes a while)."""
-    async with httpx.AsyncClient() as client:
-        for _ in range(1200):
-            with contextlib.suppress(httpx.TransportError):
-                await client.get(url)
-                return
-            await asyncio.sleep(0.25)
-    raise SystemExit(f"{url} did not come up")
-
-
 def callgrind(command: str, pid: int) -> None:
     subprocess.run(["callgrind_control", command, str(pid)], check=True, capture_output=True)
 
@@ -164,13 +153,13 @@ def main() -> None:
             floor = [sys.executable, latency.__file__, "--serve-floor", str(floor_port)]
             pid, dump = under_callgrind(stack, floor, env)
             floor_url = f"http://127.0.0.1:{floor_port}"
-            asyncio.run(up(app_url + "/healthz"))
-            asyncio.run(up(floor_url + "/docs"))
+            asyncio.run(latency.wait_up(app_url + "/healthz", seconds=300, pause=0.25))
+            asyncio.run(latency.wait_up(floor_url + "/docs", seconds=300, pause=0.25))
             count = asyncio.run(floor_script(app_url, floor_url, pid, args.floor))
             what = "floor requests"
         else:
             pid, dump = under_callgrind(stack, [sys.executable, "-m", "app", "serve", "--port", str(port)], env)
-            asyncio.run(up(app_url + "/healthz"))
+            asyncio.run(latency.wait_up(app_url + "/healthz", seconds=300, pause=0.25))
             count = asyncio.run(script(app_url, pid, args.games))
             what = f"moves in {args.games} games"
         total = instructions(dump)

@@ -176,13 +176,14 @@ def server_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def wait_up(url: str) -> None:
+async def wait_up(url: str, seconds: float = 30, pause: float = 0.05) -> None:
+    """Return once the server at `url` answers; give up after `seconds` (a start under valgrind takes minutes)."""
     async with httpx.AsyncClient() as client:
-        for _ in range(600):
+        for _ in range(round(seconds / pause)):
             with contextlib.suppress(httpx.TransportError):
                 await client.get(url)
                 return
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(pause)
     raise SystemExit(f"{url} did not come up")
 
 
