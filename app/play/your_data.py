@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Final
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import Text, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
@@ -55,6 +55,11 @@ ERASED: Final[tuple[InstrumentedAttribute[int | None], ...]] = (
     ChatReport.reporter_id,  # the account's reports (the admins' trail keeps what was done about them)
     StandingAnswer.user_id,  # its answers to permission requests in its games (the bot answers for it now)
 )
+
+# The keys of a mail's payload that hold a person's name: a chat message's author, an inviter, both sides of a
+# seat handed over; a digest holds the payloads it gathers in its "items".
+_NAMING_KEYS: Final = ("from", "by", "previous", "username")
+
 
 # Rows naming the account that stay, because other players' games and records need them; each shows the account
 # by its new name only.
@@ -191,3 +196,26 @@ async def erase(session: AsyncSession, account: Account, now: datetime) -> None:
     user.deleted_at = now
     await session.flush()
     await rename_in_logs(session, old_name, new_name)
+    await _rename_in_mails(session, old_name, new_name)
+
+
+async def _rename_in_mails(session: AsyncSession, old: str, new: str) -> None:
+    """Name the deleted account by its new name in every mail that names it, so that mails still queued to other
+    players (a chat message it wrote, an invitation it sent, a digest gathering them) go out with `deleted-N`, not
+    the erased name; mails already sent keep their delivery record under the new name too."""
+    rows = (
+        await session.scalars(select(Outbox).where(Outbox.payload.cast(Text).contains(f'"{old}"')))
+    ).all()
+    for row in rows:
+        renamed = _renamed(row.payload, old, new)
+        if renamed != row.payload:
+            row.payload = renamed
+
+
+def _renamed(payload: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    """A copy of a mail's `payload` with the name `old` replaced by `new` where it names a person."""
+    copy = {key: new if key in _NAMING_KEYS and value == old else value for key, value in payload.items()}
+    items = copy.get("items")
+    if isinstance(items, list):
+        copy["items"] = [_renamed(item, old, new) if isinstance(item, dict) else item for item in items]
+    return copy

@@ -92,6 +92,9 @@ async def test_deleting_an_account(app: Any, api: Api, client: httpx.AsyncClient
                           json={"endpoint": "https://93.184.215.14/push/ann", "keys": Browser().keys()})
     assert r.status_code == 201, r.text
     await client.put("/api/v1/me/notifications", json={"channels": {"chat": "both"}}, headers=ann.headers)
+    r = await client.post("/api/v1/games", json={"name": "Ann's table", "seats": 3, "players": ["cid"]},
+                          headers=ann.headers)
+    assert r.status_code == 201, r.text
 
     assert_error(await client.post("/api/v1/me/delete", json={"password": "wrong one"}, headers=ann.headers),
                  403, "wrong_password")
@@ -112,6 +115,12 @@ async def test_deleting_an_account(app: Any, api: Api, client: httpx.AsyncClient
                       "push_preferences"):
             assert conn.execute(f"SELECT count(*) FROM {table} WHERE user_id = %s", (ann.id,)).fetchone() == (0,)
         assert conn.execute("SELECT count(*) FROM game_events WHERE data::text LIKE '%%\"ann\"%%'").fetchone() == (0,)
+        # The mails naming her that were queued to others (her chat message to bob, her invitation to cid, the
+        # seat handed to her) go out under the new name.
+        assert conn.execute("SELECT count(*) FROM outbox WHERE payload::text LIKE '%%\"ann\"%%'").fetchone() == (0,)
+        renamed = conn.execute("SELECT payload ->> 'message', recipient_id FROM outbox "
+                               "WHERE payload ->> 'from' = %s OR payload ->> 'by' = %s", (name, name)).fetchall()
+        assert sorted(renamed) == sorted([("chat", bob.id), ("invitation", cid.id)]), renamed
     # Everywhere the name is shown: the game's seats, the chat, the handover in the log.
     summary = (await client.get(f"/api/v1/games/{running['id']}", headers=bob.headers)).json()
     assert name in [s["username"] for s in summary["seats"]] and "ann" not in str(summary)
