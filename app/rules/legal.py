@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import repeat
 from operator import is_
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import app.rules.families  # noqa: F401  (every family registers its decisions' moves before they are listed)
 from app.rules.cash_limit import cash_limit
@@ -119,6 +119,13 @@ def _choose_duel(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
     return [{"type": "resolve_duel", **xy(index)} for index in estate_duels(s)]
 
 
+# Each parcel's purchase and its refusal, built once: listed at every purchase, never handed out (copies are).
+_BUY: Final[tuple[Move, ...]] = tuple({"type": "buy_parcel", **xy(index)} for index in range(len(COORDINATES)))
+_DECLINE: Final[tuple[Move, ...]] = tuple(
+    {"type": "decline_parcel", **xy(index)} for index in range(len(COORDINATES))
+)
+
+
 @lists(Decision.BUY_PARCEL)
 def _buy_parcel(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
     money = s.players[seat].money
@@ -126,8 +133,8 @@ def _buy_parcel(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
     moves: list[Move] = []
     for index in purchase_singles(s, seat):
         if tile and parcel_price(s, index) <= money:
-            moves.append({"type": "buy_parcel", **xy(index)})
-        moves.append({"type": "decline_parcel", **xy(index)})
+            moves.append(_BUY[index])
+        moves.append(_DECLINE[index])
     return moves
 
 
@@ -164,12 +171,12 @@ def legal_moves_read_only(s: GameState, seat: int) -> Sequence[Mapping[str, Any]
 
 
 def legal_moves_view(s: GameState, seat: int) -> list[Move]:
-    """`legal_moves` without the defensive copies, for the core's own read-only use (memoised per state)."""
-    key = ("legal", seat)
-    moves: list[Move] | None = s.memo.get(key)
+    """`legal_moves` without the defensive copies, for the core's own read-only use (memoised per state, under
+    the seat's number)."""
+    moves: list[Move] | None = s.memo.get(seat)
     if moves is None:
         waiting = awaiting(s)
-        moves = s.memo[key] = LEGAL[waiting.kind](s, seat, waiting) if waiting and seat in waiting.seats else []
+        moves = s.memo[seat] = LEGAL[waiting.kind](s, seat, waiting) if waiting and seat in waiting.seats else []
     return moves
 
 

@@ -193,8 +193,8 @@ class GameState:
     # Per seat, how many events of the log only that seat may know of (`events.private_to`): every other
     # viewer counts the log without them (`view.visible_seq`).
     private_events: Mapping[int, int] = field(default_factory=dict)
-    # Answers computed from this (immutable) state, such as the awaited decision and the legal moves; never
-    # copied to a new state, never compared.
+    # Answers computed from this (immutable) state, such as the awaited decision and the legal moves (under each
+    # seat's number; every other answer under its name); never copied to a new state, never compared.
     memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
     # Answers about the parcels alone or the roads alone (`about_parcels`, `about_roads`), each kept with the
     # tuple or set it was worked out from; a new state starts with its parent's, never compared.
