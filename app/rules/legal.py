@@ -119,7 +119,8 @@ def _choose_duel(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
     return [{"type": "resolve_duel", **xy(index)} for index in estate_duels(s)]
 
 
-# Each parcel's purchase and its refusal, built once: listed at every purchase, never handed out (copies are).
+# Each parcel's purchase and its refusal, built once: listed at every purchase, handed out only as copies or
+# read-only (`legal_moves_read_only`).
 _BUY: Final[tuple[Move, ...]] = tuple({"type": "buy_parcel", **xy(index)} for index in range(len(COORDINATES)))
 _DECLINE: Final[tuple[Move, ...]] = tuple(
     {"type": "decline_parcel", **xy(index)} for index in range(len(COORDINATES))

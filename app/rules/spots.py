@@ -1,8 +1,8 @@
 """Where a cowboy may go and which parcels a player may claim: the moves the placement lists, and with them the
 Doctor's patients (RULING G11), the Settler's parcel and A New Beginning's parcel picks.
 
-The moves are listed at almost every decision, so they are built once here as shared rows that are never handed
-out (`legal.legal_moves` returns copies).
+The moves are listed at almost every decision, so they are built once here as shared rows that are never changed:
+`legal.legal_moves` hands out copies, `legal.legal_moves_read_only` the rows themselves to callers that only read.
 """
 
 from __future__ import annotations
