@@ -37,8 +37,9 @@ def purchase_spots(s: GameState) -> dict[int, list[int]]:
     spots: dict[int, list[int]] | None = s.memo.get("purchase_spots")
     if spots is None:
         spots = {}
-        parcels = s.parcels
-        for index, cowboys in sorted(s.parcel_cowboys.items()):  # a plain loop: asked at every purchase
+        parcels, on = s.parcels, s.parcel_cowboys
+        for index in sorted(on):  # a plain loop over the numbers sorted (not the pairs): asked at every purchase
+            cowboys = on[index]
             if cowboys and parcels[index].content not in BUILDINGS and not parcels[index].outlaw:
                 spots[index] = duelling_seats(cowboys)
         s.memo["purchase_spots"] = spots
@@ -49,10 +50,11 @@ def attack_spots(s: GameState) -> dict[int, list[int]]:
     """Who stands on each building: its owner to defend it, the others to attack it (the City Hall is nobody's:
     its cowboys contend for it, `city_hall_contenders`; the cowboys on an outlaw's parcel fight the outlaw,
     `outlaws.fight_spots`; an outlaw's winner who stayed has taken the building's half already, RULING G13)."""
+    on = s.parcel_cowboys
     return {
-        index: duelling_seats(cowboys)
-        for index, cowboys in sorted(s.parcel_cowboys.items())
-        if cowboys and s.parcels[index].content in BUILDINGS and index != s.city_hall and not s.parcels[index].outlaw
+        index: duelling_seats(on[index])
+        for index in sorted(on)
+        if on[index] and s.parcels[index].content in BUILDINGS and index != s.city_hall and not s.parcels[index].outlaw
         and index not in s.attacks
     }
 
