@@ -197,7 +197,8 @@ class GameState:
     # seat's number; every other answer under its name); never copied to a new state, never compared.
     memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
     # Answers about the parcels alone or the roads alone (`about_parcels`, `about_roads`), each kept with the
-    # tuple or set it was worked out from; a new state starts with its parent's, never compared.
+    # tuple or set it was worked out from; a new state starts with a copy of its parent's (`replace`) or, in the
+    # fold, shares it (`successor`); never compared.
     kept: dict[Any, tuple[Any, Any]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
@@ -266,11 +267,14 @@ def replace(obj: T, **changes: Any) -> T:
 
 def successor(s: GameState, seq: int) -> GameState:
     """A copy of `s` at `seq`, for the fold to write its event into: `replace(s, seq=seq)` without the generic
-    path's look-ups (the fold makes one for every event of every game, so this is the core's most frequent copy)."""
+    path's look-ups (the fold makes one for every event of every game, so this is the core's most frequent copy).
+
+    The copy shares its parent's kept answers rather than copying them: each answer is checked against the very
+    part it was worked out from before it is used, so states of one line of play (or of branches a search
+    explores) can share one table; a branch only replaces an answer another branch would work out again."""
     values = s.__dict__.copy()
     values["seq"] = seq
     values["memo"] = {}
-    values["kept"] = values["kept"].copy()
     new = object.__new__(GameState)
     object.__setattr__(new, "__dict__", values)
     return new
