@@ -19,6 +19,14 @@ from app.rules.config import MAX_PLAYERS, GameConfig
 from app.rules.events import Throw
 
 
+def own_dict(obj: T) -> T:
+    """Give a new state (or player) a dict of its own before its fields are written. Otherwise CPython keeps the
+    names of the first fields written as keys shared by every object of the class, and then reserves room for
+    them in each new object — which `replace` and `successor` throw away at once for the dict they copy."""
+    object.__setattr__(obj, "__dict__", {})
+    return obj
+
+
 @dataclass(frozen=True, slots=True)
 class Parcel:
     owner: int | None = None
@@ -64,6 +72,9 @@ class PlayerState:
     no_duel_chips: int = 0  # Gold & Guns: the yellow Singer's chips not yet placed this round (RULING G9)
     horses: int = 0  # Big Box: horses bought at Wages, 1 VP each at the end (RULING X6)
     copied: str | None = None  # Big Box: the card the Newspaper Boy's holder copies this round (RULING X2)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> PlayerState:
+        return own_dict(super().__new__(cls))
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +211,9 @@ class GameState:
     # tuple or set it was worked out from; a new state starts with a copy of its parent's (`replace`) or, in the
     # fold, shares it (`successor`); never compared.
     kept: dict[Any, tuple[Any, Any]] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> GameState:
+        return own_dict(super().__new__(cls))
 
     @property
     def status(self) -> str:
