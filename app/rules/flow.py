@@ -371,12 +371,7 @@ def next_step(s: GameState) -> Step:
     return step
 
 
-def _unknown(rng: Rng) -> list[Event]:
-    """Stand for a next step not worked out yet (None is an answer of its own); never run."""
-    raise AssertionError("a placeholder, never a step")
-
-
-_UNKNOWN: Final[Step] = _unknown
+_UNKNOWN: Final = object()  # a state's next step not worked out yet (None is an answer of its own)
 
 
 def _next_step(s: GameState) -> Step:
