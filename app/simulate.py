@@ -1,7 +1,8 @@
 """`python -m app simulate`: play complete games with players choosing uniformly among the legal moves.
 
-It exercises the rules core end to end (every decision goes through `legal_moves` and `play`) and reports how
-fast it runs. Each finished game's spectator state document can be written as one JSON line.
+It exercises the rules core end to end (every decision goes through the legal moves, read as the state keeps them
+with `legal_moves_read_only`, and `play`) and reports how fast it runs. Each finished game's spectator state
+document can be written as one JSON line.
 """
 
 from __future__ import annotations
@@ -15,7 +16,17 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from app.rules import Event, GameConfig, GameState, legal_moves, new_game, play, player_view, replay, to_act
+from app.rules import (
+    Event,
+    GameConfig,
+    GameState,
+    legal_moves_read_only,
+    new_game,
+    play,
+    player_view,
+    replay,
+    to_act,
+)
 from app.rules.rng import Rng
 
 
@@ -38,7 +49,7 @@ def play_random_game(config: GameConfig, seed: int, chooser: random.Random | Non
     while state.status != "finished":
         seat = chooser.choice(to_act(state))
         t0 = time.perf_counter()
-        moves = legal_moves(state, seat)
+        moves = legal_moves_read_only(state, seat)
         t1 = time.perf_counter()
         new, state = play(state, seat, chooser.choice(moves), Rng(seed, state.seq))
         t2 = time.perf_counter()

@@ -10,7 +10,7 @@ from app.rules.errors import ConfigError, IllegalMove
 from app.rules.events import Event, private_to
 from app.rules.evolve import UndoBeyondState, evolve, replay
 from app.rules.flow import to_act
-from app.rules.legal import is_legal, legal_moves
+from app.rules.legal import is_legal, legal_moves, legal_moves_read_only
 from app.rules.model import GameState
 from app.rules.setup import new_game
 from app.rules.view import player_view, redact_event, visible_seq
@@ -27,6 +27,7 @@ __all__ = [
     "evolve",
     "is_legal",
     "legal_moves",
+    "legal_moves_read_only",
     "new_game",
     "play",
     "player_view",

@@ -101,11 +101,12 @@ def _purchase_ahead(s: GameState, seat: int, answers: Answers) -> tuple[Move, Au
     """A parcel won by a cowboy placed with "buy it if I win and can pay" (D106): bought when the seat can pay for
     it, declined when it cannot; the parcels in board order (the player ordered nothing)."""
     for index in purchase_singles(s, seat):
-        if any(c.buy for c in s.parcel_cowboys[index] if c.seat == seat):
-            buy: Move = {"type": "buy_parcel", **xy(index)}
-            if buy in legal_moves_view(s, seat):
-                return buy, "answered_ahead"
-            return {"type": "decline_parcel", **xy(index)}, "answered_ahead"
+        for c in s.parcel_cowboys[index]:  # plain loops: asked of every lone cowboy at every purchase
+            if c.buy and c.seat == seat:
+                buy: Move = {"type": "buy_parcel", **xy(index)}
+                if buy in legal_moves_view(s, seat):
+                    return buy, "answered_ahead"
+                return {"type": "decline_parcel", **xy(index)}, "answered_ahead"
     return None
 
 

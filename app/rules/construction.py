@@ -7,19 +7,24 @@ from typing import Final
 
 from app.rules.board import Edge, extensions, parcel_index, reached_parcels, water_edges
 from app.rules.catalog import BRIDGE_ROADS, BUILDINGS, CITY_HALL, PROPERTY_TILES, RIVER_PARCELS
+from app.rules.config import MAX_PLAYERS
 from app.rules.model import Construction, GameState, Parcel, about_parcels, about_roads
 from app.rules.sites import may_stand
 from app.rules.townhouses import townhouse_permission_parcels, townhouse_targets
 
 
-def _owners(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
-    """The owner of each owned parcel: counting a seat among them compares seats only, never a seat with the
-    many owner-free parcels' None (which costs a failed comparison each)."""
-    return tuple([p.owner for p in parcels if p.owner is not None])  # a list: one call, not one per parcel
+def _owned(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
+    """How many parcels each seat owns, by seat (counted once per board: the placement and the purchases ask at
+    every decision whether a property tile is left)."""
+    counts = [0] * MAX_PLAYERS
+    for p in parcels:
+        if p.owner is not None:
+            counts[p.owner] += 1
+    return tuple(counts)
 
 
 def parcels_owned(s: GameState, seat: int) -> int:
-    return about_parcels(s, _owners).count(seat)
+    return about_parcels(s, _owned)[seat]
 
 
 def owner_free_land(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
@@ -34,7 +39,7 @@ def owner_free_land(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
 
 
 def has_property_tile(s: GameState, seat: int) -> bool:
-    return parcels_owned(s, seat) < PROPERTY_TILES
+    return about_parcels(s, _owned)[seat] < PROPERTY_TILES
 
 
 def needs_house(s: GameState, building: str) -> bool:

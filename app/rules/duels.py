@@ -34,25 +34,18 @@ def earliest_passer(s: GameState, seats: Iterable[int]) -> int:
 
 def purchase_spots(s: GameState) -> dict[int, list[int]]:
     """Who stands on each building-free parcel (memoised per state: the flow and the legal moves both ask)."""
-    spots: dict[int, list[int]] | None = s.memo.get("purchase_spots")
-    if spots is None:
-        spots = {}
-        parcels = s.parcels
-        for index, cowboys in sorted(s.parcel_cowboys.items()):  # a plain loop: asked at every purchase
-            if cowboys and parcels[index].content not in BUILDINGS and not parcels[index].outlaw:
-                spots[index] = duelling_seats(cowboys)
-        s.memo["purchase_spots"] = spots
-    return spots
+    return _purchases(s)[0]
 
 
 def attack_spots(s: GameState) -> dict[int, list[int]]:
     """Who stands on each building: its owner to defend it, the others to attack it (the City Hall is nobody's:
     its cowboys contend for it, `city_hall_contenders`; the cowboys on an outlaw's parcel fight the outlaw,
     `outlaws.fight_spots`; an outlaw's winner who stayed has taken the building's half already, RULING G13)."""
+    on = s.parcel_cowboys
     return {
-        index: duelling_seats(cowboys)
-        for index, cowboys in sorted(s.parcel_cowboys.items())
-        if cowboys and s.parcels[index].content in BUILDINGS and index != s.city_hall and not s.parcels[index].outlaw
+        index: duelling_seats(on[index])
+        for index in sorted(on)
+        if on[index] and s.parcels[index].content in BUILDINGS and index != s.city_hall and not s.parcels[index].outlaw
         and index not in s.attacks
     }
 
@@ -73,13 +66,25 @@ def purchase_singles(s: GameState, seat: int) -> tuple[int, ...]:
 def lone_buyers(s: GameState) -> dict[int, tuple[int, ...]]:
     """Each seat with a parcel where only its cowboy stands, and those parcels (`purchase_singles`); memoised per
     state, as the flow, the legal moves and the purchase answered ahead all ask."""
-    if "lone_buyers" not in s.memo:
-        buyers: dict[int, tuple[int, ...]] = {}
-        for index, seats in purchase_spots(s).items():
+    return _purchases(s)[1]
+
+
+def _purchases(s: GameState) -> tuple[dict[int, list[int]], dict[int, tuple[int, ...]]]:
+    """`purchase_spots` and `lone_buyers` in one pass over the parcels with cowboys, in parcel order, once per
+    state (asked at every purchase)."""
+    found: tuple[dict[int, list[int]], dict[int, tuple[int, ...]]] | None = s.memo.get("purchases")
+    if found is not None:
+        return found
+    spots: dict[int, list[int]] = {}
+    alone: dict[int, tuple[int, ...]] = {}
+    parcels, on = s.parcels, s.parcel_cowboys
+    for index in sorted(on):  # plain loops over the numbers sorted (not the pairs)
+        cowboys = on[index]
+        if cowboys and parcels[index].content not in BUILDINGS and not parcels[index].outlaw:
+            seats = spots[index] = duelling_seats(cowboys)
             if len(seats) == 1:
-                buyers[seats[0]] = (*buyers.get(seats[0], ()), index)
-        s.memo["lone_buyers"] = buyers
-    found: dict[int, tuple[int, ...]] = s.memo["lone_buyers"]
+                alone[seats[0]] = (*alone.get(seats[0], ()), index)
+    found = s.memo["purchases"] = spots, alone
     return found
 
 

@@ -362,13 +362,16 @@ def next_step(s: GameState) -> Step:
     """What happens next. An awaited decision is memoised per state (`advance` asks it of every state it
     reaches, `awaiting` and the legal moves ask it again); an automatic step runs once and is not kept, since
     it holds its state (kept, it would tie the state to itself and leave it for the garbage collector)."""
-    if "next" in s.memo:
-        step: Step = s.memo["next"]
+    step: Step = s.memo.get("next", _UNKNOWN)
+    if step is not _UNKNOWN:
         return step
     step = _next_step(s)
     if isinstance(step, Awaiting) or step is None:
         s.memo["next"] = step
     return step
+
+
+_UNKNOWN: Final = object()  # a state's next step not worked out yet (None is an answer of its own)
 
 
 def _next_step(s: GameState) -> Step:
@@ -390,7 +393,7 @@ def _next_step(s: GameState) -> Step:
 
 def awaiting(s: GameState) -> Awaiting | None:
     step = next_step(s)
-    return step if isinstance(step, Awaiting) else None
+    return step if type(step) is Awaiting else None
 
 
 def to_act(s: GameState) -> tuple[int, ...]:

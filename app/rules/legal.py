@@ -8,8 +8,9 @@ decision (`registry.LEGAL`), named after the decision: the base game's below, th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import repeat
 from operator import is_
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import app.rules.families  # noqa: F401  (every family registers its decisions' moves before they are listed)
 from app.rules.cash_limit import cash_limit
@@ -31,7 +32,10 @@ from app.rules.spots import COORDINATES, claimable, cowboy_spots, open_squares, 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
     from app.rules.moves import ChoosePersonality, Move
 
-__all__ = ["MOVES_BY_KIND", "cowboy_spots", "is_legal", "legal_moves", "legal_moves_view", "open_squares"]
+__all__ = [
+    "MOVES_BY_KIND", "cowboy_spots", "is_legal", "legal_moves", "legal_moves_read_only", "legal_moves_view",
+    "open_squares",
+]
 
 _CHOOSE: dict[str, tuple[ChoosePersonality, ...]] = {
     card: tuple({"type": "choose_personality", "card": card, "side": side} for side in ("yellow", "red"))
@@ -115,6 +119,14 @@ def _choose_duel(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
     return [{"type": "resolve_duel", **xy(index)} for index in estate_duels(s)]
 
 
+# Each parcel's purchase and its refusal, built once: listed at every purchase, handed out only as copies or
+# read-only (`legal_moves_read_only`).
+_BUY: Final[tuple[Move, ...]] = tuple({"type": "buy_parcel", **xy(index)} for index in range(len(COORDINATES)))
+_DECLINE: Final[tuple[Move, ...]] = tuple(
+    {"type": "decline_parcel", **xy(index)} for index in range(len(COORDINATES))
+)
+
+
 @lists(Decision.BUY_PARCEL)
 def _buy_parcel(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
     money = s.players[seat].money
@@ -122,8 +134,8 @@ def _buy_parcel(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
     moves: list[Move] = []
     for index in purchase_singles(s, seat):
         if tile and parcel_price(s, index) <= money:
-            moves.append({"type": "buy_parcel", **xy(index)})
-        moves.append({"type": "decline_parcel", **xy(index)})
+            moves.append(_BUY[index])
+        moves.append(_DECLINE[index])
     return moves
 
 
@@ -152,13 +164,20 @@ def legal_moves(s: GameState, seat: int) -> list[dict[str, Any]]:
     return list(map(dict.copy, moves))
 
 
+def legal_moves_read_only(s: GameState, seat: int) -> Sequence[Mapping[str, Any]]:
+    """`legal_moves` without the copies, for a caller that only reads them and plays one as it is (the simulation,
+    a bot's search): the moves the state keeps, so `play` recognises one of them at once instead of comparing it
+    with the candidates value by value. Never change them: the state hands the same ones out again."""
+    return legal_moves_view(s, seat)
+
+
 def legal_moves_view(s: GameState, seat: int) -> list[Move]:
-    """`legal_moves` without the defensive copies, for the core's own read-only use (memoised per state)."""
-    key = ("legal", seat)
-    moves: list[Move] | None = s.memo.get(key)
+    """`legal_moves` without the defensive copies, for the core's own read-only use (memoised per state, under
+    the seat's number)."""
+    moves: list[Move] | None = s.memo.get(seat)
     if moves is None:
         waiting = awaiting(s)
-        moves = s.memo[key] = LEGAL[waiting.kind](s, seat, waiting) if waiting and seat in waiting.seats else []
+        moves = s.memo[seat] = LEGAL[waiting.kind](s, seat, waiting) if waiting and seat in waiting.seats else []
     return moves
 
 
@@ -166,6 +185,8 @@ def is_legal(s: GameState, seat: int, move: Mapping[str, Any]) -> bool:
     """Whether `move` is one of `legal_moves(s, seat)`, value for value and type for type (so `true` is not `1`
     and `1.0` is not `1`): the test `decide` applies, so the two never disagree."""
     candidates: Sequence[Mapping[str, Any]] = legal_moves_view(s, seat)
+    if any(map(is_, candidates, repeat(move))):  # one of the very moves listed (`legal_moves_read_only`)
+        return True
     try:
         candidate = candidates[candidates.index(move)]
     except ValueError:

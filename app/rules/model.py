@@ -19,6 +19,14 @@ from app.rules.config import MAX_PLAYERS, GameConfig
 from app.rules.events import Throw
 
 
+def own_dict(obj: T) -> T:
+    """Give a new state (or player) a dict of its own before its fields are written. Otherwise CPython keeps the
+    names of the first fields written as keys shared by every object of the class, and then reserves room for
+    them in each new object — which `replace` and `successor` throw away at once for the dict they copy."""
+    object.__setattr__(obj, "__dict__", {})
+    return obj
+
+
 @dataclass(frozen=True, slots=True)
 class Parcel:
     owner: int | None = None
@@ -64,6 +72,9 @@ class PlayerState:
     no_duel_chips: int = 0  # Gold & Guns: the yellow Singer's chips not yet placed this round (RULING G9)
     horses: int = 0  # Big Box: horses bought at Wages, 1 VP each at the end (RULING X6)
     copied: str | None = None  # Big Box: the card the Newspaper Boy's holder copies this round (RULING X2)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> PlayerState:
+        return own_dict(super().__new__(cls))
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,12 +204,16 @@ class GameState:
     # Per seat, how many events of the log only that seat may know of (`events.private_to`): every other
     # viewer counts the log without them (`view.visible_seq`).
     private_events: Mapping[int, int] = field(default_factory=dict)
-    # Answers computed from this (immutable) state, such as the awaited decision and the legal moves; never
-    # copied to a new state, never compared.
+    # Answers computed from this (immutable) state, such as the awaited decision and the legal moves (under each
+    # seat's number; every other answer under its name); never copied to a new state, never compared.
     memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
     # Answers about the parcels alone or the roads alone (`about_parcels`, `about_roads`), each kept with the
-    # tuple or set it was worked out from; a new state starts with its parent's, never compared.
+    # tuple or set it was worked out from; a new state starts with a copy of its parent's (`replace`) or, in the
+    # fold, shares it (`successor`); never compared.
     kept: dict[Any, tuple[Any, Any]] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> GameState:
+        return own_dict(super().__new__(cls))
 
     @property
     def status(self) -> str:
@@ -266,11 +281,14 @@ def replace(obj: T, **changes: Any) -> T:
 
 def successor(s: GameState, seq: int) -> GameState:
     """A copy of `s` at `seq`, for the fold to write its event into: `replace(s, seq=seq)` without the generic
-    path's look-ups (the fold makes one for every event of every game, so this is the core's most frequent copy)."""
+    path's look-ups (the fold makes one for every event of every game, so this is the core's most frequent copy).
+
+    The copy shares its parent's kept answers rather than copying them: each answer is checked against the very
+    part it was worked out from before it is used, so states of one line of play (or of branches a search
+    explores) can share one table; a branch only replaces an answer another branch would work out again."""
     values = s.__dict__.copy()
     values["seq"] = seq
     values["memo"] = {}
-    values["kept"] = values["kept"].copy()
     new = object.__new__(GameState)
     object.__setattr__(new, "__dict__", values)
     return new

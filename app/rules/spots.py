@@ -1,8 +1,8 @@
 """Where a cowboy may go and which parcels a player may claim: the moves the placement lists, and with them the
 Doctor's patients (RULING G11), the Settler's parcel and A New Beginning's parcel picks.
 
-The moves are listed at almost every decision, so they are built once here as shared rows that are never handed
-out (`legal.legal_moves` returns copies).
+The moves are listed at almost every decision, so they are built once here as shared rows that are never changed:
+`legal.legal_moves` hands out copies, `legal.legal_moves_read_only` the rows themselves to callers that only read.
 """
 
 from __future__ import annotations
@@ -107,6 +107,21 @@ def _land_rows(parcels: tuple[Parcel, ...]) -> tuple[Rows, Rows]:
         Rows(tuple(BUY_AHEAD_ON_PARCEL[i] for i in land), position)
 
 
+class Board(NamedTuple):
+    """What the board alone tells the placement, worked out once per board (`about_parcels`): the moves onto the
+    owner-free land, plainly and with the purchase answered ahead, and the parcels a cowboy may go to for a duel —
+    the buildings to attack or defend, then the outlaws' parcels."""
+
+    on_land: Rows
+    bought_ahead: Rows
+    duels: tuple[int, ...]
+
+
+def _board(parcels: tuple[Parcel, ...]) -> Board:
+    on_land, bought_ahead = _land_rows(parcels)
+    return Board(on_land, bought_ahead, (*attackable_buildings(parcels), *fightable(parcels)))
+
+
 def without(rows: Rows, barred: list[int]) -> list[PlaceCowboy]:
     """The rows' moves but those at the `barred` positions, in order: a copy of the rows and a deletion for each
     barred spot, rather than a test of every spot (most are free at every placement, only the occupied few are
@@ -137,14 +152,15 @@ def cowboy_spots(
         if square in on_squares.position and not may_join(cowboys, seat, SQUARES[square].many, red_sheriff):
             barred.append(on_squares.position[square])
     moves = without(on_squares, barred)
-    on_land, bought_ahead = about_parcels(s, _land_rows)  # owner-free land: to buy it
+    board = about_parcels(s, _board)
+    on_land = board.on_land  # owner-free land: to buy it
     barred = []
     for i, cowboys in spots.items():
         if i in on_land.position and not may_join(cowboys, seat, False, red_sheriff):
             barred.append(on_land.position[i])
     moves += without(on_land, barred)
     if ahead:
-        moves += without(bought_ahead, barred)
+        moves += without(board.bought_ahead, barred)
     # The City Hall: to occupy it, or to challenge its occupant (RULING G2); the white cowboy never (below). With an
     # outlaw on it, to fight the outlaw, as on any outlaw's parcel below (RULING G14).
     if s.city_hall is not None and not s.parcels[s.city_hall].outlaw \
@@ -153,7 +169,7 @@ def cowboy_spots(
     # Buildings: to attack or defend; parcels with an outlaw: to fight it, which is a duel (`001` "How to
     # Fight an Outlaw?", decision D52: the red Sheriff only on his own building).
     heroes = _heroes(s) if "big_box" in s.config.expansions else ()
-    for index in (*about_parcels(s, attackable_buildings), *about_parcels(s, fightable)):
+    for index in board.duels:
         parcel = s.parcels[index]
         if heroes and not parcel.outlaw and (seat in heroes or parcel.owner in heroes):
             continue  # the Heroes attack nobody and nobody attacks them, so nothing is to defend (RULING X5)

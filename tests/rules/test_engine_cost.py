@@ -16,7 +16,7 @@ from collections.abc import Callable
 import pytest
 
 import app.rules.flow as flow
-from app.rules import GameConfig, GameState, legal_moves, new_game, play, replay, to_act
+from app.rules import GameConfig, GameState, legal_moves, legal_moves_read_only, new_game, play, replay, to_act
 from app.rules.board import Edge
 from app.rules.model import Parcel, about_parcels, about_roads, replace
 from app.rules.rng import Rng
@@ -111,6 +111,24 @@ def test_answers_handed_on_give_the_same_legal_moves_as_fresh_ones(variants: dic
             assert legal_moves(s, seat) == legal_moves(fresh, seat)
 
     _random_game(3, seed=11, on_state=compare, variants=variants)
+
+
+@pytest.mark.parametrize("variants", [{}, {"expansions": ["gold_and_guns", "outlaws", "big_box"]}])
+def test_read_only_legal_moves_are_the_legal_moves_and_play_as_their_copies(variants: dict[str, object]) -> None:
+    """`legal_moves_read_only` lists what `legal_moves` lists, in order; a move taken from it as it is (known to
+    `is_legal` by identity) produces the same events and state as its copy, validated value by value."""
+
+    def compare(s: GameState) -> None:
+        for seat in to_act(s):
+            shared, copies = legal_moves_read_only(s, seat), legal_moves(s, seat)
+            assert list(shared) == copies
+            for move, copy in zip(shared[:3], copies[:3], strict=True):
+                assert copy is not move
+                by_identity, after = play(s, seat, move, Rng(5, s.seq))
+                by_value, after_copy = play(s, seat, copy, Rng(5, s.seq))
+                assert by_identity == by_value and after == after_copy
+
+    _random_game(4, seed=8, on_state=compare, variants=variants)
 
 
 def test_the_final_score_is_worked_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
