@@ -75,6 +75,10 @@ STATS = """
     ORDER BY total_exec_time + total_plan_time DESC
 """
 SESSIONS = "SELECT sum(sessions) FROM pg_stat_database"
+TABLES = """
+    SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del FROM pg_stat_user_tables
+    WHERE n_tup_ins + n_tup_upd + n_tup_del > 0 ORDER BY n_tup_ins + n_tup_upd + n_tup_del DESC
+"""
 
 
 @dataclass
@@ -85,6 +89,7 @@ class Measured:
     statements: list[tuple[Any, ...]]  # calls, exec ms, plan ms, rows, plans, query
     cpu: float  # seconds, all of PostgreSQL's processes
     connections: int  # opened meanwhile (each a new backend, its caches cold)
+    tables: list[tuple[Any, ...]]  # name, rows inserted, updated (of which HOT), deleted
 
 
 async def tables(client: httpx.AsyncClient, admin: dict[str, str], pairs: list[dict[str, dict[str, str]]],
@@ -118,16 +123,19 @@ async def script(url: str, libpq: str, games: int, concurrent: int) -> Measured:
         with psycopg.connect(libpq, autocommit=True) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
             conn.execute("SELECT pg_stat_statements_reset()")
+            conn.execute("SELECT pg_stat_reset()")
             sessions = conn.execute(SESSIONS).fetchone()
         cpu = latency.postgres_cpu()
         moves = await tables(client, admin, pairs, games, 1, chooser)
         await asyncio.sleep(SETTLE_SECONDS)
         cpu = latency.postgres_cpu() - cpu
         with psycopg.connect(libpq, autocommit=True) as conn:
+            conn.execute("SELECT pg_stat_force_next_flush()")
             opened = conn.execute(SESSIONS).fetchone()
             rows = conn.execute(STATS).fetchall()
+            written = conn.execute(TABLES).fetchall()
     # Less the bench's own second look.
-    return Measured(moves, rows, cpu, int(opened[0] or 0) - int(sessions[0] or 0) - 1)  # type: ignore[index]
+    return Measured(moves, rows, cpu, int(opened[0] or 0) - int(sessions[0] or 0) - 1, written)  # type: ignore[index]
 
 
 def report(measured: Measured, top: int) -> None:
@@ -140,6 +148,10 @@ def report(measured: Measured, top: int) -> None:
           f"the settling pauses included), {calls / each:.2f} statements ({plans / each:.2f} planned), "
           f"{ms / each:.3f} ms executing and planning them (nested statements counted in their callers too); "
           f"{measured.connections} connections opened")
+    print("rows written per move: " + ", ".join(
+        f"{name} +{ins / each:.2f} ~{upd / each:.2f} (HOT {hot / each:.2f}) -{dele / each:.2f}"
+        for name, ins, upd, hot, dele in measured.tables
+    ))
     print(f"{'calls':>7} {'/move':>6} {'exec ms':>9} {'plan ms':>8} {'rows':>7} {'plans':>6}  statement")
     for count, exec_ms, plan_ms, found, planned, query in rows[:top]:
         text = " ".join(query.split())
