@@ -8,8 +8,10 @@ following the game's live stream with `?moves=true` and posting a seeded random 
 game's end. A first game at each table warms the server up; the statistics are then reset, the measured games
 played, and after a pause for the worker's last run every statement PostgreSQL ran meanwhile is printed by kind:
 calls, calls per move, total execution and planning time, rows, plannings, heaviest first; with the totals per
-move, the CPU all of PostgreSQL's processes spent per move over the measured games (the pauses included), and the
-connections opened meanwhile.
+move, the CPU all of PostgreSQL's processes spent per move over the measured games (the pauses included), the
+connections opened meanwhile, and the rows each table gained, changed (HOT or not) and lost per move (as far as the
+server's connections had reported them). The foreign keys' checks (`SELECT 1 FROM ONLY ... x WHERE "id" = $1 FOR KEY
+SHARE OF x`) share one entry whichever table they name (PostgreSQL 18 gives them all one query id).
 
 Run: `.venv/bin/python bench/move_statements.py [--games 3] [--tables 1] [--top 25]`. Always an embedded
 PostgreSQL of its own (its configuration is changed). Prints figures; asserts nothing.
