@@ -60,10 +60,15 @@ def tracked_database(stack: contextlib.ExitStack) -> str:
     )
     with (pgdata / "postgresql.conf").open("a") as conf:
         conf.write(settings)
-    subprocess.run(
-        [str(POSTGRES_BIN_PATH / "pg_ctl"), "-D", str(pgdata), "-l", str(pgdata / "log"), "-w", "restart"],
-        user=server.system_user, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30,
-    )
+    def pg_ctl(*args: str) -> None:
+        subprocess.run(
+            [str(POSTGRES_BIN_PATH / "pg_ctl"), "-D", str(pgdata), *args], user=server.system_user, check=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30,
+        )
+
+    pg_ctl("-l", str(pgdata / "log"), "-w", "restart")
+    # The wheel stops the server it started, whose process the restart ended: this one is stopped here.
+    stack.callback(pg_ctl, "-m", "fast", "-w", "stop")
     latency.PGDATA.append(str(pgdata))
     url = to_sqlalchemy_url(server.get_uri())
     migrate.upgrade(url)
