@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.notify.messages import ABOUT_AN_AWAITED_DECISION, KINDS, Message, Recipient, default_push
 from app.notify.push_notices import STACKED, TTL, URGENCY, notice, topic
 from app.notify.push_sender import Delivery, PushSender, Subscription
-from app.store.db import Database
+from app.store.db import Database, end_unwritten
 from app.store.tables import Game, Outbox, PushPreference, PushSubscription, Seat, User
 
 log = logging.getLogger(__name__)
@@ -118,6 +118,7 @@ class PushOutbox:
                 )
             ).all()
             if not rows:
+                await end_unwritten(session)
                 return 0, 0
             wanted = [r for r in rows if r.recipient_id is not None and may_push(r.payload.get("message"), r.outcome)]
             # Of several turn notices of one game to one player in the batch, the newest says it all.

@@ -67,7 +67,7 @@ from app.rules.decisions import Decision
 from app.rules.flow import awaiting
 from app.store import event_store
 from app.store.availability import run_forever
-from app.store.db import Database, driver_sql, fetch_all
+from app.store.db import Database, driver_sql, end_unwritten, fetch_all
 from app.store.repository import StateCache
 from app.store.tables import Game, GameEvent, Invitation, NotificationPreference, Outbox, Seat, User, Watcher
 
@@ -316,6 +316,7 @@ class Notifier:
                 )
             ).all()
             if not rows:
+                await end_unwritten(session)
                 return 0
             seats = await _seats_of(session, {game_id for _, game_id, _, _ in rows if game_id is not None})
             wanted: dict[int, list[int]] = {}
@@ -378,6 +379,7 @@ class Notifier:
                     .with_for_update(skip_locked=True)
                 )
                 if row is None:
+                    await end_unwritten(session)
                     break
                 outcome = await self._deliver_one(session, row, now)
                 if outcome not in ("retry", "digest", "deferred"):
@@ -668,6 +670,7 @@ class Notifier:
                     text("SELECT pg_try_advisory_xact_lock(:cls, :key)"), {"cls": DIGEST_LOCK % 2**31, "key": user_id}
                 )
                 if not locked:
+                    await end_unwritten(session)
                     continue
                 items = list(
                     (
@@ -685,6 +688,7 @@ class Notifier:
                     ).all()
                 )
                 if not items:
+                    await end_unwritten(session)
                     continue
                 entries = [{"id": i.id, "game_id": i.game_id, "seq": i.seq, **i.payload} for i in items]
                 await session.execute(

@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.play.accounts import NO_PASSWORD
-from app.store.db import Database
+from app.store.db import Database, end_unwritten
 from app.store.tables import Game, GameResult, RatedGame, Rating, RatingHistory, User
 
 MODEL = PlackettLuce()
@@ -133,6 +133,7 @@ async def rate_once(db: Database, most: int | None = None) -> tuple[int, bool]:
     were committed before that."""
     async with db.session() as session:
         if not await session.scalar(text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": _LOCK}):
+            await end_unwritten(session)
             return 0, False
         pending = (await _pending(session))[:most]
         await _rate_games(session, pending)

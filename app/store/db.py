@@ -182,6 +182,16 @@ class Database:
             self.server = None
 
 
+async def end_unwritten(session: AsyncSession) -> None:
+    """End a transaction that wrote nothing (it found no row to claim) with COMMIT, not with the ROLLBACK a session
+    closed unfinished sends: psycopg forgets every statement it prepared on a connection that rolls back
+    (DEALLOCATE ALL), and each statement's next runs there — a move's recording among them — are then parsed and
+    planned again. Transactions that find nothing to do (most of the mail worker's runs, a rater finding the lock
+    taken) would otherwise do that to a pooled connection time and again. With nothing written, both ends leave
+    the same database and release the same locks."""
+    await session.commit()
+
+
 def _database_error(exc: psycopg.Error, *, invalidated: bool) -> BaseException:
     """`exc` as SQLAlchemy raises the driver's errors, without the statement or its parameters."""
     return DBAPIError.instance(None, None, exc, psycopg.Error, hide_parameters=True, connection_invalidated=invalidated)

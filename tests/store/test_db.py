@@ -1,6 +1,6 @@
 """The embedded PostgreSQL: data survives a restart, and an owner killed by SIGKILL does not leave the server
 running forever (the next owner forgets it and stops the server when done). And the compaction of statements
-written for the driver."""
+written for the driver, and the pooled connections' prepared statements kept past transactions that wrote nothing."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from app.store.db import (
     _is_alive,
     array_literal,
     driver_sql,
+    end_unwritten,
     fetch_all,
     start_embedded,
     to_libpq_url,
@@ -174,3 +175,29 @@ async def test_pool_checkouts_work_past_1024_open_files(db: Database) -> None:
         await asyncio.sleep(0.2)  # the server's goodbye reaches the pooled connection's socket
         async with db.session() as session:
             assert (await session.execute(text("SELECT pg_backend_pid()"))).scalar_one() != backend
+
+
+async def _prepared_after_a_claim_that_found_nothing(db: Database, end: bool) -> int:
+    """How many statements the connection of a transaction has prepared once it is back in the pool, after the
+    transaction ran one statement often enough for psycopg to prepare it, found nothing to lock, and ended with
+    `end_unwritten` (`end`) or as a session closed unfinished ends (ROLLBACK)."""
+    async with db.session() as session:
+        pooled = await (await session.connection()).get_raw_connection()
+        connection = pooled.driver_connection
+        assert isinstance(connection, psycopg.AsyncConnection)
+        for _ in range(6):  # psycopg prepares a statement on its sixth run on a connection (prepare_threshold 5)
+            await session.execute(text("SELECT 1 FROM outbox WHERE id = -1 FOR UPDATE SKIP LOCKED"))
+        if end:
+            await end_unwritten(session)
+    cursor = await connection.execute("SELECT count(*) FROM pg_prepared_statements")
+    found = await cursor.fetchone()
+    await connection.rollback()
+    assert found is not None
+    return int(found[0])
+
+
+async def test_a_transaction_that_wrote_nothing_keeps_its_connections_prepared_statements(db: Database) -> None:
+    # The mail worker's runs that find nothing end this way: the move's recording statement, prepared on the same
+    # pooled connection, stays prepared (psycopg forgets them all when a connection rolls back).
+    assert await _prepared_after_a_claim_that_found_nothing(db, end=True) >= 1
+    assert await _prepared_after_a_claim_that_found_nothing(db, end=False) == 0
