@@ -11,6 +11,7 @@ from app.play.commands import PlayerMove, Undo
 from app.play.profiles import player_record
 from app.play.standing import LEADERBOARD_SIZE, leaderboard
 from app.web.deps import (
+    BEARER,
     ChatDep,
     ClaimedDep,
     CurrentAccount,
@@ -406,7 +407,7 @@ async def export_game(game_id: Id, account: CurrentAccount, positions: Positions
     return export
 
 
-@play_router.get("/games/{game_id}/moves", responses=errors(404, 409))
+@play_router.get("/games/{game_id}/moves", responses=errors(404, 409), openapi_extra=BEARER)
 async def get_moves(game_id: Id, request: Request, claimed: ClaimedDep) -> MovesOut:
     """Every move the caller may submit now, each exactly in the shape POST .../moves accepts."""
     # The common case in one round trip: the sign-in is checked by the statement that reads the head.
@@ -418,7 +419,7 @@ async def get_moves(game_id: Id, request: Request, claimed: ClaimedDep) -> Moves
     return MovesOut.of(await positions.moves(account, game_id))
 
 
-@play_router.post("/games/{game_id}/moves", responses=errors(403, 404, 409, 429))
+@play_router.post("/games/{game_id}/moves", responses=errors(403, 404, 409, 429), openapi_extra=BEARER)
 async def post_move(game_id: Id, body: MoveIn, request: Request, claimed: ClaimedDep) -> MoveOut:
     """Submit a move made against `seq` (409 `stale_seq` if the game moved on; 429 `too_many_moves`, with
     Retry-After, beyond 60 moves of the seat within a minute); errors leave the log alone."""
