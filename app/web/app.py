@@ -82,6 +82,7 @@ from app.web.cross_site import CrossSiteGuard
 from app.web.device import DeviceCookies
 from app.web.fields import CONTROL_CHARACTERS
 from app.web.language import RequestLanguage
+from app.web.move_cycle import SkippedInMoveCycle
 from app.web.security import SESSION_COOKIE, TokenSigner, cookie_session_id
 
 log = logging.getLogger(__name__)
@@ -416,15 +417,17 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.state.devices = DeviceCookies(settings.signing_key(), secure=settings.cookie_secure)
     install_error_handlers(app)
     openapi.install(app)
+    # SkippedInMoveCycle: a move's POST and a live stream made with a bearer token have nothing for these to do.
     app.add_middleware(
-        SessionMiddleware,
+        SkippedInMoveCycle,
+        layer=SessionMiddleware,
         secret_key=settings.signing_key(),
         session_cookie=SESSION_COOKIE,
         same_site="lax",
         https_only=settings.cookie_secure,
         max_age=settings.session_max_age_hours * 3600,
     )
-    app.add_middleware(CrossSiteGuard, cookie_name=SESSION_COOKIE, site_url=settings.base_url)
+    app.add_middleware(SkippedInMoveCycle, layer=CrossSiteGuard, cookie_name=SESSION_COOKIE, site_url=settings.base_url)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(ServerTiming)
     app.add_middleware(SecurityHeaders)
@@ -432,7 +435,7 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     # Pages compress well (the table is ~85 KB of HTML and SVG, a tenth of that gzipped); small answers such as a
     # move's `{"seq"}` stay as they are, and live streams are never compressed (Starlette leaves
     # text/event-stream alone).
-    app.add_middleware(GZipMiddleware, minimum_size=1024)
+    app.add_middleware(SkippedInMoveCycle, layer=GZipMiddleware, minimum_size=1024)
     app.add_middleware(RequestLanguage)
     app.add_middleware(observe.Observe)
     if settings.forwarded_allow_ips:  # outermost: every layer sees the client the trusted proxy names
