@@ -75,7 +75,8 @@ class SharedMessages:
     """Each change as each kind of viewer sees it (a seat, or a spectator; with the seat's moves or without),
     worked out and encoded once for every stream of this process that shows it: a game watched by a thousand
     spectators costs one `seen_by` and one encoding per change, not a thousand. Streams that ask while it is
-    being worked out wait for that one; the newest `size` are kept."""
+    being worked out wait for that one; the newest `size` are kept. When the state is at hand (`Positions.seen_now`)
+    the message is worked out at once, without a task of its own to run and wait for."""
 
     def __init__(self, size: int = 1024) -> None:
         self.size = size
@@ -85,8 +86,14 @@ class SharedMessages:
         key = (change, seat, offer)
         found = self._shown.get(key)
         if found is None:
-            found = self._shown[key] = asyncio.ensure_future(_worked_out(positions, change, seat, offer))
-            found.add_done_callback(lambda done: self._forget_failed(key, done))
+            now = positions.seen_now(change, seat, offer=offer)
+            if now is not None:
+                found = asyncio.get_running_loop().create_future()
+                found.set_result((now, _message(now)))
+            else:
+                found = asyncio.ensure_future(_worked_out(positions, change, seat, offer))
+                found.add_done_callback(lambda done: self._forget_failed(key, done))
+            self._shown[key] = found
             while len(self._shown) > self.size:
                 self._shown.popitem(last=False)
         if found.done():  # the common case: another stream worked it out already

@@ -22,6 +22,9 @@ class CountingPositions:
         self.release = asyncio.Event()
         self.fail = False
 
+    def seen_now(self, change: Change, seat: int | None, *, offer: bool = False) -> Seen | None:
+        return None  # never at hand: every message is worked out by `seen_by`
+
     async def seen_by(self, change: Change, seat: int | None, *, offer: bool = False) -> Seen:
         self.calls.append((change.seq, seat, offer))
         await self.release.wait()
@@ -95,3 +98,20 @@ def test_a_turn_message_stays_one_data_line_whatever_its_strings_hold() -> None:
     lines = _message(seen).split(b"\r\n")
     assert [line.split(b":")[0] for line in lines] == [b"id", b"event", b"data", b"", b""]
     assert json.loads(lines[2].removeprefix(b"data: "))["moves"] == seen.moves
+
+
+class AtHandPositions(CountingPositions):
+    """A process that has every state cached: `seen_now` answers, `seen_by` is never needed."""
+
+    def seen_now(self, change: Change, seat: int | None, *, offer: bool = False) -> Seen | None:
+        return Seen(change, [{"type": "pass"}] if offer and seat is not None else None)
+
+
+async def test_a_state_at_hand_is_shown_at_once_and_shared_like_the_others() -> None:
+    fake = AtHandPositions()
+    messages = SharedMessages()
+    change = Change(7, 14, (1,), "active")
+    seen, message = await messages.shown(cast(Positions, fake), change, 1, True)
+    assert fake.calls == []  # nothing awaited: seen_by was not asked
+    assert seen.moves == [{"type": "pass"}] and _data(message)["moves"] == [{"type": "pass"}]
+    assert (await messages.shown(cast(Positions, fake), change, 1, True))[1] is message
