@@ -141,7 +141,11 @@ class BodyLimit:
 
     def limit_of(self, path: str) -> int:
         """The most bytes a body sent to `path` may hold."""
-        return max([self.limit, *(limit for pattern, limit in self.larger.items() if pattern.match(path))])
+        most = self.limit
+        for pattern, limit in self.larger.items():
+            if limit > most and pattern.match(path):
+                most = limit
+        return most
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

@@ -62,12 +62,15 @@ class Observe:
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 answer["status"] = message["status"]
-                out = [(k, v) for k, v in message.get("headers", ()) if k.lower() != _HEADER]
+                out = []
+                for k, v in message.get("headers", ()):  # one pass: a request's id replaced, a stream seen
+                    name = k.lower()
+                    if name == b"content-type" and v.startswith(b"text/event-stream"):
+                        answer["stream"] = True
+                    if name != _HEADER:
+                        out.append((k, v))
                 out.append((_HEADER, request_id.encode()))
                 message["headers"] = out
-                answer["stream"] = any(
-                    k.lower() == b"content-type" and v.startswith(b"text/event-stream") for k, v in out
-                )
             await send(message)
 
         try:
