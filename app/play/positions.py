@@ -423,11 +423,15 @@ class Positions:
         if state is None or state.seq < change.seq:
             async with self.db.reading() as session:
                 state = await self.cache.load(session, change.game_id, change.seq)
-        awaited = to_act(state)
-        seen = Change(change.game_id, counted(state, seat), awaited, status_of(state))
-        if not offer:
-            return Seen(seen)
-        return Seen(seen, legal_moves(state, seat) if seat is not None and seat in awaited else [])
+        return _seen(state, change.game_id, seat, offer)
+
+    def seen_now(self, change: Change, seat: int | None, *, offer: bool = False) -> Seen | None:
+        """`seen_by` without waiting, when this process has the state at or after `change` cached (the common case
+        of a stream hearing of a move recorded here, whose answer came first); None when it has not."""
+        state = self.cache.get(change.game_id)
+        if state is None or state.seq < change.seq:
+            return None
+        return _seen(state, change.game_id, seat, offer)
 
     async def _current(self, game_id: int) -> tuple[GameSummary, GameState]:
         summary = await self.summary(game_id)
@@ -443,6 +447,15 @@ class Positions:
             async with self.db.reading() as session:
                 state = await self.cache.load(session, game_id, head_seq)
         return state
+
+
+def _seen(state: GameState, game_id: int, seat: int | None, offer: bool) -> Seen:
+    """The head of `state` as `seat` counts it, with `offer` every move the seat may submit there."""
+    awaited = to_act(state)
+    seen = Change(game_id, counted(state, seat), awaited, status_of(state))
+    if not offer:
+        return Seen(seen)
+    return Seen(seen, legal_moves(state, seat) if seat is not None and seat in awaited else [])
 
 
 def _view_of(summary: GameSummary, state: GameState, seat: int | None, *, past: bool = False) -> dict[str, Any]:

@@ -23,15 +23,21 @@ def _header(scope: Scope, name: bytes) -> str:
 
 
 def browser_language(scope: Scope) -> str:
-    """The request's language before the account is known: the switcher's cookie, else Accept-Language."""
+    """The request's language before the account is known: the switcher's cookie, else Accept-Language. A request
+    without either header (a program's, such as every move of a client of the API) parses neither."""
+    cookies, accepted = _header(scope, b"cookie"), _header(scope, b"accept-language")
+    return (cookies and _chosen(cookies)) or (accepted and i18n.negotiate(accepted)) or i18n.DEFAULT
+
+
+def _chosen(cookies: str) -> str | None:
+    """The supported language the switcher's cookie names in a Cookie header, if any."""
     cookie = SimpleCookie()
     try:
-        cookie.load(_header(scope, b"cookie"))
+        cookie.load(cookies)
     except CookieError:  # a malformed Cookie header only loses the choice
-        cookie = SimpleCookie()
+        return None
     chosen = cookie.get(COOKIE)
-    return (chosen and i18n.supported(chosen.value)) or i18n.negotiate(_header(scope, b"accept-language")) \
-        or i18n.DEFAULT
+    return i18n.supported(chosen.value) if chosen else None
 
 
 class RequestLanguage:

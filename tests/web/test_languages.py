@@ -12,6 +12,7 @@ import pytest
 from conftest import Api
 
 import app.i18n as i18n
+from app.web.language import browser_language
 from tests.support import assert_error, english_left
 from tests.web.test_pages import csrf_of, signed_in
 
@@ -172,3 +173,19 @@ async def test_a_refused_variant_speaks_the_callers_language(
     r = await client.post("/api/v1/games", json={"name": "Six", "seats": 6},
                           headers={**admin.headers, "Accept-Language": language})
     assert assert_error(r, 422, "invalid_variant")["message"] == message
+
+
+@pytest.mark.parametrize(
+    ("headers", "language"),
+    [
+        ([], "en"),  # a program's request: neither header
+        ([(b"accept-language", b"fr-CA, en;q=0.5")], "fr"),
+        ([(b"cookie", b"lang=es"), (b"accept-language", b"fr")], "es"),  # the switcher's choice beats the browser's
+        ([(b"cookie", b'lang="es'), (b"accept-language", b"fr")], "fr"),  # a malformed Cookie loses only the choice
+        ([(b"cookie", b"other=1")], "en"),
+    ],
+)
+def test_the_browser_language_is_the_cookies_else_the_browsers_else_english(
+    headers: list[tuple[bytes, bytes]], language: str
+) -> None:
+    assert browser_language({"type": "http", "headers": headers}) == language

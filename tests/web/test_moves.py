@@ -51,6 +51,7 @@ async def test_the_awaited_player_plays_the_first_legal_move(api: Api, client: h
     assert r.status_code == 200, r.text
     new_seq = r.json()["seq"]
     assert new_seq > game["seq"]
+    assert r.headers["content-type"] == "application/json" and r.content == b'{"seq":%d}' % new_seq
     summary = (await client.get(f"/api/v1/games/{gid}", headers=other.headers)).json()
     assert summary["seq"] == new_seq
     state = (await client.get(f"/api/v1/games/{gid}/state", headers=awaited.headers)).json()

@@ -7,10 +7,11 @@ import json
 from typing import Any, cast
 
 import pytest
+from sse_starlette import ServerSentEvent
 
 from app.play.bus import Change
 from app.play.positions import Positions, Seen
-from app.web.stream import SharedMessages
+from app.web.stream import SharedMessages, _message
 
 
 class CountingPositions:
@@ -20,6 +21,9 @@ class CountingPositions:
         self.calls: list[tuple[int, int | None, bool]] = []
         self.release = asyncio.Event()
         self.fail = False
+
+    def seen_now(self, change: Change, seat: int | None, *, offer: bool = False) -> Seen | None:
+        return None  # never at hand: every message is worked out by `seen_by`
 
     async def seen_by(self, change: Change, seat: int | None, *, offer: bool = False) -> Seen:
         self.calls.append((change.seq, seat, offer))
@@ -80,3 +84,34 @@ async def test_the_memo_keeps_the_newest_changes_only() -> None:
     for seq in (1, 2, 3, 1):
         await messages.shown(cast(Positions, fake), Change(7, seq, (0,), "active"), None, False)
     assert [seq for seq, _, _ in fake.calls] == [1, 2, 3, 1]
+
+
+def test_a_turn_message_is_framed_as_sse_starlette_frames_it_with_compact_json() -> None:
+    seen = Seen(Change(7, 12, (1,), "active"), [{"type": "buy_parcel", "x": 3, "y": 4}, {"type": "pass"}])
+    data = '{"seq":12,"to_act":[1],"status":"active","moves":[{"type":"buy_parcel","x":3,"y":4},{"type":"pass"}]}'
+    assert _message(seen) == ServerSentEvent(data=data, event="turn", id="12").encode()
+    assert json.loads(data) == {"seq": 12, "to_act": [1], "status": "active", "moves": seen.moves}
+
+
+def test_a_turn_message_stays_one_data_line_whatever_its_strings_hold() -> None:
+    seen = Seen(Change(7, 3, (0,), "active"), [{"type": "say", "text": "a\nb\r\nc\u2028d é"}])
+    lines = _message(seen).split(b"\r\n")
+    assert [line.split(b":")[0] for line in lines] == [b"id", b"event", b"data", b"", b""]
+    assert json.loads(lines[2].removeprefix(b"data: "))["moves"] == seen.moves
+
+
+class AtHandPositions(CountingPositions):
+    """A process that has every state cached: `seen_now` answers, `seen_by` is never needed."""
+
+    def seen_now(self, change: Change, seat: int | None, *, offer: bool = False) -> Seen | None:
+        return Seen(change, [{"type": "pass"}] if offer and seat is not None else None)
+
+
+async def test_a_state_at_hand_is_shown_at_once_and_shared_like_the_others() -> None:
+    fake = AtHandPositions()
+    messages = SharedMessages()
+    change = Change(7, 14, (1,), "active")
+    seen, message = await messages.shown(cast(Positions, fake), change, 1, True)
+    assert fake.calls == []  # nothing awaited: seen_by was not asked
+    assert seen.moves == [{"type": "pass"}] and _data(message)["moves"] == [{"type": "pass"}]
+    assert (await messages.shown(cast(Positions, fake), change, 1, True))[1] is message
