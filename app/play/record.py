@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.play.bus import CHANNEL, Change
 from app.play.results import leaver_place, places
 from app.rules import Event, GameState, private_to, to_act
-from app.store.db import DriverConnection, array_literal, driver_sql, fetch_all
+from app.store.db import DriverConnection, array_literal, driver_sql, fetch_all, untyped
 
 
 def status_of(state: GameState) -> Literal["active", "finished"]:
@@ -113,7 +113,9 @@ class Outcome:
 
 # Written for the driver (`%(name)s` parameters, see `fetch_all`), and compacted (`driver_sql`) so that psycopg
 # keeps its parsed form. Parameters are cast where PostgreSQL could not infer their type (arrays, and values that
-# may be NULL); every array is sent as its text form (`array_literal`) and cast here.
+# may be NULL); every array is sent as its text form (`array_literal`) and cast here. Every integer is sent as its
+# text form too, untyped like a NULL (`untyped`): psycopg prepares a statement per set of parameter types, and a
+# move that times out, can be undone or hands a seat over would otherwise be planned anew each time.
 _WRITE = """
     WITH moved AS (
         UPDATE games AS g
@@ -276,45 +278,45 @@ def _parameters(o: Outcome) -> dict[str, Any]:
     winner = o.after.winner if o.ends_game else None
     result_places = places(o.after.scores, winner) if winner is not None else []
     return {
-        "game_id": o.game_id,
-        "expected_seq": o.expected_seq,
-        "new_seq": o.new_seq,
+        "game_id": untyped(o.game_id),
+        "expected_seq": untyped(o.expected_seq),
+        "new_seq": untyped(o.new_seq),
         "status": status,
         "to_act": array_literal(awaited),
         "now": o.now,
-        "expired_seat": o.actor if o.by_clock else None,
-        "actor": o.actor,
+        "expired_seat": untyped(o.actor if o.by_clock else None),
+        "actor": untyped(o.actor),
         "timed_out": o.by_clock or o.for_absent,
         "marked_bot": o.by_bot and (o.by_clock or o.for_absent),
-        "bot_seat": o.actor if o.bot_turn else None,
+        "bot_seat": untyped(o.actor if o.bot_turn else None),
         "seqs": array_literal(range(o.expected_seq + 1, o.new_seq + 1)),
         "types": array_literal(str(event["type"]) for event in o.events),
         "datas": array_literal(json.dumps({k: v for k, v in event.items() if k != "type"}) for event in o.events),
         "clocks": not o.private,
         "private": o.private,
-        "undo_seat": o.actor if o.undoable else None,
-        "undo_events": len(o.events) if o.undoable else None,
+        "undo_seat": untyped(o.actor if o.undoable else None),
+        "undo_events": untyped(len(o.events) if o.undoable else None),
         "restart": array_literal(restart),
-        "back_seat": o.actor if o.clock_back else None,
+        "back_seat": untyped(o.actor if o.clock_back else None),
         "keep": array_literal(seat for seat in awaited if seat not in restart),
-        "reset_seat": handover_seat if o.handover else (None if o.by_clock or o.for_absent else o.actor),
-        "timed_out_seat": o.actor if o.by_clock else None,
-        "handover_seat": handover_seat,
-        "handover_user": handover_user,
+        "reset_seat": untyped(handover_seat if o.handover else (None if o.by_clock or o.for_absent else o.actor)),
+        "timed_out_seat": untyped(o.actor if o.by_clock else None),
+        "handover_seat": untyped(handover_seat),
+        "handover_user": untyped(handover_user),
         "kinds": array_literal(kind for kind, _, _, _ in outbox),
         "recipients": array_literal(recipient for _, recipient, _, _ in outbox),
         "ats": array_literal(at for _, _, at, _ in outbox),
         "payloads": array_literal(json.dumps(payload) for _, _, _, payload in outbox),
-        "mover": o.mover,
-        "move_cap": o.move_cap,
+        "mover": untyped(o.mover),
+        "move_cap": untyped(o.move_cap),
         "sign_in_key": o.sign_in.key if o.sign_in else None,
         "sign_in_kind": o.sign_in.kind if o.sign_in else None,
-        "sign_in_user": o.sign_in.user_id if o.sign_in else None,
+        "sign_in_user": untyped(o.sign_in.user_id if o.sign_in else None),
         "window": MOVE_WINDOW,
         "result_seats": array_literal(range(len(result_places))),
         "result_places": array_literal(result_places),
         "result_scores": array_literal(json.dumps(dict(score)) for score in o.after.scores) if result_places else "{}",
-        "leaver_place": leaver_place(len(o.after.players)),
+        "leaver_place": untyped(leaver_place(len(o.after.players))),
         "channel": CHANNEL,
         "notice": Change(
             o.game_id, o.new_seq, tuple(awaited), status, o.actor if o.private else None, handover_seat

@@ -233,6 +233,17 @@ def _array_element(value: ArrayElement) -> str:
     return '"' + written.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def untyped(value: int | None) -> str | None:
+    """`value` as its text form, for a parameter the statement gives its type: psycopg sends such a string
+    untyped, as it sends NULL, whereas it sends an int as int2, int4 or int8 by its size. psycopg keys a
+    prepared statement by the parameters' types too, so a statement whose integers are all sent this way is
+    prepared once, whichever of them are NULL and however large the others are. A boolean is refused: its
+    text form is no integer's."""
+    if isinstance(value, bool):
+        raise TypeError("a boolean is no untyped integer")
+    return None if value is None else str(value)
+
+
 async def fetch_all(on: AsyncSession | DriverConnection, sql: str, params: Mapping[str, Any]) -> list[Row]:
     """The rows of one statement written for the driver (psycopg's `%(name)s` parameters), run on a connection
     from `Database.driver`, or inside a session's transaction."""

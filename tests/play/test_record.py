@@ -4,20 +4,22 @@ changes nothing at all — log, head, outbox and notice alike. Of writers that r
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
+import psycopg
 import pytest
 from psycopg._queries import MAX_CACHED_STATEMENT_LENGTH
 from sqlalchemy import func, select
 
 from app.play.head import HEAD
-from app.play.record import _RECORD, Outcome, record
+from app.play.record import _RECORD, Outcome, SignInCheck, record
 from app.play.service import GameService
 from app.play.sessions import _ACCOUNT_OF
 from app.rules import GameConfig, GameState, decide, legal_moves, new_game, replay, to_act
 from app.rules.fairness import seed_bytes
 from app.store import event_store
-from app.store.db import Database
+from app.store.db import Database, to_libpq_url
 from app.store.tables import Game, Outbox
 from tests.notify.conftest import now
 
@@ -106,6 +108,34 @@ async def test_of_writers_that_read_the_same_head_one_wins(service: GameService)
 async def test_recording_for_a_missing_game_changes_nothing(service: GameService) -> None:
     async with service.db.autocommit() as session:
         assert not await record(session, _setup(424242))
+
+
+async def test_every_kind_of_move_reuses_one_prepared_recording_statement(service: GameService) -> None:
+    # psycopg prepares a statement on its sixth run with the same parameter types on a connection (its
+    # prepare_threshold, 5); NULLs and integers of other sizes count as other types. Nine moves of as many kinds,
+    # each run once (for a game that does not exist: the statement runs, and writes nothing), are prepared only
+    # if they all send the same types.
+    decision = _decision(_setup(424242))
+    seat = decision.actor
+    assert seat is not None
+    kinds = [
+        replace(decision, actor=None),  # the server's own (a game's setup)
+        decision,
+        replace(decision, undoable=True),
+        replace(decision, by_clock=True, by_bot=True),
+        replace(decision, bot_turn=True, for_absent=True),
+        replace(decision, mover=7, move_cap=30, sign_in=SignInCheck("key", "bearer", 7)),
+        replace(decision, handover=(seat, 70_000), quiet=True),
+        replace(decision, clock_back=True, expected_seq=40_000),  # a head past int2
+        replace(decision, game_id=12),  # an id within int2
+    ]
+    async with await psycopg.AsyncConnection.connect(to_libpq_url(service.db.url), autocommit=True) as connection:
+        for outcome in kinds:
+            assert not await record(connection, outcome)
+        cursor = await connection.execute(
+            "SELECT generic_plans + custom_plans FROM pg_prepared_statements WHERE statement LIKE 'WITH moved AS %'"
+        )
+        assert await cursor.fetchall() == [(len(kinds) - 5,)]  # one statement, run prepared from the sixth move on
 
 
 @pytest.mark.parametrize("statement", [_RECORD, HEAD, _ACCOUNT_OF], ids=["record", "head", "sign-in"])

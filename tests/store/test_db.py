@@ -32,6 +32,7 @@ from app.store.db import (
     start_embedded,
     to_libpq_url,
     to_sqlalchemy_url,
+    untyped,
 )
 
 OWNER = textwrap.dedent(
@@ -128,6 +129,21 @@ async def test_array_literals_read_back_as_the_arrays_psycopg_would_send(db: Dat
             [(same, read)] = await fetch_all(connection, sql, {"literal": array_literal(values), "native": values})
             assert same, (kind, values, read)
             assert read == ([json.loads(v) for v in values] if kind == "jsonb[]" else values)
+
+
+async def test_untyped_integers_read_back_as_sent(db: Database) -> None:
+    """An integer sent as its text form (`untyped`, as the recording statement sends its integers) is read by
+    PostgreSQL as the integer it is, of any size the column holds, and None as NULL."""
+    async with db.driver() as connection:
+        for value in (0, -7, 2**15, 2**31 - 1, None):
+            [(read,)] = await fetch_all(connection, "SELECT CAST(%(n)s AS integer)", {"n": untyped(value)})
+            assert read == value
+
+
+def test_untyped_integers_refuse_booleans() -> None:
+    """A boolean is an int to Python, but its text form is no integer's: refused, never sent."""
+    with pytest.raises(TypeError):
+        untyped(True)
 
 
 def test_array_literals_refuse_what_they_cannot_write() -> None:
