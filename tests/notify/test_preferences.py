@@ -9,6 +9,8 @@ from datetime import timedelta
 import httpx
 import httpx_sse
 from conftest import Api, live_server
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.notify import presence
 from app.notify.preferences import UnsubscribeLinks
@@ -130,6 +132,12 @@ async def test_no_turn_mail_while_the_player_watches_the_game_and_at_most_one_an
     assert len(smtp.inbox.to("bob@example.com")) == 2
 
 
+async def _watchers(session: AsyncSession) -> str:
+    """Every watcher row, for the message of a failed presence check (which row is there, if any, tells why)."""
+    rows = (await session.execute(text("SELECT game_id, user_id, expires_at, now() FROM watchers"))).all()
+    return f"watchers (game, user, expires, database's now): {[tuple(row) for row in rows]}"
+
+
 async def test_the_live_stream_records_presence_across_instances(
     api: Api, service: GameService, mail_settings: object
 ) -> None:
@@ -144,7 +152,7 @@ async def test_the_live_stream_records_presence_across_instances(
         async for _ in source.aiter_sse():
             break
         async with service.db.reading() as session:
-            assert await presence.is_watching(session, table.id, bob.id, now())
+            assert await presence.is_watching(session, table.id, bob.id, now()), await _watchers(session)
     async with service.db.reading() as session:
         for _ in range(50):
             if not await presence.is_watching(session, table.id, bob.id, now()):
