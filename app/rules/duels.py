@@ -60,13 +60,15 @@ def city_hall_contenders(s: GameState) -> list[int]:
 
 def purchase_singles(s: GameState, seat: int) -> tuple[int, ...]:
     """The parcels where only `seat`'s cowboy stands: the purchases awaiting their decision, in parcel order."""
-    return lone_buyers(s).get(seat, ())
+    found = s.memo.get("purchases")  # `_purchases`'s memo, read here: asked several times a purchase
+    return (found or _purchases(s))[1].get(seat, ())
 
 
 def lone_buyers(s: GameState) -> dict[int, tuple[int, ...]]:
     """Each seat with a parcel where only its cowboy stands, and those parcels (`purchase_singles`); memoised per
     state, as the flow, the legal moves and the purchase answered ahead all ask."""
-    return _purchases(s)[1]
+    found = s.memo.get("purchases")
+    return (found or _purchases(s))[1]
 
 
 def _purchases(s: GameState) -> tuple[dict[int, list[int]], dict[int, tuple[int, ...]]]:

@@ -41,6 +41,7 @@ from app.rules.draft import (
     clear_square,
     duel_outcome,
     evolve,
+    fold,
     gain,
     index_of,
     remove_cowboys,
@@ -117,9 +118,7 @@ def replay(events: Iterable[Event], state: GameState | None = None) -> GameState
         start = 1
     undos = [i for i in range(start, len(log)) if log[i]["type"] == "move_undone"]
     if not undos:
-        for event in islice(log, start, None):
-            state = evolve(state, event)
-        return state
+        return fold(state, islice(log, start, None))
     return _replay_with_undos(log, start, state, undos)
 
 
@@ -186,9 +185,11 @@ def _centre_placed(s: GameState, e: CentrePlaced) -> GameState:
 
 @handles("mountains_placed")
 def _mountains_placed(s: GameState, e: MountainsPlaced) -> GameState:
+    parcels = list(s.parcels)  # one copy of the board for them all
     for spot in e["parcels"]:
-        s = set_parcel(s, index_of(spot), content="mountain")
-    return s
+        index = index_of(spot)
+        parcels[index] = model_replace(parcels[index], content="mountain")
+    return replace(s, parcels=tuple(parcels))
 
 
 @handles("construction_refilled")

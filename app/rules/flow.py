@@ -392,7 +392,11 @@ def _next_step(s: GameState) -> Step:
 
 
 def awaiting(s: GameState) -> Awaiting | None:
-    step = next_step(s)
+    """The decision awaited now, if any (`next_step`'s answer, read from the state's memo when it is there: asked
+    several times of every state a decision is awaited in)."""
+    step = s.memo.get("next", _UNKNOWN)
+    if step is _UNKNOWN:
+        step = next_step(s)
     return step if type(step) is Awaiting else None
 
 

@@ -297,8 +297,14 @@ def successor(s: GameState, seq: int) -> GameState:
 def about_parcels(s: GameState, question: Callable[[tuple[Parcel, ...]], T]) -> T:
     """`question(s.parcels)`, worked out once per board: states made one from another share their parcels until
     a parcel changes, so placement, purchases and construction ask their questions of the board once, not at
-    every decision. The answer is shared by those states: read it, never change it."""
-    return _kept(s, s.parcels, question)
+    every decision. The answer is shared by those states: read it, never change it. (`_kept`, written out: the
+    placement and the purchases ask several times a decision.)"""
+    parcels = s.parcels
+    entry = s.kept.get(question)
+    if entry is None or entry[0] is not parcels:
+        entry = s.kept[question] = (parcels, question(parcels))
+    answer: T = entry[1]
+    return answer
 
 
 def about_roads(s: GameState, question: Callable[[frozenset[Edge]], T]) -> T:
