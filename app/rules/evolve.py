@@ -246,39 +246,40 @@ def _next_turn(s: GameState, after: int) -> int | None:
 @handles("cowboy_placed")
 def _cowboy_placed(s: GameState, e: CowboyPlaced) -> GameState:
     seat = e["seat"]
-    changes: dict[str, Any] = {"turn": _next_turn(s, seat)}  # placing changes nobody's "passed"
+    draft = s.__dict__  # written into directly: this is the most frequent event
+    draft["turn"] = _next_turn(s, seat)  # placing changes nobody's "passed"
     # The white cowboy and the red Singer's are not part of the personal reserve (RULING B6, `001` "Singer").
     if "singer" in e:
         cowboy = SINGER_COWBOYS[seat]
-        changes["singer_cowboy"] = False
+        draft["singer_cowboy"] = False
     elif "dynamite" in e:  # a chip goes with it (RULING G7): on one's own mine it triples the mine as well
         cowboy = DYNAMITE_COWBOYS[seat]
         p = s.players[seat]
-        changes["players"] = with_player(s.players, seat, cowboys=p.cowboys - 1, dynamite=p.dynamite - 1)
+        update_player(s, seat, cowboys=p.cowboys - 1, dynamite=p.dynamite - 1)
         if "x" in e and s.parcels[index_of(e)].owner == seat and s.parcels[index_of(e)].content == "mine":
-            changes["dynamite_mines"] = s.dynamite_mines | {index_of(e)}
+            draft["dynamite_mines"] = s.dynamite_mines | {index_of(e)}
     elif "no_duel" in e:  # one of the player's own cowboys, with one of the yellow Singer's chips (RULING G9)
         cowboy = NO_DUEL_COWBOYS[seat]
         p = s.players[seat]
-        changes["players"] = with_player(s.players, seat, cowboys=p.cowboys - 1, no_duel_chips=p.no_duel_chips - 1)
+        update_player(s, seat, cowboys=p.cowboys - 1, no_duel_chips=p.no_duel_chips - 1)
     else:
         cowboy = COWBOYS[seat, e.get("white", False)]
         if cowboy.white:
-            changes["white_cowboy"] = False
+            draft["white_cowboy"] = False
         else:
-            changes["players"] = with_player(s.players, seat, cowboys=s.players[seat].cowboys - 1)
+            update_player(s, seat, cowboys=s.players[seat].cowboys - 1)
     if "square" in e:
         squares = dict(s.squares)
         squares[e["square"]] = (*squares.get(e["square"], ()), cowboy)
-        changes["squares"] = squares
+        draft["squares"] = squares
     else:
         spots = dict(s.parcel_cowboys)
         index = index_of(e)
         if e.get("buy"):  # the purchase answered ahead goes with the cowboy, through its duel (decision D106)
             cowboy = model_replace(cowboy, buy=True)
         spots[index] = (*spots.get(index, ()), cowboy)
-        changes["parcel_cowboys"] = spots
-    return replace(s, **changes)  # one copy: this is the most frequent event
+        draft["parcel_cowboys"] = spots
+    return s
 
 
 @handles("player_passed")

@@ -366,7 +366,7 @@ def next_step(s: GameState) -> Step:
     if step is not _UNKNOWN:
         return step
     step = _next_step(s)
-    if isinstance(step, Awaiting) or step is None:
+    if type(step) is Awaiting or step is None:
         s.memo["next"] = step
     return step
 
