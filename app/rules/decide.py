@@ -86,7 +86,7 @@ def advance(s: GameState, rng: Rng, answers: Answers = ASK) -> tuple[list[Event]
         step = next_step(s)
         if step is None:
             return produced, s
-        if type(step) is Awaiting:  # a plain test: a step is a function, an Awaiting or nothing
+        if isinstance(step, Awaiting):
             made = automatic_move(s, step, answers)
             if made is None:
                 return produced, s

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import islice
-from typing import Any
 
 import app.rules.families  # noqa: F401  (every family registers its events' effects before one is applied)
 from app.rules.board import PARCELS, SIDES, parcel_index
@@ -49,7 +48,6 @@ from app.rules.draft import (
     set_parcel,
     square_done,
     update_player,
-    with_player,
 )
 from app.rules.events import (
     ActionDeclined,
