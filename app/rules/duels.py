@@ -83,7 +83,10 @@ def _purchases(s: GameState) -> tuple[dict[int, list[int]], dict[int, tuple[int,
     for index in sorted(on):  # plain loops over the numbers sorted (not the pairs)
         cowboys = on[index]
         if cowboys and parcels[index].content not in BUILDINGS and not parcels[index].outlaw:
-            seats = spots[index] = duelling_seats(cowboys)
+            if len(cowboys) == 1:  # `duelling_seats` of a lone cowboy, without the call: most parcels hold one
+                seats = spots[index] = [] if cowboys[0].singer else [cowboys[0].seat]
+            else:
+                seats = spots[index] = duelling_seats(cowboys)
             if len(seats) == 1:
                 alone[seats[0]] = (*alone.get(seats[0], ()), index)
     found = s.memo["purchases"] = spots, alone

@@ -402,5 +402,7 @@ def awaiting(s: GameState) -> Awaiting | None:
 
 def to_act(s: GameState) -> tuple[int, ...]:
     """The seats whose decision the game awaits now."""
-    waiting = awaiting(s)
-    return waiting.seats if waiting else ()
+    step = s.memo.get("next", _UNKNOWN)  # `awaiting`, written out: asked once a decision by every caller
+    if step is _UNKNOWN:
+        step = next_step(s)
+    return step.seats if type(step) is Awaiting else ()

@@ -92,7 +92,7 @@ def _placement(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
             moves += with_dynamite(s, seat, moves)  # the same places with a dynamite chip (RULING G7)
         if p.no_duel_chips:
             moves += _no_duel_placements(s, seat)
-    if may_place_singer_cowboy(s, seat):
+    if s.singer_cowboy and may_place_singer_cowboy(s, seat):  # only while the red Singer's cowboy waits
         moves.append({"type": "place_singer_cowboy"})
     if s.white_cowboy and s.holds(seat, "sheriff", "yellow"):
         for square in squares:
