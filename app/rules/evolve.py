@@ -85,7 +85,16 @@ from app.rules.events import (
     VpGained,
     WagesPaid,
 )
-from app.rules.model import COWBOYS, DYNAMITE_COWBOYS, NO_DUEL_COWBOYS, SINGER_COWBOYS, GameState, Parcel, PlayerState
+from app.rules.model import (
+    COWBOYS,
+    DYNAMITE_COWBOYS,
+    NO_DUEL_COWBOYS,
+    SINGER_COWBOYS,
+    GameState,
+    Parcel,
+    PlayerState,
+    initial_state,
+)
 from app.rules.model import replace as model_replace
 from app.rules.registry import EFFECTS as _HANDLERS  # noqa: F401  (the table of every effect, for its tests)
 from app.rules.registry import handles
@@ -112,7 +121,7 @@ def replay(events: Iterable[Event], state: GameState | None = None) -> GameState
     if state is None:
         first = log[0]
         assert first["type"] == "game_started", "a log starts with the setup of its game"
-        state = evolve(GameState(config=GameConfig.from_json(first["players"], first["config"])), first)
+        state = evolve(initial_state(GameConfig.from_json(first["players"], first["config"])), first)
         start = 1
     undos = [i for i in range(start, len(log)) if log[i]["type"] == "move_undone"]
     if not undos:

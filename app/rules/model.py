@@ -10,12 +10,12 @@ permanent board, so that the flow can tell from the state alone what happens nex
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Final, TypeVar
 
 from app.rules.board import Edge
 from app.rules.catalog import BASE_CARDS, HOUSES_SUPPLY, PERSONALITIES, TOWNHOUSES_SUPPLY, Side
-from app.rules.config import MAX_PLAYERS, GameConfig
+from app.rules.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from app.rules.events import Throw
 
 
@@ -260,6 +260,19 @@ class GameState:
                      if self.holds(seat, card, colour))
 
 
+def initial_state(config: GameConfig) -> GameState:
+    """`GameState(config=config)`, the state before a game's first event, copied from a template: the dataclass's
+    own `__init__` writes each of its sixty fields through `object.__setattr__` (a replay starts with it). Each
+    field made by a factory gets a value of its own, as `__init__` would give it."""
+    values = _INITIAL.copy()
+    values["config"] = config
+    for name, factory in _FACTORIES:
+        values[name] = factory()
+    new = object.__new__(GameState)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
 def replace(obj: T, **changes: Any) -> T:
     """`dataclasses.replace` for this module's frozen classes, several times faster (the fold calls it for every
     event): a dict-based object is copied with one dict copy, a slotted one field by field. A GameState's memo
@@ -323,6 +336,10 @@ def _kept(s: GameState, part: P, question: Callable[[P], T]) -> T:
 
 T = TypeVar("T")
 P = TypeVar("P")
+_INITIAL: Final = GameState(config=GameConfig(players=MIN_PLAYERS)).__dict__
+_FACTORIES: Final = tuple(
+    (f.name, f.default_factory) for f in fields(GameState) if f.default_factory is not MISSING
+)
 _SLOTS: dict[type, tuple[str, ...]] = {
     cls: tuple(f.name for f in fields(cls)) for cls in (Parcel, Cowboy, PermissionRequest, Construction, Auction)
 }
