@@ -24,7 +24,7 @@ from app.rules.events import (
     PersonalityChosen,
     private_to,
 )
-from app.rules.model import Construction, GameState, PlayerState, successor
+from app.rules.model import Construction, GameState, PlayerState, replace_player, successor
 from app.rules.model import replace as model_replace
 from app.rules.registry import EFFECTS
 
@@ -93,7 +93,7 @@ def update_player(s: GameState, seat: int, **changes: Any) -> GameState:
     """Change one player of the draft (`with_player` written into the draft directly: the effects call this at
     most events)."""
     players = list(s.players)
-    players[seat] = model_replace(players[seat], **changes)
+    players[seat] = replace_player(players[seat], changes)
     s.__dict__["players"] = tuple(players)
     return s
 

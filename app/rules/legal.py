@@ -199,12 +199,13 @@ def legal_moves_read_only(s: GameState, seat: int) -> Sequence[Mapping[str, Any]
     return moves if moves is not None else legal_moves_view(s, seat)
 
 
-def legal_moves_view(s: GameState, seat: int) -> list[Move]:
+def legal_moves_view(s: GameState, seat: int, waiting: Awaiting | None = None) -> list[Move]:
     """`legal_moves` without the defensive copies, for the core's own read-only use (memoised per state, under
-    the seat's number)."""
+    the seat's number); `waiting`: what the state awaits, when the caller knows it already."""
     moves: list[Move] | None = s.memo.get(seat)
     if moves is None:
-        waiting = awaiting(s)
+        if waiting is None:
+            waiting = awaiting(s)
         moves = s.memo[seat] = LEGAL[waiting.kind](s, seat, waiting) if waiting and seat in waiting.seats else []
     return moves
 

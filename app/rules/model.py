@@ -273,6 +273,16 @@ def initial_state(config: GameConfig) -> GameState:
     return new
 
 
+def replace_player(p: PlayerState, changes: Mapping[str, Any]) -> PlayerState:
+    """`replace(p, **changes)` for a player, the changes handed over as they are (the fold changes a player at
+    most events)."""
+    values = p.__dict__.copy()
+    values.update(changes)
+    new = object.__new__(PlayerState)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
 def replace(obj: T, **changes: Any) -> T:
     """`dataclasses.replace` for this module's frozen classes, several times faster (the fold calls it for every
     event): a dict-based object is copied with one dict copy, a slotted one field by field. A GameState's memo
