@@ -85,7 +85,7 @@ def replace(obj: T, **changes: Any) -> T:
 
 def with_player(players: tuple[PlayerState, ...], seat: int, **changes: Any) -> tuple[PlayerState, ...]:
     changed = list(players)
-    changed[seat] = model_replace(players[seat], **changes)
+    changed[seat] = replace_player(players[seat], changes)
     return tuple(changed)
 
 
