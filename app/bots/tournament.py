@@ -13,7 +13,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.bots.base import Bot
-from app.rules import GameConfig, GameState, default_move, legal_moves, new_game, play, player_view, replay, to_act
+from app.rules import (
+    GameConfig,
+    GameState,
+    default_move,
+    legal_moves_read_only,
+    new_game,
+    play,
+    player_view,
+    replay,
+    to_act,
+)
 from app.rules.rng import Rng
 
 Player = Callable[[GameState, int, random.Random], dict[str, Any]]
@@ -24,7 +34,7 @@ def bot_player(bot: Bot) -> Player:
     """A seat played by `bot`: it sees the seat's view and legal moves, never the state itself."""
 
     def move(state: GameState, seat: int, rng: random.Random) -> dict[str, Any]:
-        return bot(player_view(state, seat), legal_moves(state, seat), rng)
+        return bot(player_view(state, seat), legal_moves_read_only(state, seat), rng)  # a bot never changes them
 
     return move
 

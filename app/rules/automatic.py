@@ -61,7 +61,7 @@ def automatic_move(s: GameState, waiting: Awaiting, answers: Answers = ASK) -> t
     """The first awaited seat whose move is made for it, that move and why; None when every awaited seat is to be
     asked."""
     for seat in waiting.seats:
-        moves = legal_moves_view(s, seat)
+        moves = legal_moves_view(s, seat, waiting)
         if answers.only_moves and len(moves) == 1 and not asking_keeps_a_secret(s, seat, moves[0]):
             return seat, moves[0], "only_move"
         answer = ANSWERED.get(waiting.kind)

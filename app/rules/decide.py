@@ -10,7 +10,6 @@ decision it answers registered (`registry.DECLINES`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import islice
 from typing import TYPE_CHECKING, Any, Final, cast
 
 import app.rules.families  # noqa: F401  (every family registers its moves before one is played)
@@ -19,7 +18,7 @@ from app.rules.board import parcel_index
 from app.rules.catalog import BUY_VP_PRICE, CASH_LIMIT_MONEY_PER_VP, PERSONALITIES
 from app.rules.characters import card_gains, on_choosing
 from app.rules.decisions import Awaiting, Decision
-from app.rules.draft import evolve
+from app.rules.draft import fold
 from app.rules.duels import duelling_seats, fight
 from app.rules.dynamite import rerolling_seat
 from app.rules.events import ClaimReason, CowboyPlaced, Event, PersonalityChosen
@@ -74,9 +73,7 @@ def play(
     if not isinstance(move, dict) or not is_legal(s, seat, move):
         raise explain_illegal(s, seat, move, waiting)
     events = _MOVES[move["type"]](s, seat, move, rng, waiting.kind)
-    for event in events:
-        s = evolve(s, event)
-    more, s = advance(s, rng, answers)
+    more, s = advance(fold(s, events), rng, answers)
     return events + more, s
 
 
@@ -104,8 +101,7 @@ def advance(s: GameState, rng: Rng, answers: Answers = ASK) -> tuple[list[Event]
             done = 0
             if type(new) is Folded:  # its first events were folded already, from this very state
                 s, done = new.after, new.done
-        for event in islice(new, done, None):
-            s = evolve(s, event)
+        s = fold(s, new[done:] if done else new)
         produced += new
     raise RuntimeError("the game flow produced too many automatic events")
 

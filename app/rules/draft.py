@@ -24,7 +24,7 @@ from app.rules.events import (
     PersonalityChosen,
     private_to,
 )
-from app.rules.model import Construction, GameState, PlayerState, successor
+from app.rules.model import Construction, GameState, PlayerState, replace_player, successor
 from app.rules.model import replace as model_replace
 from app.rules.registry import EFFECTS
 
@@ -36,10 +36,40 @@ def evolve(s: GameState, event: Event) -> GameState:
     draft = successor(s, s.seq + 1)
     kind = event["type"]
     if kind in PRIVATE_EVENTS:  # `private_to`, asked here only of the few event types it may answer for
-        owner = private_to(event)
-        assert owner is not None
-        replace(draft, private_events={**s.private_events, owner: s.private_events.get(owner, 0) + 1})
+        _count_private(draft, event)
     return EFFECTS[kind](draft, event)
+
+
+def fold(s: GameState, events: Iterable[Event]) -> GameState:
+    """Apply the events in order, as `evolve` does one by one; but the states between them, which nobody is
+    handed, are one draft each event writes on in turn rather than a copy per event (the copy is the fold's
+    largest cost). What was worked out from the draft before its next event (`memo`) is dropped, as a new state's
+    is."""
+    draft: GameState | None = None
+    for event in events:
+        if draft is None:
+            draft = successor(s, s.seq + 1)
+        else:
+            values = draft.__dict__
+            values["seq"] += 1
+            if values["memo"]:
+                values["memo"] = {}
+        kind = event["type"]
+        if kind in PRIVATE_EVENTS:
+            _count_private(draft, event)
+        s = EFFECTS[kind](draft, event)
+        if s is not draft:  # an effect handed back another state, which others may hold: copied for the next
+            draft = None
+    return s
+
+
+def _count_private(draft: GameState, event: Event) -> None:
+    """Count an event only its owner may know of (`events.private_to`), asked only of the few event types it may
+    answer for."""
+    owner = private_to(event)
+    assert owner is not None
+    private = draft.private_events
+    replace(draft, private_events={**private, owner: private.get(owner, 0) + 1})
 
 
 def replace(obj: T, **changes: Any) -> T:
@@ -55,7 +85,7 @@ def replace(obj: T, **changes: Any) -> T:
 
 def with_player(players: tuple[PlayerState, ...], seat: int, **changes: Any) -> tuple[PlayerState, ...]:
     changed = list(players)
-    changed[seat] = model_replace(players[seat], **changes)
+    changed[seat] = replace_player(players[seat], changes)
     return tuple(changed)
 
 
@@ -63,7 +93,7 @@ def update_player(s: GameState, seat: int, **changes: Any) -> GameState:
     """Change one player of the draft (`with_player` written into the draft directly: the effects call this at
     most events)."""
     players = list(s.players)
-    players[seat] = model_replace(players[seat], **changes)
+    players[seat] = replace_player(players[seat], changes)
     s.__dict__["players"] = tuple(players)
     return s
 
@@ -93,7 +123,8 @@ def index_of(e: Mapping[str, Any]) -> int:
 def set_parcel(s: GameState, index: int, **changes: Any) -> GameState:
     parcels = list(s.parcels)
     parcels[index] = model_replace(parcels[index], **changes)
-    return replace(s, parcels=tuple(parcels))
+    s.__dict__["parcels"] = tuple(parcels)  # written into the draft directly, as `update_player` does
+    return s
 
 
 def clear_square(s: GameState, square: str | None) -> GameState:
@@ -124,7 +155,8 @@ def clear_parcel(s: GameState, index: int) -> GameState:
         return s
     spots = dict(s.parcel_cowboys)
     del spots[index]
-    return replace(s, parcel_cowboys=spots)
+    s.__dict__["parcel_cowboys"] = spots  # written into the draft directly: every purchase clears its parcel
+    return s
 
 
 def remove_cowboys(s: GameState, target: Mapping[str, Any], seats: Iterable[int]) -> GameState:

@@ -60,13 +60,15 @@ def city_hall_contenders(s: GameState) -> list[int]:
 
 def purchase_singles(s: GameState, seat: int) -> tuple[int, ...]:
     """The parcels where only `seat`'s cowboy stands: the purchases awaiting their decision, in parcel order."""
-    return lone_buyers(s).get(seat, ())
+    found = s.memo.get("purchases")  # `_purchases`'s memo, read here: asked several times a purchase
+    return (found or _purchases(s))[1].get(seat, ())
 
 
 def lone_buyers(s: GameState) -> dict[int, tuple[int, ...]]:
     """Each seat with a parcel where only its cowboy stands, and those parcels (`purchase_singles`); memoised per
     state, as the flow, the legal moves and the purchase answered ahead all ask."""
-    return _purchases(s)[1]
+    found = s.memo.get("purchases")
+    return (found or _purchases(s))[1]
 
 
 def _purchases(s: GameState) -> tuple[dict[int, list[int]], dict[int, tuple[int, ...]]]:
@@ -81,7 +83,10 @@ def _purchases(s: GameState) -> tuple[dict[int, list[int]], dict[int, tuple[int,
     for index in sorted(on):  # plain loops over the numbers sorted (not the pairs)
         cowboys = on[index]
         if cowboys and parcels[index].content not in BUILDINGS and not parcels[index].outlaw:
-            seats = spots[index] = duelling_seats(cowboys)
+            if len(cowboys) == 1:  # `duelling_seats` of a lone cowboy, without the call: most parcels hold one
+                seats = spots[index] = [] if cowboys[0].singer else [cowboys[0].seat]
+            else:
+                seats = spots[index] = duelling_seats(cowboys)
             if len(seats) == 1:
                 alone[seats[0]] = (*alone.get(seats[0], ()), index)
     found = s.memo["purchases"] = spots, alone

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import islice
-from typing import Any
 
 import app.rules.families  # noqa: F401  (every family registers its events' effects before one is applied)
 from app.rules.board import PARCELS, SIDES, parcel_index
@@ -41,6 +40,7 @@ from app.rules.draft import (
     clear_square,
     duel_outcome,
     evolve,
+    fold,
     gain,
     index_of,
     remove_cowboys,
@@ -48,7 +48,6 @@ from app.rules.draft import (
     set_parcel,
     square_done,
     update_player,
-    with_player,
 )
 from app.rules.events import (
     ActionDeclined,
@@ -86,7 +85,16 @@ from app.rules.events import (
     VpGained,
     WagesPaid,
 )
-from app.rules.model import COWBOYS, DYNAMITE_COWBOYS, NO_DUEL_COWBOYS, SINGER_COWBOYS, GameState, Parcel, PlayerState
+from app.rules.model import (
+    COWBOYS,
+    DYNAMITE_COWBOYS,
+    NO_DUEL_COWBOYS,
+    SINGER_COWBOYS,
+    GameState,
+    Parcel,
+    PlayerState,
+    initial_state,
+)
 from app.rules.model import replace as model_replace
 from app.rules.registry import EFFECTS as _HANDLERS  # noqa: F401  (the table of every effect, for its tests)
 from app.rules.registry import handles
@@ -113,13 +121,11 @@ def replay(events: Iterable[Event], state: GameState | None = None) -> GameState
     if state is None:
         first = log[0]
         assert first["type"] == "game_started", "a log starts with the setup of its game"
-        state = evolve(GameState(config=GameConfig.from_json(first["players"], first["config"])), first)
+        state = evolve(initial_state(GameConfig.from_json(first["players"], first["config"])), first)
         start = 1
     undos = [i for i in range(start, len(log)) if log[i]["type"] == "move_undone"]
     if not undos:
-        for event in islice(log, start, None):
-            state = evolve(state, event)
-        return state
+        return fold(state, islice(log, start, None))
     return _replay_with_undos(log, start, state, undos)
 
 
@@ -186,9 +192,11 @@ def _centre_placed(s: GameState, e: CentrePlaced) -> GameState:
 
 @handles("mountains_placed")
 def _mountains_placed(s: GameState, e: MountainsPlaced) -> GameState:
+    parcels = list(s.parcels)  # one copy of the board for them all
     for spot in e["parcels"]:
-        s = set_parcel(s, index_of(spot), content="mountain")
-    return s
+        index = index_of(spot)
+        parcels[index] = model_replace(parcels[index], content="mountain")
+    return replace(s, parcels=tuple(parcels))
 
 
 @handles("construction_refilled")
@@ -245,39 +253,40 @@ def _next_turn(s: GameState, after: int) -> int | None:
 @handles("cowboy_placed")
 def _cowboy_placed(s: GameState, e: CowboyPlaced) -> GameState:
     seat = e["seat"]
-    changes: dict[str, Any] = {"turn": _next_turn(s, seat)}  # placing changes nobody's "passed"
+    draft = s.__dict__  # written into directly: this is the most frequent event
+    draft["turn"] = _next_turn(s, seat)  # placing changes nobody's "passed"
     # The white cowboy and the red Singer's are not part of the personal reserve (RULING B6, `001` "Singer").
     if "singer" in e:
         cowboy = SINGER_COWBOYS[seat]
-        changes["singer_cowboy"] = False
+        draft["singer_cowboy"] = False
     elif "dynamite" in e:  # a chip goes with it (RULING G7): on one's own mine it triples the mine as well
         cowboy = DYNAMITE_COWBOYS[seat]
         p = s.players[seat]
-        changes["players"] = with_player(s.players, seat, cowboys=p.cowboys - 1, dynamite=p.dynamite - 1)
+        update_player(s, seat, cowboys=p.cowboys - 1, dynamite=p.dynamite - 1)
         if "x" in e and s.parcels[index_of(e)].owner == seat and s.parcels[index_of(e)].content == "mine":
-            changes["dynamite_mines"] = s.dynamite_mines | {index_of(e)}
+            draft["dynamite_mines"] = s.dynamite_mines | {index_of(e)}
     elif "no_duel" in e:  # one of the player's own cowboys, with one of the yellow Singer's chips (RULING G9)
         cowboy = NO_DUEL_COWBOYS[seat]
         p = s.players[seat]
-        changes["players"] = with_player(s.players, seat, cowboys=p.cowboys - 1, no_duel_chips=p.no_duel_chips - 1)
+        update_player(s, seat, cowboys=p.cowboys - 1, no_duel_chips=p.no_duel_chips - 1)
     else:
         cowboy = COWBOYS[seat, e.get("white", False)]
         if cowboy.white:
-            changes["white_cowboy"] = False
+            draft["white_cowboy"] = False
         else:
-            changes["players"] = with_player(s.players, seat, cowboys=s.players[seat].cowboys - 1)
+            update_player(s, seat, cowboys=s.players[seat].cowboys - 1)
     if "square" in e:
         squares = dict(s.squares)
         squares[e["square"]] = (*squares.get(e["square"], ()), cowboy)
-        changes["squares"] = squares
+        draft["squares"] = squares
     else:
         spots = dict(s.parcel_cowboys)
         index = index_of(e)
         if e.get("buy"):  # the purchase answered ahead goes with the cowboy, through its duel (decision D106)
             cowboy = model_replace(cowboy, buy=True)
         spots[index] = (*spots.get(index, ()), cowboy)
-        changes["parcel_cowboys"] = spots
-    return replace(s, **changes)  # one copy: this is the most frequent event
+        draft["parcel_cowboys"] = spots
+    return s
 
 
 @handles("player_passed")

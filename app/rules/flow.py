@@ -366,7 +366,7 @@ def next_step(s: GameState) -> Step:
     if step is not _UNKNOWN:
         return step
     step = _next_step(s)
-    if isinstance(step, Awaiting) or step is None:
+    if type(step) is Awaiting or step is None:
         s.memo["next"] = step
     return step
 
@@ -392,11 +392,17 @@ def _next_step(s: GameState) -> Step:
 
 
 def awaiting(s: GameState) -> Awaiting | None:
-    step = next_step(s)
+    """The decision awaited now, if any (`next_step`'s answer, read from the state's memo when it is there: asked
+    several times of every state a decision is awaited in)."""
+    step = s.memo.get("next", _UNKNOWN)
+    if step is _UNKNOWN:
+        step = next_step(s)
     return step if type(step) is Awaiting else None
 
 
 def to_act(s: GameState) -> tuple[int, ...]:
     """The seats whose decision the game awaits now."""
-    waiting = awaiting(s)
-    return waiting.seats if waiting else ()
+    step = s.memo.get("next", _UNKNOWN)  # `awaiting`, written out: asked once a decision by every caller
+    if step is _UNKNOWN:
+        step = next_step(s)
+    return step.seats if type(step) is Awaiting else ()

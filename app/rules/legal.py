@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 import app.rules.families  # noqa: F401  (every family registers its decisions' moves before they are listed)
 from app.rules.cash_limit import cash_limit
-from app.rules.catalog import BUILDINGS, BUY_VP_PRICE, NO_DUEL_CHIP_SQUARES, PERSONALITIES
+from app.rules.catalog import BUILDINGS, BUY_VP_PRICE, NO_DUEL_CHIP_SQUARES, PERSONALITIES, SQUARES
 from app.rules.characters import may_place_singer_cowboy
 from app.rules.construction import has_property_tile
 from app.rules.decisions import Awaiting, Decision
 from app.rules.duels import purchase_singles, purchase_spots
 from app.rules.dynamite import with_dynamite
 from app.rules.flow import awaiting
-from app.rules.income import is_attackable
-from app.rules.model import GameState
+from app.rules.income import attackable_buildings
+from app.rules.model import GameState, Parcel, about_parcels
 from app.rules.outlaws import estate_duels
 from app.rules.prices import parcel_price
 from app.rules.registry import LEGAL, lists
@@ -30,7 +30,7 @@ from app.rules.registry import LEGAL as MOVES_BY_KIND
 from app.rules.spots import COORDINATES, claimable, cowboy_spots, open_squares, xy
 
 if TYPE_CHECKING:  # the move vocabulary's module brings pydantic; the core needs only its types
-    from app.rules.moves import ChoosePersonality, Move
+    from app.rules.moves import ChoosePersonality, Move, PlaceWhiteCowboy
 
 __all__ = [
     "MOVES_BY_KIND", "cowboy_spots", "is_legal", "legal_moves", "legal_moves_read_only", "legal_moves_view",
@@ -92,23 +92,50 @@ def _placement(s: GameState, seat: int, waiting: Awaiting) -> list[Move]:
             moves += with_dynamite(s, seat, moves)  # the same places with a dynamite chip (RULING G7)
         if p.no_duel_chips:
             moves += _no_duel_placements(s, seat)
-    if may_place_singer_cowboy(s, seat):
+    if s.singer_cowboy and may_place_singer_cowboy(s, seat):  # only while the red Singer's cowboy waits
         moves.append({"type": "place_singer_cowboy"})
     if s.white_cowboy and s.holds(seat, "sheriff", "yellow"):
         for square in squares:
             if not s.squares.get(square):
-                moves.append({"type": "place_white_cowboy", "square": square})
-        for index, parcel in enumerate(s.parcels):
+                moves.append(_WHITE_ON_SQUARE[square])
+        for index, owner, plain, bought_ahead in about_parcels(s, _white_spots):
             if spots.get(index):
                 continue
-            land = parcel.owner is None and not parcel.river and index != s.city_hall and not parcel.outlaw
-            if land or (parcel.owner == seat and parcel.content in BUILDINGS and is_attackable(s, index)):
-                spot = COORDINATES[index]
-                moves.append({"type": "place_white_cowboy", "x": spot["x"], "y": spot["y"]})
-                if land and ahead:
-                    moves.append({"type": "place_white_cowboy", "x": spot["x"], "y": spot["y"], "buy": True})
-    moves.append({"type": "pass"})
+            if owner is None:  # owner-free land, but the City Hall's
+                if index != s.city_hall:
+                    moves += bought_ahead if ahead else plain
+            elif owner == seat:  # the seat's own building, to defend it
+                moves += plain
+    moves.append(_PASS)
     return moves
+
+
+_PASS: Final[Move] = {"type": "pass"}
+# The white cowboy's moves, built once (see `_BUY` below).
+_WHITE_ON_SQUARE: Final[dict[str, Move]] = {
+    square: {"type": "place_white_cowboy", "square": square} for square in SQUARES
+}
+_WHITE_ON_PARCEL: Final[tuple[PlaceWhiteCowboy, ...]] = tuple(
+    {"type": "place_white_cowboy", "x": spot["x"], "y": spot["y"]} for spot in COORDINATES
+)
+_WHITE_BUYING: Final[tuple[PlaceWhiteCowboy, ...]] = tuple(
+    {"type": "place_white_cowboy", "x": spot["x"], "y": spot["y"], "buy": True} for spot in COORDINATES
+)
+
+
+def _white_spots(parcels: tuple[Parcel, ...]) -> tuple[tuple[int, int | None, tuple[Move, ...], tuple[Move, ...]], ...]:
+    """The parcels the white cowboy may go to, once per board, in parcel order (RULING B6): owner-free land off
+    the river without an outlaw (owner None), and the attackable buildings (by owner), each with its moves —
+    plainly, and with the purchase answered ahead (decision D106), which only land takes."""
+    attackable = attackable_buildings(parcels)
+    spots: list[tuple[int, int | None, tuple[Move, ...], tuple[Move, ...]]] = []
+    for index, parcel in enumerate(parcels):
+        plain = (_WHITE_ON_PARCEL[index],)
+        if parcel.owner is None and not parcel.river and not parcel.outlaw:
+            spots.append((index, None, plain, (*plain, _WHITE_BUYING[index])))
+        elif parcel.owner is not None and parcel.content in BUILDINGS and index in attackable:
+            spots.append((index, parcel.owner, plain, plain))
+    return tuple(spots)
 
 
 @lists(Decision.CHOOSE_DUEL)
@@ -168,15 +195,17 @@ def legal_moves_read_only(s: GameState, seat: int) -> Sequence[Mapping[str, Any]
     """`legal_moves` without the copies, for a caller that only reads them and plays one as it is (the simulation,
     a bot's search): the moves the state keeps, so `play` recognises one of them at once instead of comparing it
     with the candidates value by value. Never change them: the state hands the same ones out again."""
-    return legal_moves_view(s, seat)
+    moves: list[Move] | None = s.memo.get(seat)  # `legal_moves_view`'s memo read here: one call less a decision
+    return moves if moves is not None else legal_moves_view(s, seat)
 
 
-def legal_moves_view(s: GameState, seat: int) -> list[Move]:
+def legal_moves_view(s: GameState, seat: int, waiting: Awaiting | None = None) -> list[Move]:
     """`legal_moves` without the defensive copies, for the core's own read-only use (memoised per state, under
-    the seat's number)."""
+    the seat's number); `waiting`: what the state awaits, when the caller knows it already."""
     moves: list[Move] | None = s.memo.get(seat)
     if moves is None:
-        waiting = awaiting(s)
+        if waiting is None:
+            waiting = awaiting(s)
         moves = s.memo[seat] = LEGAL[waiting.kind](s, seat, waiting) if waiting and seat in waiting.seats else []
     return moves
 
@@ -184,7 +213,8 @@ def legal_moves_view(s: GameState, seat: int) -> list[Move]:
 def is_legal(s: GameState, seat: int, move: Mapping[str, Any]) -> bool:
     """Whether `move` is one of `legal_moves(s, seat)`, value for value and type for type (so `true` is not `1`
     and `1.0` is not `1`): the test `decide` applies, so the two never disagree."""
-    candidates: Sequence[Mapping[str, Any]] = legal_moves_view(s, seat)
+    kept: Sequence[Mapping[str, Any]] | None = s.memo.get(seat)  # `legal_moves_view`'s memo, read here
+    candidates: Sequence[Mapping[str, Any]] = legal_moves_view(s, seat) if kept is None else kept
     if any(map(is_, candidates, repeat(move))):  # one of the very moves listed (`legal_moves_read_only`)
         return True
     try:

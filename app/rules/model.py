@@ -10,12 +10,12 @@ permanent board, so that the flow can tell from the state alone what happens nex
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Final, TypeVar
 
 from app.rules.board import Edge
 from app.rules.catalog import BASE_CARDS, HOUSES_SUPPLY, PERSONALITIES, TOWNHOUSES_SUPPLY, Side
-from app.rules.config import MAX_PLAYERS, GameConfig
+from app.rules.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from app.rules.events import Throw
 
 
@@ -260,6 +260,29 @@ class GameState:
                      if self.holds(seat, card, colour))
 
 
+def initial_state(config: GameConfig) -> GameState:
+    """`GameState(config=config)`, the state before a game's first event, copied from a template: the dataclass's
+    own `__init__` writes each of its sixty fields through `object.__setattr__` (a replay starts with it). Each
+    field made by a factory gets a value of its own, as `__init__` would give it."""
+    values = _INITIAL.copy()
+    values["config"] = config
+    for name, factory in _FACTORIES:
+        values[name] = factory()
+    new = object.__new__(GameState)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
+def replace_player(p: PlayerState, changes: Mapping[str, Any]) -> PlayerState:
+    """`replace(p, **changes)` for a player, the changes handed over as they are (the fold changes a player at
+    most events)."""
+    values = p.__dict__.copy()
+    values.update(changes)
+    new = object.__new__(PlayerState)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
 def replace(obj: T, **changes: Any) -> T:
     """`dataclasses.replace` for this module's frozen classes, several times faster (the fold calls it for every
     event): a dict-based object is copied with one dict copy, a slotted one field by field. A GameState's memo
@@ -297,8 +320,14 @@ def successor(s: GameState, seq: int) -> GameState:
 def about_parcels(s: GameState, question: Callable[[tuple[Parcel, ...]], T]) -> T:
     """`question(s.parcels)`, worked out once per board: states made one from another share their parcels until
     a parcel changes, so placement, purchases and construction ask their questions of the board once, not at
-    every decision. The answer is shared by those states: read it, never change it."""
-    return _kept(s, s.parcels, question)
+    every decision. The answer is shared by those states: read it, never change it. (`_kept`, written out: the
+    placement and the purchases ask several times a decision.)"""
+    parcels = s.parcels
+    entry = s.kept.get(question)
+    if entry is None or entry[0] is not parcels:
+        entry = s.kept[question] = (parcels, question(parcels))
+    answer: T = entry[1]
+    return answer
 
 
 def about_roads(s: GameState, question: Callable[[frozenset[Edge]], T]) -> T:
@@ -317,6 +346,10 @@ def _kept(s: GameState, part: P, question: Callable[[P], T]) -> T:
 
 T = TypeVar("T")
 P = TypeVar("P")
+_INITIAL: Final = GameState(config=GameConfig(players=MIN_PLAYERS)).__dict__
+_FACTORIES: Final = tuple(
+    (f.name, f.default_factory) for f in fields(GameState) if f.default_factory is not MISSING
+)
 _SLOTS: dict[type, tuple[str, ...]] = {
     cls: tuple(f.name for f in fields(cls)) for cls in (Parcel, Cowboy, PermissionRequest, Construction, Auction)
 }

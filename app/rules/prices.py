@@ -18,7 +18,7 @@ def parcel_price(s: GameState, index: int) -> int:
     for n in NEIGHBOURS[index]:  # a plain loop: a comprehension is a function made at every call, dearer here
         if parcels[n].content is not None:
             price += 1
-    cap = parcel_price_cap(s)
+    cap = s.memo["price_cap"] if "price_cap" in s.memo else parcel_price_cap(s)  # its memo read here
     return price if cap is None else min(price, cap)
 
 

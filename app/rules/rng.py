@@ -14,6 +14,8 @@ T = TypeVar("T")
 
 
 class Rng:
+    __slots__ = ("_generator", "_seed", "_seq", "draws")  # one is made for every decision
+
     def __init__(self, seed: int, seq: int) -> None:
         self._seed = seed
         self._seq = seq

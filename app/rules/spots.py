@@ -7,8 +7,9 @@ The moves are listed at almost every decision, so they are built once here as sh
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from app.rules.auction import CHIP_SQUARE
 from app.rules.board import parcel_xy
@@ -65,24 +66,43 @@ def _open_squares(round_: int, construction: tuple[str | None, ...]) -> tuple[st
     return tuple(square for square in SQUARES if square not in blocked and square not in empty)
 
 
-def may_join(cowboys: tuple[Cowboy, ...], seat: int, many: bool, red_sheriff: bool) -> bool:
-    """RULING B7: one cowboy per player except on Wages and Road, which take anyone, even beside the white
-    cowboy, because nobody duels there (B6); elsewhere nobody joins the white cowboy (B6); the red Sheriff
-    starts no duel (`000` "Sheriff", red side). The red Singer's cowboy never duels, so the others join as if it
-    were absent, but its player has a cowboy there (decision D43); so does a cowboy with the yellow Singer's chip
-    (RULING G9). One plain pass over the spot: placement asks this of every occupied spot at every decision."""
-    if many:
-        return True
-    rivals = False
-    for c in cowboys:
-        if c.seat == seat:
-            return False
-        if c.singer or c.no_duel:  # the Singer's cowboys never duel: the others join as if they were absent
+def barred(occupied: Mapping[Any, tuple[Cowboy, ...]], position: Mapping[Any, int], seat: int,
+           red_sheriff: bool) -> list[int]:
+    """The positions among the moves listed (`position`, by spot) of the occupied spots `seat` may not join.
+    RULING B7: one cowboy per player except on Wages and Road, which take anyone, even beside the white cowboy,
+    because nobody duels there (B6); elsewhere nobody joins the white cowboy (B6); the red Sheriff starts no duel
+    (`000` "Sheriff", red side). The red Singer's cowboy never duels, so the others join as if it were absent, but
+    its player has a cowboy there (decision D43); so does a cowboy with the yellow Singer's chip (RULING G9).
+
+    One plain pass over the occupied spots, in one call: placement asks this of every occupied spot at every
+    decision."""
+    found: list[int] = []
+    for spot, cowboys in occupied.items():
+        n = position.get(spot)
+        if n is None or spot in _CROWDED:
             continue
-        if c.white:
-            return False
-        rivals = True
-    return not rivals or not red_sheriff
+        rivals = False
+        for c in cowboys:
+            if c.seat == seat:
+                break
+            if c.singer or c.no_duel:  # the Singer's cowboys never duel: the others join as if they were absent
+                continue
+            if c.white:
+                break
+            rivals = True
+        else:
+            if not rivals or not red_sheriff:
+                continue
+        found.append(n)
+    return found
+
+
+_CROWDED: Final = frozenset(square for square, spec in SQUARES.items() if spec.many)  # Wages and Road
+
+
+def may_join(cowboys: tuple[Cowboy, ...], seat: int, red_sheriff: bool) -> bool:
+    """Whether `seat` may join the cowboys on one parcel (`barred`, asked of that spot alone)."""
+    return not barred({None: cowboys}, {None: 0}, seat, red_sheriff)
 
 
 class Rows(NamedTuple):
@@ -103,8 +123,8 @@ def _land_rows(parcels: tuple[Parcel, ...]) -> tuple[Rows, Rows]:
     """The moves onto the owner-free land, plainly and with the purchase answered ahead, once per board."""
     land = owner_free_land(parcels)
     position = {index: n for n, index in enumerate(land)}
-    return Rows(tuple(_PLACE_ON_PARCEL[i] for i in land), position), \
-        Rows(tuple(BUY_AHEAD_ON_PARCEL[i] for i in land), position)
+    return Rows(tuple(map(_PLACE_ON_PARCEL.__getitem__, land)), position), \
+        Rows(tuple(map(BUY_AHEAD_ON_PARCEL.__getitem__, land)), position)
 
 
 class Board(NamedTuple):
@@ -141,30 +161,23 @@ def cowboy_spots(
     placement phase offers these, and the Doctor chooses among them (RULING G11). With `ahead` (the placement, for
     a player with a property tile left), each owner-free parcel once more with its purchase answered ahead (D106).
 
-    Only the occupied spots are asked whether the seat may join (`may_join`); every free open square and every
+    Only the occupied spots are asked whether the seat may join (`barred`); every free open square and every
     free owner-free parcel is listed as it stands (`Rows`)."""
     red_sheriff = s.holds(seat, "sheriff", "red")
     spots = s.parcel_cowboys
     # Plain loops over the few occupied spots: a comprehension is a function made and called at every placement.
     on_squares = _square_rows(open_squares(s) if squares is None else squares)
-    barred: list[int] = []
-    for square, cowboys in s.squares.items():
-        if square in on_squares.position and not may_join(cowboys, seat, SQUARES[square].many, red_sheriff):
-            barred.append(on_squares.position[square])
-    moves = without(on_squares, barred)
+    moves = without(on_squares, barred(s.squares, on_squares.position, seat, red_sheriff))
     board = about_parcels(s, _board)
     on_land = board.on_land  # owner-free land: to buy it
-    barred = []
-    for i, cowboys in spots.items():
-        if i in on_land.position and not may_join(cowboys, seat, False, red_sheriff):
-            barred.append(on_land.position[i])
-    moves += without(on_land, barred)
+    taken = barred(spots, on_land.position, seat, red_sheriff)
+    moves += without(on_land, taken)
     if ahead:
-        moves += without(board.bought_ahead, barred)
+        moves += without(board.bought_ahead, taken)
     # The City Hall: to occupy it, or to challenge its occupant (RULING G2); the white cowboy never (below). With an
     # outlaw on it, to fight the outlaw, as on any outlaw's parcel below (RULING G14).
     if s.city_hall is not None and not s.parcels[s.city_hall].outlaw \
-            and may_join(spots.get(s.city_hall, ()), seat, False, red_sheriff):
+            and may_join(spots.get(s.city_hall, ()), seat, red_sheriff):
         moves.append(_PLACE_ON_PARCEL[s.city_hall])
     # Buildings: to attack or defend; parcels with an outlaw: to fight it, which is a duel (`001` "How to
     # Fight an Outlaw?", decision D52: the red Sheriff only on his own building).
@@ -176,7 +189,7 @@ def cowboy_spots(
         defending = parcel.owner == seat and parcel.content in BUILDINGS
         if red_sheriff and not defending:
             continue  # the red Sheriff may not attack
-        if may_join(spots.get(index, ()), seat, False, red_sheriff and not defending):
+        if may_join(spots.get(index, ()), seat, red_sheriff and not defending):
             moves.append(_PLACE_ON_PARCEL[index])
     return moves
 

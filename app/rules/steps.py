@@ -12,7 +12,7 @@ from typing import Final
 from app.rules.catalog import FINAL_STEPS, ROUND_STEPS, SETUP_STEPS
 from app.rules.config import MAX_PLAYERS
 from app.rules.decisions import Awaiting, Decision
-from app.rules.draft import evolve
+from app.rules.draft import fold
 from app.rules.events import Event
 from app.rules.model import GameState
 from app.rules.registry import STEPS, Auto
@@ -52,9 +52,7 @@ def completed(s: GameState, *events: Event) -> Auto:
     step was asked of (as `flow.next_step` does)."""
 
     def produce(rng: Rng) -> list[Event]:
-        after = s
-        for event in events:
-            after = evolve(after, event)
+        after = fold(s, events)
         return Folded([*events, *finish_step(after)], after, len(events))
 
     return produce

@@ -45,7 +45,7 @@ from typing import Any, Final
 from app.bots.base import Bot, MoveView, View
 from app.bots.heuristic import heuristic_bot, move_values
 from app.bots.search.determinize import rebuild
-from app.rules import GameState, legal_moves, play, player_view, to_act
+from app.rules import GameState, legal_moves_read_only, play, player_view, to_act
 from app.rules.model import replace
 from app.rules.rng import Rng
 from app.rules.scoring import final_scores
@@ -162,7 +162,7 @@ def iterate(root: Node, state: GameState, seat: int, luck: int, budget: Budget, 
     while s.status != "finished" and not expanded:
         _check(deadline)
         mover = seat if node is root else to_act(s)[0]
-        candidates = ranked(player_view(s, mover), legal_moves(s, mover), budget.candidates)
+        candidates = ranked(player_view(s, mover), legal_moves_read_only(s, mover), budget.candidates)
         keys = [(mover, key(move)) for move in candidates]
         for k in keys:
             if k in node.children:
@@ -202,7 +202,7 @@ def playout(
             break
         _check(deadline)
         mover = to_act(s)[0]
-        chosen = heuristic_bot(player_view(s, mover), legal_moves(s, mover), random.Random(luck ^ s.seq))
+        chosen = heuristic_bot(player_view(s, mover), legal_moves_read_only(s, mover), random.Random(luck ^ s.seq))
         _, s = play(s, mover, chosen, Rng(luck, s.seq))
     if s.scores:
         return list(s.scores)

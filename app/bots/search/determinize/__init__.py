@@ -30,7 +30,7 @@ from typing import Any
 
 from app.bots.base import MoveView, View
 from app.bots.search.determinize import board, expansions, secrets
-from app.rules import GameState, legal_moves, player_view
+from app.rules import GameState, legal_moves_read_only, player_view
 
 # The errors of a view this package does not know how to rebuild (a part of an expansion it does not read).
 UNREADABLE = (KeyError, TypeError, ValueError, AssertionError, IndexError, StopIteration)
@@ -60,7 +60,7 @@ def _rebuilt(view: View, moves: Sequence[MoveView], rng: random.Random) -> tuple
             shown = player_view(state, seat)
             if shown != dict(view):
                 cause = _first_difference(shown, view)
-            elif legal_moves(state, seat) != wanted:
+            elif legal_moves_read_only(state, seat) != wanted:
                 cause = "moves"
             else:
                 return state, None

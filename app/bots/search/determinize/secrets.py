@@ -22,7 +22,7 @@ from collections import Counter
 from typing import Final
 
 from app.bots.base import View
-from app.rules import GameState, legal_moves
+from app.rules import GameState, legal_moves_read_only
 from app.rules.catalog import DUEL_TILE_VALUES, sided_cards
 from app.rules.decisions import Decision
 from app.rules.draft import with_player
@@ -121,7 +121,7 @@ def _baskets(s: GameState, view: View, rng: random.Random) -> GameState:
         while rng.random() >= BASKET_STOP or not basket:
             # The rules' own list of what the seat may add now (asked of the state with the seat still shopping).
             trial = replace(s, baskets={**baskets, p.seat: basket}, shopping_done=frozenset())
-            adds = [m["item"] for m in legal_moves(trial, p.seat) if m["type"] == "shop_add"]
+            adds = [m["item"] for m in legal_moves_read_only(trial, p.seat) if m["type"] == "shop_add"]
             if not adds:
                 break
             item = rng.choice(adds)
