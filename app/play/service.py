@@ -20,7 +20,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, overload
 
+import psycopg
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import app.metrics as metrics
@@ -32,7 +34,7 @@ from app.play.bus import Change
 from app.play.commands import KINDS, BotMove, Command, PlayerMove, ReplaceSeat, TimeOut, Undo
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, PlayError, TooMany
 from app.play.head import Head, counted, read_head
-from app.play.record import Mail, Outcome, SignInCheck, record
+from app.play.record import Mail, Outcome, SignInCheck, announce, record
 from app.play.thinking import Thinker
 from app.rules import Event, GameState, IllegalMove, default_move, play, replay, to_act
 from app.rules.automatic import ASK, Answers, needs_answers
@@ -179,11 +181,13 @@ class GameService:
         return None
 
     async def _record(self, on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
-        """Record `outcome` in autocommit and remember the state after it. The commit's notice can reach this
-        process's live streams before the statement's own answer does: while the statement is under way, a
-        stream that hears of its head waits for the state in the cache (`StateCache.recording`) instead of
-        reading it back from the database."""
+        """Record `outcome` in autocommit, remember the state after it, then send its notice to the live streams
+        (`record.announce`). A reader can find the committed head before the statement's own answer arrives:
+        while the statement is under way, a stream that meets its head waits for the state in the cache
+        (`StateCache.recording`) instead of reading it back from the database."""
         recorded = await self.cache.recording(outcome.game_id, outcome.new_seq, outcome.after, record(on, outcome))
+        if recorded:
+            await _announce(on, outcome)
         if recorded and outcome.handover is not None:
             self.cache.seats.forget_seat(outcome.game_id, outcome.handover[0])
         if recorded and outcome.ends_game:
@@ -565,5 +569,11 @@ def _stale(current: int | None) -> Conflict:
                     seq=current)
 
 
-
-
+async def _announce(on: AsyncSession | DriverConnection, outcome: Outcome) -> None:
+    """Tell the live streams of a change already recorded. The change is durable and the move answered whatever
+    happens here: a notice that cannot be sent is logged, and the streams catch up when the bus reconnects (its
+    resync) or with the game's next change."""
+    try:
+        await announce(on, outcome)
+    except (psycopg.Error, DBAPIError):
+        log.warning("game %s: the notice of seq %s could not be sent", outcome.game_id, outcome.new_seq, exc_info=True)

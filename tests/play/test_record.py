@@ -1,5 +1,6 @@
 """Recording a command's outcome (app.play.record): one statement that appends at the head the command read, or
-changes nothing at all — log, head, outbox and notice alike. Of writers that read the same head, one wins."""
+changes nothing at all — log, head and outbox alike. Of writers that read the same head, one wins. The live
+notice follows in a transaction of its own, once the change is committed."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import pytest
 from psycopg._queries import MAX_CACHED_STATEMENT_LENGTH
 from sqlalchemy import func, select
 
+from app.play.bus import CHANNEL, Change
 from app.play.head import HEAD
-from app.play.record import _RECORD, Outcome, SignInCheck, record
+from app.play.record import _ANNOUNCE, _RECORD, Outcome, SignInCheck, announce, record
 from app.play.service import GameService
 from app.play.sessions import _ACCOUNT_OF
 from app.rules import GameConfig, GameState, decide, legal_moves, new_game, replay, to_act
@@ -136,6 +138,53 @@ async def test_every_kind_of_move_reuses_one_prepared_recording_statement(servic
             "SELECT generic_plans + custom_plans FROM pg_prepared_statements WHERE statement LIKE 'WITH moved AS %'"
         )
         assert await cursor.fetchall() == [(len(kinds) - 5,)]  # one statement, run prepared from the sixth move on
+
+
+async def _heard(listener: psycopg.AsyncConnection[Any]) -> list[str]:
+    """The notices `listener` has been sent so far (it asks PostgreSQL once, so that any sent are read)."""
+    await listener.execute("SELECT 1")
+    heard = []
+    async for notice in listener.notifies(timeout=0.3):
+        heard.append(notice.payload)
+    return heard
+
+
+async def test_the_notice_of_a_change_follows_its_commit_in_a_transaction_of_its_own(service: GameService) -> None:
+    """PostgreSQL holds one lock from a notifying transaction's commit until its flush, for every notifying
+    transaction of the database: the recording statement itself notifies nobody, so that concurrent moves share
+    their flushes; `announce` then sends the notice of what was recorded."""
+    db = service.db
+    gid = await _game(db)
+    setup = _setup(gid)
+    async with (
+        await psycopg.AsyncConnection.connect(to_libpq_url(db.url), autocommit=True) as listener,
+        db.autocommit() as session,
+    ):
+        await listener.execute(f"LISTEN {CHANNEL}")
+        assert await record(session, setup)
+        assert await _heard(listener) == []
+        await announce(session, setup)
+        (heard,) = await _heard(listener)
+    assert Change.from_json(heard) == Change(gid, len(setup.events), tuple(to_act(setup.after)), "active")
+    assert "pg_notify" not in _RECORD and "synchronous_commit" in _ANNOUNCE
+
+
+async def test_a_notice_is_never_sent_inside_a_transaction(service: GameService) -> None:
+    """Its transaction commits without waiting for the disk: inside another, it would take that one's durability
+    with it. Inside a transaction `announce` refuses, and nothing is sent."""
+    db = service.db
+    gid = await _game(db)
+    setup = _setup(gid)
+    async with (
+        await psycopg.AsyncConnection.connect(to_libpq_url(db.url), autocommit=True) as listener,
+        db.session() as session,
+    ):
+        await listener.execute(f"LISTEN {CHANNEL}")
+        assert await record(session, setup)
+        with pytest.raises(RuntimeError, match="autocommit"):
+            await announce(session, setup)
+        await session.commit()
+        assert await _heard(listener) == []
 
 
 @pytest.mark.parametrize("statement", [_RECORD, HEAD, _ACCOUNT_OF], ids=["record", "head", "sign-in"])
