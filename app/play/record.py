@@ -14,8 +14,9 @@ statement's commit does not wait for the disk. PostgreSQL serialises every commi
 under one lock held until its commit is flushed; a notice sent by the recording statement held that lock across
 the move's flush, so concurrent moves committed one flush after another (measured: half of a move's time inside
 PostgreSQL waiting for the lock at 10 concurrent games), where moves without it share flushes (group commit). The
-change itself stays durable before the move is answered; only its notice commits unflushed — a notice is no data:
-lost in a crash, it is made up for by the bus's resync on reconnecting. A seat's private edit (`Outcome.private`)
+change itself is durable before the move is answered; only its notice commits unflushed, for a notice is no data.
+A notice is lost only when its server stops between the two statements, or the second fails (logged): streams then
+learn of the head with the game's next change, or at their bus's resync after a reconnect. A seat's private edit (`Outcome.private`)
 concerns nobody else: no outbox row, no clock change, and a notice only that seat's streams act on.
 """
 
