@@ -1,10 +1,10 @@
 """ "Game G is at seq N": fan-out to this process's listeners, across instances by PostgreSQL LISTEN/NOTIFY.
 
-Once a change is recorded, its writer sends `pg_notify(CHANNEL, change.to_json())` in a transaction of its own
-(`app.play.record.announce`: the change is committed by then, so no notice tells of a change that did not land),
-which PostgreSQL delivers to every instance including this one. The few other writers (chat, the lobby, the
-clocks' reminders) notify in their own transaction: delivered exactly when, and only if, it commits. Each instance keeps one LISTEN connection and hands notices to the in-process queues of its subscribers (the
-SSE streams) and to its hearers (the game service). A notice carries the head of the log (`seq`, `to_act`,
+A recorded move's notice, `pg_notify(CHANNEL, change.to_json())`, is sent once its change has committed
+(`app.play.announcer`: no notice tells of a change that did not land); other writers (a game's start, chat, the
+lobby, the clocks' reminders) notify in their own transaction, delivered when (and only if) it commits. PostgreSQL
+delivers a notice to every instance including this one. Each instance keeps one LISTEN connection and hands
+notices to the in-process queues of its subscribers (the SSE streams) and to its hearers (the game service). A notice carries the head of the log (`seq`, `to_act`,
 `status`), for a seat's secret edit that seat (`only`), for a handover the seat that changed hands (`handed`);
 the streams turn it into what their viewer may know (`GameService.seen_by`) before anything leaves the server.
 A new message of a game's table chat travels the same way (`ChatPosted`, notified by the transaction that

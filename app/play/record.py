@@ -1,23 +1,18 @@
 """Recording what a command decided, in ONE SQL statement: move the game's head from the seq the command read,
 append the events, bring the move clocks in line and queue the notification work (outbox) — all of it, or nothing
-when the head has moved on since the command read it; then tell every instance's live streams (`announce`).
+when the head has moved on since the command read it. The live notice goes apart (see below).
 
 Why one statement: a move's cost is dominated by round trips to PostgreSQL and by its commit (a WAL flush). Run
 in autocommit, the statement is its own transaction: one round trip and one flush, the least a durable write can
 cost, with no BEGIN and COMMIT around it and no row lock held while Python decides. Of two writers that read the
 same head, the second finds `games.seq` moved and writes nothing (its command decides again, see
 `GameService.apply`); the log's key `(game_id, seq)` backs this up. Run inside a transaction, it simply joins it
-(its notice then waits for that transaction's end: `announce` runs in autocommit only).
+(and its notice with it: `announce_within`).
 
-The live notice (`announce`) follows the change in a statement of its own, once the change is committed, and that
-statement's commit does not wait for the disk. PostgreSQL serialises every committing transaction that notified,
-under one lock held until its commit is flushed; a notice sent by the recording statement held that lock across
-the move's flush, so concurrent moves committed one flush after another (measured: half of a move's time inside
-PostgreSQL waiting for the lock at 10 concurrent games), where moves without it share flushes (group commit). The
-change itself is durable before the move is answered; only its notice commits unflushed, for a notice is no data.
-A notice is lost only when its server stops between the two statements, or the second fails (logged): streams then
-learn of the head with the game's next change, or at their bus's resync after a reconnect. A seat's private edit (`Outcome.private`)
-concerns nobody else: no outbox row, no clock change, and a notice only that seat's streams act on.
+The recording statement sends no live notice: a move's notice follows its commit, apart (`app.play.announcer`
+says why); a change recorded inside a larger transaction has its notice join that transaction (`announce_within`).
+A seat's private edit (`Outcome.private`) concerns nobody else: no outbox row, no clock change, and a notice only
+that seat's streams act on.
 """
 
 from __future__ import annotations
@@ -258,10 +253,7 @@ _RESULTS = """,
 """
 _RECORD = driver_sql(_WRITE + _RECORDED)
 _RECORD_END = driver_sql(_WRITE + _RESULTS + _RECORDED)
-# The notice of a recorded change, in a transaction of its own whose commit is not flushed (see the docstring).
-_ANNOUNCE = driver_sql("""
-    SELECT set_config('synchronous_commit', 'off', true), pg_notify(%(channel)s, %(notice)s)
-""")
+_NOTIFY = "SELECT pg_notify(%(channel)s, %(notice)s)"
 
 
 async def record(on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
@@ -276,23 +268,14 @@ async def record(on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
     return len(await fetch_all(on, statement, _parameters(outcome))) == 1
 
 
-async def announce(on: AsyncSession | DriverConnection, outcome: Outcome) -> None:
-    """Send the live notice of `outcome`, recorded just now, to every instance's bus (`app.play.bus`), in autocommit:
-    its own transaction, committed without waiting for the disk. Inside a transaction it would make that
-    transaction's commit unflushed too, so it refuses to run there."""
-    if not await _autocommits(on):
-        raise RuntimeError("a change's notice is sent in autocommit, after the change committed")
-    await fetch_all(on, _ANNOUNCE, {"channel": CHANNEL, "notice": _notice(outcome).to_json()})
+async def announce_within(session: AsyncSession, outcome: Outcome) -> None:
+    """Send the live notice of `outcome`, recorded in `session`'s transaction, when (and only if) that transaction
+    commits: for a change recorded together with other writes (a game's start). A move's notice goes apart
+    (`app.play.announcer`)."""
+    await fetch_all(session, _NOTIFY, {"channel": CHANNEL, "notice": notice(outcome).to_json()})
 
 
-async def _autocommits(on: AsyncSession | DriverConnection) -> bool:
-    if isinstance(on, AsyncSession):
-        driver = (await (await on.connection()).get_raw_connection()).driver_connection
-        return driver is not None and bool(driver.autocommit)
-    return on.autocommit
-
-
-def _notice(o: Outcome) -> Change:
+def notice(o: Outcome) -> Change:
     """The bus's notice of `o`: the new head, and whose private edit or which handover it was."""
     handover_seat = o.handover[0] if o.handover else None
     return Change(o.game_id, o.new_seq, tuple(to_act(o.after)), status_of(o.after), o.actor if o.private else None,

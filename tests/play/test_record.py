@@ -11,11 +11,11 @@ from typing import Any
 import psycopg
 import pytest
 from psycopg._queries import MAX_CACHED_STATEMENT_LENGTH
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from app.play.bus import CHANNEL, Change
 from app.play.head import HEAD
-from app.play.record import _ANNOUNCE, _RECORD, Outcome, SignInCheck, announce, record
+from app.play.record import _RECORD, Outcome, SignInCheck, announce_within, notice, record
 from app.play.service import GameService
 from app.play.sessions import _ACCOUNT_OF
 from app.rules import GameConfig, GameState, decide, legal_moves, new_game, replay, to_act
@@ -143,35 +143,25 @@ async def test_every_kind_of_move_reuses_one_prepared_recording_statement(servic
 async def _heard(listener: psycopg.AsyncConnection[Any]) -> list[str]:
     """The notices `listener` has been sent so far (it asks PostgreSQL once, so that any sent are read)."""
     await listener.execute("SELECT 1")
-    heard = []
-    async for notice in listener.notifies(timeout=0.3):
-        heard.append(notice.payload)
-    return heard
+    return [notice.payload async for notice in listener.notifies(timeout=0.3)]
 
 
-async def test_the_notice_of_a_change_follows_its_commit_in_a_transaction_of_its_own(service: GameService) -> None:
-    """PostgreSQL holds one lock from a notifying transaction's commit until its flush, for every notifying
-    transaction of the database: the recording statement itself notifies nobody, so that concurrent moves share
-    their flushes; `announce` then sends the notice of what was recorded."""
+async def test_the_recording_statement_notifies_nobody(service: GameService) -> None:
+    """A move's notice goes apart, after its commit (`app.play.announcer`)."""
     db = service.db
     gid = await _game(db)
-    setup = _setup(gid)
     async with (
         await psycopg.AsyncConnection.connect(to_libpq_url(db.url), autocommit=True) as listener,
         db.autocommit() as session,
     ):
         await listener.execute(f"LISTEN {CHANNEL}")
-        assert await record(session, setup)
+        assert await record(session, _setup(gid))
         assert await _heard(listener) == []
-        await announce(session, setup)
-        (heard,) = await _heard(listener)
-    assert Change.from_json(heard) == Change(gid, len(setup.events), tuple(to_act(setup.after)), "active")
-    assert "pg_notify" not in _RECORD and "synchronous_commit" in _ANNOUNCE
 
 
-async def test_a_notice_is_never_sent_inside_a_transaction(service: GameService) -> None:
-    """Its transaction commits without waiting for the disk: inside another, it would take that one's durability
-    with it. Inside a transaction `announce` refuses, and nothing is sent."""
+async def test_a_notice_announced_within_a_transaction_goes_out_with_its_durable_commit(service: GameService) -> None:
+    """A change recorded with other writes (a game's start) has its notice sent when, and only if, that
+    transaction commits — which still waits for its flush."""
     db = service.db
     gid = await _game(db)
     setup = _setup(gid)
@@ -181,10 +171,13 @@ async def test_a_notice_is_never_sent_inside_a_transaction(service: GameService)
     ):
         await listener.execute(f"LISTEN {CHANNEL}")
         assert await record(session, setup)
-        with pytest.raises(RuntimeError, match="autocommit"):
-            await announce(session, setup)
-        await session.commit()
+        await announce_within(session, setup)
+        assert await session.scalar(text("SHOW synchronous_commit")) == "on"
         assert await _heard(listener) == []
+        await session.commit()
+        (heard,) = await _heard(listener)
+    assert Change.from_json(heard) == notice(setup)
+    assert notice(setup) == Change(gid, len(setup.events), tuple(to_act(setup.after)), "active")
 
 
 @pytest.mark.parametrize("statement", [_RECORD, HEAD, _ACCOUNT_OF], ids=["record", "head", "sign-in"])
