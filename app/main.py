@@ -208,7 +208,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
                 if settings.background_jobs:
                     await jobs.enter_async_context(background_jobs(settings, services.service, bus))
                 yield services
-                await service.ratings_settled()  # games left pending by a last move's pass, rated before closing
+                await service.settled()  # notices still to send, games a last move's pass left pending to rate
         finally:
             thinker.close()
             await bus.stop()
@@ -237,6 +237,7 @@ async def run_worker(settings: Settings) -> None:
             async with background_jobs(settings, service):
                 await asyncio.Event().wait()
         finally:
+            await service.announcer.settled()  # the notices of the clocks' and bots' last moves
             service.thinker.close()
 
 

@@ -1,14 +1,15 @@
 """ "Game G is at seq N": fan-out to this process's listeners, across instances by PostgreSQL LISTEN/NOTIFY.
 
-The statement that records a change evaluates `pg_notify(CHANNEL, change.to_json())` (`app.play.record`), so
-PostgreSQL delivers the notice exactly when (and only if) the change commits, to every instance including this
-one. Each instance keeps one LISTEN connection and hands notices to the in-process queues of its subscribers (the
-SSE streams) and to its hearers (the game service). A notice carries the head of the log (`seq`, `to_act`,
-`status`), for a seat's secret edit that seat (`only`), for a handover the seat that changed hands (`handed`);
-the streams turn it into what their viewer may know (`GameService.seen_by`) before anything leaves the server.
-A new message of a game's table chat travels the same way (`ChatPosted`, notified by the transaction that
-stores it): the notice names the message, never its text, which each client then reads; so does a change of who
-sits at an open table (`TableChanged`), which its waiting pages read again.
+A recorded move's notice, `pg_notify(CHANNEL, change.to_json())`, is sent once its change has committed
+(`app.play.announcer`: no notice tells of a change that did not land); other writers (a game's start, chat, the
+lobby, the clocks' reminders) notify in their own transaction, delivered when (and only if) it commits. PostgreSQL
+delivers a notice to every instance including this one. Each instance keeps one LISTEN connection and hands notices
+to the in-process queues of its subscribers (the SSE streams) and to its hearers (the game service). A notice
+carries the head of the log (`seq`, `to_act`, `status`), for a seat's secret edit that seat (`only`), for a handover
+the seat that changed hands (`handed`); the streams turn it into what their viewer may know (`GameService.seen_by`)
+before anything leaves the server. A new message of a game's table chat travels the same way (`ChatPosted`, notified
+by the transaction that stores it): the notice names the message, never its text, which each client then reads; so
+does a change of who sits at an open table (`TableChanged`), which its waiting pages read again.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from app.play.bus import CHANNEL, TableChanged
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound
 from app.play.hosting_limits import HostingLimits
 from app.play.positions import GameSummary, Positions
-from app.play.record import Outcome, record
+from app.play.record import Outcome, announce_within, record
 from app.rules import ConfigError, GameConfig, GameState, new_game, replay
 from app.rules.fairness import SEED_BYTES, seed_bytes, seed_number
 from app.store.db import Database
@@ -295,8 +295,10 @@ class Lobby:
         state = replay(events)
         game.seat_count = len(seats)
         await session.flush()
-        if not await record(session, Outcome(game.id, 0, (), events, state, self.clock())):
+        outcome = Outcome(game.id, 0, (), events, state, self.clock())
+        if not await record(session, outcome):
             raise Conflict("game_started", "This game has already started.")
+        await announce_within(session, outcome)
         return state
 
 

@@ -1,17 +1,18 @@
 """Recording what a command decided, in ONE SQL statement: move the game's head from the seq the command read,
-append the events, bring the move clocks in line, queue the notification work (outbox) and the live notice (bus)
-— all of it, or nothing when the head has moved on since the command read it.
+append the events, bring the move clocks in line and queue the notification work (outbox) — all of it, or nothing
+when the head has moved on since the command read it. The live notice goes apart (see below).
 
 Why one statement: a move's cost is dominated by round trips to PostgreSQL and by its commit (a WAL flush). Run
 in autocommit, the statement is its own transaction: one round trip and one flush, the least a durable write can
 cost, with no BEGIN and COMMIT around it and no row lock held while Python decides. Of two writers that read the
 same head, the second finds `games.seq` moved and writes nothing (its command decides again, see
-`GameService.apply`); the log's key `(game_id, seq)` backs this up. Run inside a transaction (starting a game),
-it simply joins it.
+`GameService.apply`); the log's key `(game_id, seq)` backs this up. Run inside a transaction, it simply joins it
+(and its notice with it: `announce_within`).
 
-The notice is evaluated by the statement itself, so PostgreSQL sends it exactly when (and only if) the change
-commits. A seat's private edit (`Outcome.private`) concerns nobody else: no outbox row, no clock change, and a
-notice only that seat's streams act on.
+The recording statement sends no live notice: a move's notice follows its commit, apart (`app.play.announcer`
+says why); a change recorded inside a larger transaction has its notice join that transaction (`announce_within`).
+A seat's private edit (`Outcome.private`) concerns nobody else: no outbox row, no clock change, and a notice only
+that seat's streams act on.
 """
 
 from __future__ import annotations
@@ -204,8 +205,8 @@ _WRITE = """
             AS o(kind, recipient_id, at, payload)
     )
 """
-_NOTIFY = """
-    SELECT pg_notify(%(channel)s, %(notice)s) FROM moved
+_RECORDED = """
+    SELECT 1 FROM moved
 """
 # The game's end writes its results too (app.play.results): each seat's player at their place with their score,
 # and each player who left a seat during the game (a `seat_replaced` event names them) last. A player's clock
@@ -250,8 +251,9 @@ _RESULTS = """,
              (SELECT * FROM held UNION ALL SELECT * FROM left_seats) AS p
     )
 """
-_RECORD = driver_sql(_WRITE + _NOTIFY)
-_RECORD_END = driver_sql(_WRITE + _RESULTS + _NOTIFY)
+_RECORD = driver_sql(_WRITE + _RECORDED)
+_RECORD_END = driver_sql(_WRITE + _RESULTS + _RECORDED)
+_NOTIFY = "SELECT pg_notify(%(channel)s, %(notice)s)"
 
 
 async def record(on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
@@ -264,6 +266,20 @@ async def record(on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
         raise ValueError("an outcome records at least one event")
     statement = _RECORD_END if outcome.ends_game else _RECORD
     return len(await fetch_all(on, statement, _parameters(outcome))) == 1
+
+
+async def announce_within(session: AsyncSession, outcome: Outcome) -> None:
+    """Send the live notice of `outcome`, recorded in `session`'s transaction, when (and only if) that transaction
+    commits: for a change recorded together with other writes (a game's start). A move's notice goes apart
+    (`app.play.announcer`)."""
+    await fetch_all(session, _NOTIFY, {"channel": CHANNEL, "notice": notice(outcome).to_json()})
+
+
+def notice(o: Outcome) -> Change:
+    """The bus's notice of `o`: the new head, and whose private edit or which handover it was."""
+    handover_seat = o.handover[0] if o.handover else None
+    return Change(o.game_id, o.new_seq, tuple(to_act(o.after)), status_of(o.after), o.actor if o.private else None,
+                  handover_seat)
 
 
 def _parameters(o: Outcome) -> dict[str, Any]:
@@ -317,10 +333,6 @@ def _parameters(o: Outcome) -> dict[str, Any]:
         "result_places": array_literal(result_places),
         "result_scores": array_literal(json.dumps(dict(score)) for score in o.after.scores) if result_places else "{}",
         "leaver_place": untyped(leaver_place(len(o.after.players))),
-        "channel": CHANNEL,
-        "notice": Change(
-            o.game_id, o.new_seq, tuple(awaited), status, o.actor if o.private else None, handover_seat
-        ).to_json(),
     }
 
 

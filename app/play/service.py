@@ -27,12 +27,13 @@ import app.metrics as metrics
 from app.bots.table import ABSENT_LEVEL
 from app.play import clocks, ratings
 from app.play.accounts import Account
+from app.play.announcer import Announcer
 from app.play.answers import answers_of
 from app.play.bus import Change
 from app.play.commands import KINDS, BotMove, Command, PlayerMove, ReplaceSeat, TimeOut, Undo
 from app.play.errors import Conflict, Invalid, NotAllowed, NotFound, PlayError, TooMany
 from app.play.head import Head, counted, read_head
-from app.play.record import Mail, Outcome, SignInCheck, record
+from app.play.record import Mail, Outcome, SignInCheck, notice, record
 from app.play.thinking import Thinker
 from app.rules import Event, GameState, IllegalMove, default_move, play, replay, to_act
 from app.rules.automatic import ASK, Answers, needs_answers
@@ -88,6 +89,7 @@ class GameService:
         thinker: Thinker | None = None,
     ) -> None:
         self.db = db
+        self.announcer = Announcer(db)  # the recorded moves' live notices, sent after their commits
         self.thinker = thinker or Thinker()  # the site's bot, thinking off the event loop against a deadline
         self.cache = cache or StateCache()
         self.clock = clock
@@ -179,11 +181,13 @@ class GameService:
         return None
 
     async def _record(self, on: AsyncSession | DriverConnection, outcome: Outcome) -> bool:
-        """Record `outcome` in autocommit and remember the state after it. The commit's notice can reach this
-        process's live streams before the statement's own answer does: while the statement is under way, a
-        stream that hears of its head waits for the state in the cache (`StateCache.recording`) instead of
-        reading it back from the database."""
+        """Record `outcome` in autocommit, remember the state after it, then send its notice to the live streams
+        (`announcer`). A reader can find the committed head before the statement's own answer arrives:
+        while the statement is under way, a stream that meets its head waits for the state in the cache
+        (`StateCache.recording`) instead of reading it back from the database."""
         recorded = await self.cache.recording(outcome.game_id, outcome.new_seq, outcome.after, record(on, outcome))
+        if recorded:
+            self.announcer.send(notice(outcome))
         if recorded and outcome.handover is not None:
             self.cache.seats.forget_seat(outcome.game_id, outcome.handover[0])
         if recorded and outcome.ends_game:
@@ -216,6 +220,12 @@ class GameService:
                 await ratings.rate_pending(self.db)
             except Exception:
                 log.exception("rating the finished games failed; they stay pending")
+
+    async def settled(self) -> None:
+        """Return once the work this service still has under way is done: the live notices handed over, and the
+        ratings (`_rate`). Before the process stops."""
+        await self.announcer.settled()
+        await self.ratings_settled()
 
     async def ratings_settled(self) -> None:
         """Return once the ratings this service still has under way (`_rate`) are done."""
@@ -563,7 +573,4 @@ def _stale(current: int | None) -> Conflict:
         return Conflict("stale_seq", "The game has moved on since you looked; reload and try again.")
     return Conflict("stale_seq", "The game has moved on since you looked (it is now at {seq}); reload and try again.",
                     seq=current)
-
-
-
 

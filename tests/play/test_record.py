@@ -1,5 +1,6 @@
 """Recording a command's outcome (app.play.record): one statement that appends at the head the command read, or
-changes nothing at all — log, head, outbox and notice alike. Of writers that read the same head, one wins."""
+changes nothing at all — log, head and outbox alike. Of writers that read the same head, one wins. The live
+notice follows in a transaction of its own, once the change is committed."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from typing import Any
 import psycopg
 import pytest
 from psycopg._queries import MAX_CACHED_STATEMENT_LENGTH
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
+from app.play.bus import CHANNEL, Change
 from app.play.head import HEAD
-from app.play.record import _RECORD, Outcome, SignInCheck, record
+from app.play.record import _RECORD, Outcome, SignInCheck, announce_within, notice, record
 from app.play.service import GameService
 from app.play.sessions import _ACCOUNT_OF
 from app.rules import GameConfig, GameState, decide, legal_moves, new_game, replay, to_act
@@ -136,6 +138,46 @@ async def test_every_kind_of_move_reuses_one_prepared_recording_statement(servic
             "SELECT generic_plans + custom_plans FROM pg_prepared_statements WHERE statement LIKE 'WITH moved AS %'"
         )
         assert await cursor.fetchall() == [(len(kinds) - 5,)]  # one statement, run prepared from the sixth move on
+
+
+async def _heard(listener: psycopg.AsyncConnection[Any]) -> list[str]:
+    """The notices `listener` has been sent so far (it asks PostgreSQL once, so that any sent are read)."""
+    await listener.execute("SELECT 1")
+    return [notice.payload async for notice in listener.notifies(timeout=0.3)]
+
+
+async def test_the_recording_statement_notifies_nobody(service: GameService) -> None:
+    """A move's notice goes apart, after its commit (`app.play.announcer`)."""
+    db = service.db
+    gid = await _game(db)
+    async with (
+        await psycopg.AsyncConnection.connect(to_libpq_url(db.url), autocommit=True) as listener,
+        db.autocommit() as session,
+    ):
+        await listener.execute(f"LISTEN {CHANNEL}")
+        assert await record(session, _setup(gid))
+        assert await _heard(listener) == []
+
+
+async def test_a_notice_announced_within_a_transaction_goes_out_with_its_durable_commit(service: GameService) -> None:
+    """A change recorded with other writes (a game's start) has its notice sent when, and only if, that
+    transaction commits — which still waits for its flush."""
+    db = service.db
+    gid = await _game(db)
+    setup = _setup(gid)
+    async with (
+        await psycopg.AsyncConnection.connect(to_libpq_url(db.url), autocommit=True) as listener,
+        db.session() as session,
+    ):
+        await listener.execute(f"LISTEN {CHANNEL}")
+        assert await record(session, setup)
+        await announce_within(session, setup)
+        assert await session.scalar(text("SHOW synchronous_commit")) == "on"
+        assert await _heard(listener) == []
+        await session.commit()
+        (heard,) = await _heard(listener)
+    assert Change.from_json(heard) == notice(setup)
+    assert notice(setup) == Change(gid, len(setup.events), tuple(to_act(setup.after)), "active")
 
 
 @pytest.mark.parametrize("statement", [_RECORD, HEAD, _ACCOUNT_OF], ids=["record", "head", "sign-in"])

@@ -8,10 +8,12 @@ import asyncio
 from datetime import datetime, timedelta
 from typing import Any
 
+import psycopg
 import pytest
 from conftest import Api
 from sqlalchemy import select
 
+from app.play import announcer as announcer_module
 from app.play import service as service_module
 from app.play.bus import Change
 from app.play.commands import PlayerMove, TimeOut
@@ -161,3 +163,26 @@ async def test_a_stream_that_hears_of_a_move_before_its_writer_does_waits_for_th
     shown_all = await asyncio.gather(*seen)
     assert service.cache.misses > reads  # nothing recorded to wait for: the streams read the database
     assert {shown.change.seq for shown in shown_all} == {head}  # and never show the state that was not recorded
+
+
+
+async def test_a_move_whose_notice_cannot_be_sent_is_recorded_and_answered(
+    api: Api, service: GameService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The notice follows the committed change: when it cannot be sent, the move stands and is answered, and the
+    failure is logged (the streams catch up with the game's next change or at the bus's resync)."""
+    table, _, _ = await started(api, service, ["ann", "bob"], seed=3)
+
+    async def unsent(*args: Any) -> None:
+        raise psycopg.OperationalError("the connection was lost")
+
+    monkeypatch.setattr(announcer_module, "fetch_all", unsent)
+    (seat,) = await table.to_act()
+    before = (await table.positions.summary(table.id)).head
+    head = await table.play(seat, lambda moves: moves[0])
+    await service.announcer.settled()
+    assert head > before
+    async with service.db.autocommit() as session:
+        seqs = list((await session.scalars(select(GameEvent.seq).where(GameEvent.game_id == table.id))).all())
+    assert max(seqs) == head
+    assert "1 live notices could not be sent" in caplog.text

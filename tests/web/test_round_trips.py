@@ -33,8 +33,14 @@ async def counted(own_server: Any, tmp_path: Path) -> AsyncIterator[tuple[Any, W
 async def test_a_move_costs_one_round_trip(counted: tuple[Any, WireCounter]) -> None:
     """The one statement that checks the sign-in and records the move, the server holding the game's state, the
     player's seat and the sign-in's owner from listing the moves (in autocommit: no BEGIN, no COMMIT, no ping of
-    the pooled connection)."""
+    the pooled connection). The move's live notice goes apart, after the answer (`app.play.announcer`): held
+    here while the move is counted, then sent and counted on its own — one round trip for the batch."""
     application, counter = counted
+    announcer = application.state.service.announcer
+    held: list[Any] = []
+    send = announcer.send
+    announcer.send = held.append
+    notices = []
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=application), base_url="http://test") as client:
         api = Api(client, application)
         admin = await api.admin()
@@ -51,6 +57,12 @@ async def test_a_move_costs_one_round_trip(counted: tuple[Any, WireCounter]) -> 
             r = await client.post(f"/api/v1/games/{game['id']}/moves", json=body, headers=who.headers)
             assert r.status_code == 200, r.text
             costs.append(counter.round_trips - before)
+            before = counter.round_trips
+            for change in held:
+                send(change)
+            await announcer.settled()
+            notices.append((len(held), counter.round_trips - before))
+            held.clear()
             after = (await client.get(f"/api/v1/games/{game['id']}/state", headers=who.headers)).json()
             answered.append(after["awaiting"] in ("cash_limit", "permission"))
     # A move that brings the game to a decision its players may have answered in their settings (the cash limit,
@@ -58,6 +70,7 @@ async def test_a_move_costs_one_round_trip(counted: tuple[Any, WireCounter]) -> 
     # the record (issue 26).
     assert [cost for cost, read in zip(costs, answered, strict=True) if read] == [4], (costs, answered)
     assert [cost for cost, read in zip(costs, answered, strict=True) if not read][-4:] == [1, 1, 1, 1], costs
+    assert notices[-4:] == [(1, 1)] * 4, notices  # each move's notice, one round trip once its statement is prepared
 
 
 async def test_a_restart_of_postgresql_while_the_server_is_idle_costs_no_request(
