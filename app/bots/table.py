@@ -19,15 +19,17 @@ from typing import Any
 from app.bots import LEVELS
 from app.bots.base import MoveView, View
 from app.bots.search import Budget, search_bot
-from app.rules import GameState, legal_moves, player_view
+from app.rules import GameState, legal_moves_read_only, player_view
 from app.rules.view import visible_seq
 
 ABSENT_LEVEL = "normal"  # a seat whose player's clock ran out (API.md "Bot levels")
 
 
-def seat_inputs(state: GameState, seat: int, game_id: int) -> tuple[View, list[dict[str, Any]], str]:
-    """What the bot is handed for `seat`, which must be awaited: its view, its legal moves, its generator's key."""
-    return player_view(state, seat), legal_moves(state, seat), f"bot/{game_id}/{seat}/{visible_seq(state, seat)}"
+def seat_inputs(state: GameState, seat: int, game_id: int) -> tuple[View, Sequence[MoveView], str]:
+    """What the bot is handed for `seat`, which must be awaited: its view, its legal moves (as the state keeps
+    them, uncopied: a bot only reads them and returns a copy of the one it chooses), its generator's key."""
+    moves = legal_moves_read_only(state, seat)
+    return player_view(state, seat), moves, f"bot/{game_id}/{seat}/{visible_seq(state, seat)}"
 
 
 def level_move(level: str, view: View, moves: Sequence[MoveView], key: str,

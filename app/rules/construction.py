@@ -23,6 +23,25 @@ def _owned(parcels: tuple[Parcel, ...]) -> tuple[int, ...]:
     return tuple(counts)
 
 
+def ownership_carried(s: GameState, before: tuple[Parcel, ...], index: int) -> None:
+    """Keep `_owned`'s answer for the draft `s` whose parcel `index` alone changed since the board `before`: the
+    count moves from its old owner to its new one, if it changed hands (every purchase changes the board, and the
+    next decision asks again)."""
+    entry = s.kept.get(_owned)
+    if entry is None or entry[0] is not before:
+        return
+    counts: tuple[int, ...] = entry[1]
+    was, owner = before[index].owner, s.parcels[index].owner
+    if owner != was:
+        changed = list(counts)
+        if was is not None:
+            changed[was] -= 1
+        if owner is not None:
+            changed[owner] += 1
+        counts = tuple(changed)
+    s.kept[_owned] = (s.parcels, counts)
+
+
 def parcels_owned(s: GameState, seat: int) -> int:
     return about_parcels(s, _owned)[seat]
 

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from app.rules.board import parcel_index
 from app.rules.catalog import CONSTRUCTION_INDEX, PERSONALITIES, SHERIFF_RED_VP_PER_LOST_DUEL
+from app.rules.construction import ownership_carried
 from app.rules.defeats import defeated_cowboys
 from app.rules.events import (
     PRIVATE_EVENTS,
@@ -121,9 +122,11 @@ def index_of(e: Mapping[str, Any]) -> int:
 
 
 def set_parcel(s: GameState, index: int, **changes: Any) -> GameState:
-    parcels = list(s.parcels)
-    parcels[index] = model_replace(parcels[index], **changes)
+    before = s.parcels
+    parcels = list(before)
+    parcels[index] = model_replace(before[index], **changes)
     s.__dict__["parcels"] = tuple(parcels)  # written into the draft directly, as `update_player` does
+    ownership_carried(s, before, index)
     return s
 
 

@@ -71,11 +71,19 @@ def lone_buyers(s: GameState) -> dict[int, tuple[int, ...]]:
     return (found or _purchases(s))[1]
 
 
-def _purchases(s: GameState) -> tuple[dict[int, list[int]], dict[int, tuple[int, ...]]]:
+Purchases = tuple[dict[int, list[int]], dict[int, tuple[int, ...]]]
+
+
+def _purchases(s: GameState) -> Purchases:
     """`purchase_spots` and `lone_buyers` in one pass over the parcels with cowboys, in parcel order, once per
-    state (asked at every purchase)."""
-    found: tuple[dict[int, list[int]], dict[int, tuple[int, ...]]] | None = s.memo.get("purchases")
+    state (asked at every purchase); kept with the cowboys and the board it was worked out from, so that the
+    state after a purchase starts from its parent's answer (`purchase_settled`) instead of working it out again."""
+    found: Purchases | None = s.memo.get("purchases")
     if found is not None:
+        return found
+    found = kept_purchases(s)
+    if found is not None:
+        s.memo["purchases"] = found
         return found
     spots: dict[int, list[int]] = {}
     alone: dict[int, tuple[int, ...]] = {}
@@ -90,7 +98,38 @@ def _purchases(s: GameState) -> tuple[dict[int, list[int]], dict[int, tuple[int,
             if len(seats) == 1:
                 alone[seats[0]] = (*alone.get(seats[0], ()), index)
     found = s.memo["purchases"] = spots, alone
+    s.kept[_purchases] = (on, (parcels, found))
     return found
+
+
+def kept_purchases(s: GameState) -> Purchases | None:
+    """`_purchases`'s answer kept for these very cowboys and this very board, if there is one."""
+    entry = s.kept.get(_purchases)
+    if entry is None or entry[0] is not s.parcel_cowboys or entry[1][0] is not s.parcels:
+        return None
+    found: Purchases = entry[1][1]
+    return found
+
+
+def purchase_settled(s: GameState, index: int, before: Purchases | None) -> GameState:
+    """Keep the purchases' answer of the draft `s` whose parcel `index` was just bought or declined, from the one
+    `before` it (`kept_purchases`): the parcel's cowboys went home and its owner may have changed, nothing else,
+    so the answer is the one before without that parcel (the state after a purchase asks again at once)."""
+    if before is None:
+        return s
+    spots, alone = before
+    seats = spots.get(index)
+    if seats is not None:
+        spots = {spot: seats for spot, seats in spots.items() if spot != index}
+        if len(seats) == 1:
+            alone = alone.copy()
+            rest = tuple([spot for spot in alone[seats[0]] if spot != index])
+            if rest:
+                alone[seats[0]] = rest
+            else:
+                del alone[seats[0]]
+    s.kept[_purchases] = (s.parcel_cowboys, (s.parcels, (spots, alone)))
+    return s
 
 
 def spot_cowboys(s: GameState, target: DuelTarget) -> tuple[Cowboy, ...]:

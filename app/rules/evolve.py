@@ -49,6 +49,7 @@ from app.rules.draft import (
     square_done,
     update_player,
 )
+from app.rules.duels import kept_purchases, purchase_settled
 from app.rules.events import (
     ActionDeclined,
     AttackCancelled,
@@ -358,13 +359,16 @@ def _action_declined(s: GameState, e: ActionDeclined) -> GameState:
 @handles("parcel_bought")
 def _parcel_bought(s: GameState, e: ParcelBought) -> GameState:
     index = index_of(e)
+    before = kept_purchases(s)
     s = gain(set_parcel(s, index, owner=e["seat"]), e["seat"], money=-e["price"])
-    return clear_parcel(s, index)
+    return purchase_settled(clear_parcel(s, index), index, before)
 
 
 @handles("parcel_purchase_declined")
 def _parcel_purchase_declined(s: GameState, e: ParcelPurchaseDeclined) -> GameState:
-    return clear_parcel(s, index_of(e))
+    index = index_of(e)
+    before = kept_purchases(s)
+    return purchase_settled(clear_parcel(s, index), index, before)
 
 
 # --- duels ----------------------------------------------------------------------------------------------------

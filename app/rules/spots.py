@@ -107,7 +107,7 @@ def may_join(cowboys: tuple[Cowboy, ...], seat: int, red_sheriff: bool) -> bool:
 
 class Rows(NamedTuple):
     """Moves in the order they are listed, and each spot's position among them (a square's name, a parcel's
-    index): the placement lists them all but for the few spots a seat may not join (`without`)."""
+    index): the placement lists them all but for the few spots a seat may not join (`extend_without`)."""
 
     moves: tuple[PlaceCowboy, ...]
     position: dict[Any, int]
@@ -142,15 +142,15 @@ def _board(parcels: tuple[Parcel, ...]) -> Board:
     return Board(on_land, bought_ahead, (*attackable_buildings(parcels), *fightable(parcels)))
 
 
-def without(rows: Rows, barred: list[int]) -> list[PlaceCowboy]:
-    """The rows' moves but those at the `barred` positions, in order: a copy of the rows and a deletion for each
-    barred spot, rather than a test of every spot (most are free at every placement, only the occupied few are
-    asked whether the seat may join)."""
-    moves = list(rows.moves)
+def extend_without(moves: list[PlaceCowboy], rows: Rows, barred: list[int]) -> None:
+    """Append the rows' moves to `moves` but those at the `barred` positions, in order: the rows appended at once
+    and a deletion for each barred spot, rather than a test of every spot (most are free at every placement, only
+    the occupied few are asked whether the seat may join), and no list of their own to copy again."""
+    start = len(moves)
+    moves += rows.moves
     if barred:
         for position in sorted(barred, reverse=True):
-            del moves[position]
-    return moves
+            del moves[start + position]
 
 
 def cowboy_spots(
@@ -167,13 +167,14 @@ def cowboy_spots(
     spots = s.parcel_cowboys
     # Plain loops over the few occupied spots: a comprehension is a function made and called at every placement.
     on_squares = _square_rows(open_squares(s) if squares is None else squares)
-    moves = without(on_squares, barred(s.squares, on_squares.position, seat, red_sheriff))
+    moves: list[PlaceCowboy] = []
+    extend_without(moves, on_squares, barred(s.squares, on_squares.position, seat, red_sheriff))
     board = about_parcels(s, _board)
     on_land = board.on_land  # owner-free land: to buy it
     taken = barred(spots, on_land.position, seat, red_sheriff)
-    moves += without(on_land, taken)
+    extend_without(moves, on_land, taken)
     if ahead:
-        moves += without(board.bought_ahead, taken)
+        extend_without(moves, board.bought_ahead, taken)
     # The City Hall: to occupy it, or to challenge its occupant (RULING G2); the white cowboy never (below). With an
     # outlaw on it, to fight the outlaw, as on any outlaw's parcel below (RULING G14).
     if s.city_hall is not None and not s.parcels[s.city_hall].outlaw \

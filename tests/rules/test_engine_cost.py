@@ -18,6 +18,8 @@ import pytest
 import app.rules.flow as flow
 from app.rules import GameConfig, GameState, legal_moves, legal_moves_read_only, new_game, play, replay, to_act
 from app.rules.board import Edge
+from app.rules.construction import _owned
+from app.rules.duels import _purchases, kept_purchases
 from app.rules.model import Parcel, about_parcels, about_roads, replace
 from app.rules.rng import Rng
 
@@ -111,6 +113,27 @@ def test_answers_handed_on_give_the_same_legal_moves_as_fresh_ones(variants: dic
             assert legal_moves(s, seat) == legal_moves(fresh, seat)
 
     _random_game(3, seed=11, on_state=compare, variants=variants)
+
+
+@pytest.mark.parametrize("variants", [{}, {"river": True}, {"expansions": ["gold_and_guns", "outlaws", "big_box"]}])
+def test_answers_carried_over_a_purchase_are_the_ones_worked_out_afresh(variants: dict[str, object]) -> None:
+    """A purchase hands the next state its parent's answers about who may buy where (`purchase_settled`) and how
+    many parcels each seat owns (`ownership_carried`), changed by that purchase alone: at every state they are
+    the answers worked out afresh."""
+    purchases = 0
+
+    def compare(s: GameState) -> None:
+        nonlocal purchases
+        fresh = replace(s)
+        fresh.kept.clear()
+        assert about_parcels(s, _owned) == about_parcels(fresh, _owned)
+        kept = kept_purchases(s)
+        if kept is not None:
+            purchases += 1
+            assert kept == _purchases(fresh)
+
+    _random_game(4, seed=8, on_state=compare, variants=variants)
+    assert purchases > 10
 
 
 @pytest.mark.parametrize("variants", [{}, {"expansions": ["gold_and_guns", "outlaws", "big_box"]}])
