@@ -281,10 +281,12 @@ def array_literal(values: Iterable[ArrayElement]) -> str:
     cost more of a move's CPU than the rest of its parameters together. Every element is quoted (a string
     "NULL" stays a string), backslashes and double quotes escaped, None is SQL's NULL; a datetime is written
     in ISO form with its offset. Booleans and other types are refused, not guessed at."""
-    return "{" + ",".join(_array_element(value) for value in values) + "}"
+    return "{" + ",".join(map(_array_element, values)) + "}"
 
 
 def _array_element(value: ArrayElement) -> str:
+    if type(value) is int:  # the common case first: a plain integer's digits need no escaping
+        return f'"{value}"'
     if value is None:
         return "NULL"
     if isinstance(value, bool) or not isinstance(value, int | str | datetime):
