@@ -48,6 +48,7 @@ def serve(args: argparse.Namespace) -> int:
     application = create_app(settings)
     serving.collect_garbage_on_a_timer()
     logs = serving.configure_logging(settings.log_format)
+    serving.lean_log_records()
     uvicorn.run(application, host=args.host, port=args.port, log_level="info", **uvicorn_options(settings), **logs)
     return 0
 

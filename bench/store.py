@@ -162,7 +162,7 @@ async def run(url: str, players: int, repeat: int) -> None:
             f"  ratio record / bare commit (medians): {statistics.median(append_ms) / statistics.median(floor_ms):.2f}"
         )
     finally:
-        await engine.dispose()
+        await db.close()
 
 
 def main() -> None:

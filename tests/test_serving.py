@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import logging
 import resource
 import time
 import weakref
@@ -55,3 +56,34 @@ def test_full_collections_run_on_a_timer_not_by_counts_and_the_start_up_is_froze
         time.sleep(0.02)
     stop.set()
     assert gone() is None  # a full collection came round and freed the cycle
+
+
+@pytest.mark.parametrize("colours", [False, True])
+@pytest.mark.parametrize("status", [200, 201, 304, 404, 429, 500, 599])
+def test_an_access_line_reads_as_uvicorns_own(colours: bool, status: int) -> None:
+    """`AccessLines` writes the text uvicorn's `AccessFormatter` writes, with the format of uvicorn's configuration,
+    coloured or not, for any status (one without words too), line after line."""
+    from uvicorn.logging import AccessFormatter
+
+    fmt = serving._text_logging()["formatters"]["access"]["fmt"]
+    ours, theirs = serving.AccessLines(fmt, use_colors=colours), AccessFormatter(fmt, use_colors=colours)
+    for path in ("/api/v1/games/7/moves", "/api/v1/games/7/stream?moves=true"):
+        record = logging.LogRecord(
+            "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
+            ("127.0.0.1:5000", "POST", path, "1.1", status), None,
+        )
+        assert ours.format(record) == theirs.format(record)
+        assert "levelprefix" not in record.__dict__  # the record is left as it was
+
+
+def test_text_logs_keep_uvicorns_configuration_but_the_access_lines_formatter() -> None:
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = serving.configure_logging("text")["log_config"]
+    access = config["formatters"].pop("access")
+    expected = {**LOGGING_CONFIG["formatters"]}
+    assert access == {**expected.pop("access"), "()": "app.serving.AccessLines"}
+    assert config["formatters"] == expected
+    assert {k: v for k, v in config.items() if k != "formatters"} == {
+        k: v for k, v in LOGGING_CONFIG.items() if k != "formatters"
+    }

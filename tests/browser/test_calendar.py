@@ -95,7 +95,7 @@ def _take_vacation_day(url: str, data_dir: Path, game_id: int, seat: int, when: 
         try:
             assert await clocks.take_vacation_day(db, game_id, seat, when) is not None
         finally:
-            await db.engine.dispose()
+            await db.close()
 
     # Playwright's sync API keeps an event loop running in this thread: the coroutine runs in a thread of its own.
     with concurrent.futures.ThreadPoolExecutor(1) as pool:

@@ -17,8 +17,9 @@ from app.store.tables import Game, GameEvent
 @pytest.fixture
 async def db(clean_db: str) -> AsyncIterator[Database]:
     engine = make_engine(clean_db, pool_size=5)
-    yield Database(clean_db, engine, async_sessionmaker(engine, expire_on_commit=False))
-    await engine.dispose()
+    database = Database(clean_db, engine, async_sessionmaker(engine, expire_on_commit=False))
+    yield database
+    await database.close()
 
 
 @pytest.fixture

@@ -21,14 +21,18 @@ import psutil
 import psycopg
 import pytest
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.store.db import (
     Database,
     _is_alive,
+    _readable,
     array_literal,
     driver_sql,
     end_unwritten,
     fetch_all,
+    make_engine,
     start_embedded,
     to_libpq_url,
     to_sqlalchemy_url,
@@ -217,3 +221,58 @@ async def test_a_transaction_that_wrote_nothing_keeps_its_connections_prepared_s
     # pooled connection, stays prepared (psycopg forgets them all when a connection rolls back).
     assert await _prepared_after_a_claim_that_found_nothing(db, end=True) >= 1
     assert await _prepared_after_a_claim_that_found_nothing(db, end=False) == 0
+
+
+async def test_a_driver_connection_is_kept_in_autocommit_for_the_next_use(db: Database) -> None:
+    """`driver` hands the connection it got back idle out again, still in autocommit, without the pool: the pool
+    counts it idle, not in use."""
+    async with db.driver() as first:
+        assert first.autocommit
+        assert db.pool_use()["in_use"] == 1
+    assert db.pool_use()["in_use"] == 0
+    async with db.driver() as second:
+        assert second is first and second.autocommit
+        [(one,)] = await fetch_all(second, "SELECT 1", {})
+        assert one == 1
+
+
+async def test_a_failed_statement_leaves_a_kept_connection_usable(db: Database) -> None:
+    """A statement PostgreSQL refuses leaves as SQLAlchemy's error; its connection, idle again in autocommit, is
+    kept and serves the next use."""
+    with pytest.raises(DBAPIError):
+        async with db.driver() as connection:
+            await fetch_all(connection, "SELECT 1 / 0", {})
+    async with db.driver() as again:
+        assert again is connection
+        [(one,)] = await fetch_all(again, "SELECT 1", {})
+        assert one == 1
+
+
+async def test_a_kept_connection_the_server_closed_is_replaced_unseen(db: Database) -> None:
+    """A kept connection whose backend the server ended is dropped on its next use, as the pool drops its own on
+    checkout, and a new one serves the request without an error."""
+    async with db.driver() as kept:
+        [(pid,)] = await fetch_all(kept, "SELECT pg_backend_pid()", {})
+    # The kept one, again, ended while in use from a second connection.
+    async with db.driver() as other, db.session() as session:
+        await session.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    for _ in range(50):  # the server's goodbye reaches the socket
+        if _readable(kept.pgconn.socket):
+            break
+        await asyncio.sleep(0.05)
+    async with db.driver() as fresh:
+        assert fresh is not kept
+        [(one,)] = await fetch_all(fresh, "SELECT 1", {})
+        assert one == 1
+    assert other is kept
+
+
+async def test_closing_the_database_returns_the_kept_connections_to_the_pool(clean_db: str) -> None:
+    engine = make_engine(clean_db, pool_size=2)
+    database = Database(clean_db, engine, async_sessionmaker(engine, expire_on_commit=False))
+    async with database.driver() as connection:
+        pass
+    assert engine.pool.checkedout() == 1  # type: ignore[attr-defined]
+    await database.close()
+    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    assert connection.closed

@@ -180,7 +180,9 @@ async def test_edits_of_two_seats_at_once_are_all_accepted_without_gaps(
 async def test_an_edit_makes_no_notification_work_and_a_done_does(
     api: Api, client: httpx.AsyncClient, app: Any
 ) -> None:
-    """A secret edit concerns nobody else: no outbox row for the mail worker; "done shopping" is public."""
+    """A secret edit concerns nobody else: no outbox row for the mail worker. "Done shopping" is public, but mails
+    nobody while others still shop (no row either); the last shopper's ends the shopping and awaits a seat anew:
+    a row for the worker to plan its mail."""
     gid, seats = await _shopping_game(api, await _people(api))
 
     async def changes() -> int:
@@ -195,6 +197,9 @@ async def test_an_edit_makes_no_notification_work_and_a_done_does(
         await _move(client, gid, seats[0], edit)
     assert await changes() == started
     await _move(client, gid, seats[0], {"type": "shop_done"})
+    assert await changes() == started
+    await _move(client, gid, seats[1], {"type": "shop_done"})
+    await _move(client, gid, seats[2], {"type": "shop_done"})
     assert await changes() == started + 1
 
 
