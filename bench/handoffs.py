@@ -32,7 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.bots import BOTS
-from app.rules import GameConfig, legal_moves, new_game, play, player_view, replay, to_act
+from app.rules import GameConfig, legal_moves, play, player_view, start_game, to_act
 from app.rules.automatic import ASK, CASH_LIMIT_ANSWERS, Answers
 from app.rules.rng import Rng
 
@@ -71,7 +71,7 @@ def play_game(config: GameConfig, seed: int, world: str, bot: str = "random") ->
     or one of the site's bots, handed the seat's view and the moves it chooses among)."""
     chooser = random.Random(seed)
     answers = _answers(world, config.players, chooser)
-    state = replay(new_game(config, seed))
+    _, state = start_game(config, seed)
     awaited = set(to_act(state))
     handoffs = len(awaited)
     decisions = [0] * config.players

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from app.cli import main
+from app.simulate import _uniform
 
 
 @pytest.mark.parametrize("players", [2, 5])
@@ -48,3 +50,15 @@ def test_simulate_plays_big_box_with_every_expansion_and_six_players(tmp_path: P
     docs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(docs) == 3 and all(doc["status"] == "finished" and len(doc["players"]) == 6 for doc in docs)
     assert all("horses" in p["score"] and "kit_carson" in p["score"] for doc in docs for p in doc["players"])
+
+
+def test_the_random_players_draw_exactly_what_random_choice_draws() -> None:
+    """The simulation's uniform pick stands in for `random.Random.choice` to save its pure-Python layers: it must
+    draw the same options from the same generator, or a seed would no longer replay the same games."""
+    ours, theirs = random.Random(7), random.Random(7)
+    pick = _uniform(ours)
+    for size in [1, 2, 3, 5, 8, 13, 64, 97, 100, 1000] * 50:
+        options = list(range(size))
+        assert pick(options) == theirs.choice(options)
+    with pytest.raises(IndexError):
+        pick([])

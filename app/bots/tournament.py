@@ -18,10 +18,9 @@ from app.rules import (
     GameState,
     default_move,
     legal_moves_read_only,
-    new_game,
     play,
     player_view,
-    replay,
+    start_game,
     to_act,
 )
 from app.rules.rng import Rng
@@ -58,7 +57,7 @@ def play_game(config: GameConfig, seed: int, players: Sequence[Player], rng: ran
     """One complete game, `players[seat]` choosing for each seat; the game's dice come from `seed`, the
     players' own choices from `rng`. `observe` (for tests) is shown every state a decision is taken in, and the
     last one."""
-    state = replay(new_game(config, seed))
+    _, state = start_game(config, seed)
     seconds: dict[int, list[float]] = {seat: [] for seat in range(len(players))}
     while state.status != "finished":
         if observe is not None:

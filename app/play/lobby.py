@@ -25,7 +25,7 @@ from app.play.errors import Conflict, Invalid, NotAllowed, NotFound
 from app.play.hosting_limits import HostingLimits
 from app.play.positions import GameSummary, Positions
 from app.play.record import Outcome, announce_within, record
-from app.rules import ConfigError, GameConfig, GameState, new_game, replay
+from app.rules import ConfigError, GameConfig, GameState, start_game
 from app.rules.fairness import SEED_BYTES, seed_bytes, seed_number
 from app.store.db import Database
 from app.store.repository import StateCache
@@ -291,8 +291,7 @@ class Lobby:
         random.Random(seed).shuffle(order)
         for seat, index in zip(seats, order, strict=True):
             seat.seat = index
-        events = new_game(config, seed)
-        state = replay(events)
+        events, state = start_game(config, seed)
         game.seat_count = len(seats)
         await session.flush()
         outcome = Outcome(game.id, 0, (), events, state, self.clock())

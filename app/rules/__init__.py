@@ -12,7 +12,7 @@ from app.rules.evolve import UndoBeyondState, evolve, replay
 from app.rules.flow import to_act
 from app.rules.legal import is_legal, legal_moves, legal_moves_read_only
 from app.rules.model import GameState
-from app.rules.setup import new_game
+from app.rules.setup import new_game, start_game
 from app.rules.view import player_view, redact_event, visible_seq
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "private_to",
     "redact_event",
     "replay",
+    "start_game",
     "to_act",
     "visible_seq",
 ]

@@ -1,4 +1,5 @@
-"""new_game(config, seed) -> the setup events (`000` "Game Setup"; RULINGS B1, B19).
+"""new_game(config, seed) -> the setup events (`000` "Game Setup"; RULINGS B1, B19); `start_game`: with the state
+they lead to.
 
 Every die rolled and every tile drawn is written into these events; the seed itself never is.
 """
@@ -25,6 +26,7 @@ from app.rules.config import GameConfig
 from app.rules.decide import advance
 from app.rules.events import SCHEMA_VERSION, XY, Event, GameStarted, TilesDealt
 from app.rules.evolve import replay
+from app.rules.model import GameState
 from app.rules.rng import Rng
 from app.rules.supply import draw_into
 
@@ -70,6 +72,13 @@ def _deal_tiles(config: GameConfig, rng: Rng) -> TilesDealt:
 
 
 def new_game(config: GameConfig, seed: int) -> list[Event]:
+    """The setup events of a game played with `config` from the secret `seed`."""
+    return start_game(config, seed)[0]
+
+
+def start_game(config: GameConfig, seed: int) -> tuple[list[Event], GameState]:
+    """`new_game`'s events and the state they lead to: the setup folds them to find its first decision, so a
+    caller that plays on at once need not fold them a second time (`replay(new_game(...))`)."""
     rng = Rng(seed, 0)
     cards = _cards(config, rng)
     started: GameStarted = {"type": "game_started", "schema": SCHEMA_VERSION, "players": config.players,
@@ -100,5 +109,5 @@ def new_game(config: GameConfig, seed: int) -> list[Event]:
                    "placed": placed})
     if config.might_is_right:
         events.append(_deal_tiles(config, rng))
-    more, _ = advance(replay(events), rng)
-    return events + more
+    more, state = advance(replay(events), rng)
+    return events + more, state

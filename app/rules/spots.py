@@ -100,9 +100,10 @@ def barred(occupied: Mapping[Any, tuple[Cowboy, ...]], position: Mapping[Any, in
 _CROWDED: Final = frozenset(square for square, spec in SQUARES.items() if spec.many)  # Wages and Road
 
 
-def may_join(cowboys: tuple[Cowboy, ...], seat: int, red_sheriff: bool) -> bool:
-    """Whether `seat` may join the cowboys on one parcel (`barred`, asked of that spot alone)."""
-    return not barred({None: cowboys}, {None: 0}, seat, red_sheriff)
+def may_join(cowboys: tuple[Cowboy, ...] | None, seat: int, red_sheriff: bool) -> bool:
+    """Whether `seat` may join the cowboys on one parcel (`barred`, asked of that spot alone); anyone may go to a
+    spot nobody is on (None or empty), which is most of them, so those are answered without asking."""
+    return not cowboys or not barred({None: cowboys}, {None: 0}, seat, red_sheriff)
 
 
 class Rows(NamedTuple):
@@ -178,7 +179,7 @@ def cowboy_spots(
     # The City Hall: to occupy it, or to challenge its occupant (RULING G2); the white cowboy never (below). With an
     # outlaw on it, to fight the outlaw, as on any outlaw's parcel below (RULING G14).
     if s.city_hall is not None and not s.parcels[s.city_hall].outlaw \
-            and may_join(spots.get(s.city_hall, ()), seat, red_sheriff):
+            and may_join(spots.get(s.city_hall), seat, red_sheriff):
         moves.append(_PLACE_ON_PARCEL[s.city_hall])
     # Buildings: to attack or defend; parcels with an outlaw: to fight it, which is a duel (`001` "How to
     # Fight an Outlaw?", decision D52: the red Sheriff only on his own building).
@@ -190,7 +191,7 @@ def cowboy_spots(
         defending = parcel.owner == seat and parcel.content in BUILDINGS
         if red_sheriff and not defending:
             continue  # the red Sheriff may not attack
-        if may_join(spots.get(index, ()), seat, red_sheriff and not defending):
+        if may_join(spots.get(index), seat, red_sheriff and not defending):
             moves.append(_PLACE_ON_PARCEL[index])
     return moves
 

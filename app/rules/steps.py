@@ -66,10 +66,17 @@ def finish_step(s: GameState) -> list[Event]:
 def _next_busy_step(s: GameState) -> str:
     """The next step of the schedule that has something to do; steps with nothing to do are skipped in one
     event, so the log shows only what happened."""
-    for schedule in (SETUP_STEPS + ROUND_STEPS[:1], ROUND_STEPS, FINAL_STEPS):
-        if s.step in schedule:
-            for step in schedule[schedule.index(s.step) + 1:]:
-                # A round always starts with the personalities (whose order is only set as it starts).
-                if step == ROUND_STEPS[0] or STEPS[step](s) is not None:
-                    return step
+    for step in _FOLLOWING[s.step]:
+        # A round always starts with the personalities (whose order is only set as it starts).
+        if step == ROUND_STEPS[0] or STEPS[step](s) is not None:
+            return step
     raise AssertionError("the last step of every schedule always has something to do")
+
+
+_SCHEDULES: Final = (SETUP_STEPS + ROUND_STEPS[:1], ROUND_STEPS, FINAL_STEPS)
+# The steps that may come after each step, in the order they are looked at: those after it in each schedule that
+# holds it (the round's first step ends the setup's schedule and starts the round's), worked out once.
+_FOLLOWING: Final[dict[str, tuple[str, ...]]] = {
+    step: tuple(later for schedule in _SCHEDULES if step in schedule for later in schedule[schedule.index(step) + 1:])
+    for schedule in _SCHEDULES for step in schedule
+}

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from app.rules import IllegalMove
+from app.rules import GameConfig, IllegalMove, new_game, replay, start_game, to_act
 from app.rules.board import parcel_index
 from app.rules.catalog import CONSTRUCTION_SQUARES
 from tests.rules.builders import Game, events_of
@@ -279,3 +279,23 @@ def test_river_parcels_are_not_starting_parcels() -> None:
     with pytest.raises(IllegalMove) as error:
         g.act({"type": "claim_parcel", "x": 1, "y": 6})
     assert error.value.code == "river_parcel"
+
+
+# --- start_game: the setup and the state it leads to ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "variants"),
+    [(2, {}), (4, {"might_is_right": True, "river": True}), (5, {"expansions": ["gold_and_guns", "outlaws"]}),
+     (6, {"expansions": ["big_box"], "horses": True, "new_beginning": True})],
+)
+def test_start_game_hands_out_the_state_its_setup_events_replay_to(players: int, variants: dict) -> None:
+    """R-SET-1: `start_game` gives `new_game`'s very events (`000` "Game Setup") and, with them, the state a
+    replay of those events reaches, awaiting the same decision: the simulation and the lobby play on from it
+    instead of folding the setup a second time."""
+    config = GameConfig.from_variants(players, variants)
+    for seed in SEEDS[:10]:
+        events, state = start_game(config, seed)
+        assert events == new_game(config, seed)
+        assert state == replay(events)
+        assert to_act(state) == to_act(replay(events)) != ()
