@@ -95,6 +95,7 @@ from app.rules.model import (
     Parcel,
     PlayerState,
     initial_state,
+    replace_player,
 )
 from app.rules.model import replace as model_replace
 from app.rules.registry import EFFECTS as _HANDLERS  # noqa: F401  (the table of every effect, for its tests)
@@ -242,11 +243,10 @@ def _placement_order_set(s: GameState, e: PlacementOrderSet) -> GameState:
 
 def _next_turn(s: GameState, after: int) -> int | None:
     """The next seat in placement order after `after` that has not passed."""
-    order = s.placement_order
-    start = order.index(after)
-    for k in range(1, len(order) + 1):
-        seat = order[(start + k) % len(order)]
-        if not s.players[seat].passed:
+    order, players = s.placement_order, s.players
+    start = order.index(after) + 1
+    for seat in order[start:] + order[:start]:  # the order from the seat after, round to `after` itself last
+        if not players[seat].passed:
             return seat
     return None
 
@@ -274,8 +274,10 @@ def _cowboy_placed(s: GameState, e: CowboyPlaced) -> GameState:
         cowboy = COWBOYS[seat, e.get("white", False)]
         if cowboy.white:
             draft["white_cowboy"] = False
-        else:
-            update_player(s, seat, cowboys=s.players[seat].cowboys - 1)
+        else:  # `update_player`, written out for the one field
+            players = list(s.players)
+            players[seat] = replace_player(players[seat], {"cowboys": players[seat].cowboys - 1})
+            draft["players"] = tuple(players)
     if "square" in e:
         squares = dict(s.squares)
         squares[e["square"]] = (*squares.get(e["square"], ()), cowboy)

@@ -268,8 +268,8 @@ def initial_state(config: GameConfig) -> GameState:
     values["config"] = config
     for name, factory in _FACTORIES:
         values[name] = factory()
-    new = object.__new__(GameState)
-    object.__setattr__(new, "__dict__", values)
+    new = _new(GameState)
+    _set(new, "__dict__", values)
     return new
 
 
@@ -278,8 +278,8 @@ def replace_player(p: PlayerState, changes: Mapping[str, Any]) -> PlayerState:
     most events)."""
     values = p.__dict__.copy()
     values.update(changes)
-    new = object.__new__(PlayerState)
-    object.__setattr__(new, "__dict__", values)
+    new = _new(PlayerState)
+    _set(new, "__dict__", values)
     return new
 
 
@@ -288,17 +288,17 @@ def replace(obj: T, **changes: Any) -> T:
     event): a dict-based object is copied with one dict copy, a slotted one field by field. A GameState's memo
     is never carried over; its kept answers are (each is checked against the part it was worked out from)."""
     cls = type(obj)
-    new = object.__new__(cls)
+    new = _new(cls)
     if cls in _SLOTS:
         for name in _SLOTS[cls]:
-            object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+            _set(new, name, changes[name] if name in changes else getattr(obj, name))
         return new
     values = obj.__dict__.copy()  # the cheapest copy there is: one dict copied in C
     values.update(changes)
     if cls is GameState:
         values["memo"] = {}
         values["kept"] = values["kept"].copy()
-    object.__setattr__(new, "__dict__", values)
+    _set(new, "__dict__", values)
     return new
 
 
@@ -312,8 +312,8 @@ def successor(s: GameState, seq: int) -> GameState:
     values = s.__dict__.copy()
     values["seq"] = seq
     values["memo"] = {}
-    new = object.__new__(GameState)
-    object.__setattr__(new, "__dict__", values)
+    new = _new(GameState)
+    _set(new, "__dict__", values)
     return new
 
 
@@ -346,6 +346,10 @@ def _kept(s: GameState, part: P, question: Callable[[P], T]) -> T:
 
 T = TypeVar("T")
 P = TypeVar("P")
+# `object.__new__` and `object.__setattr__`, looked up once: the copies above are the fold's most frequent calls, and
+# each look-up on `object` costs about a quarter of a player's copy.
+_new: Final = object.__new__
+_set: Final = object.__setattr__
 _INITIAL: Final = GameState(config=GameConfig(players=MIN_PLAYERS)).__dict__
 _FACTORIES: Final = tuple(
     (f.name, f.default_factory) for f in fields(GameState) if f.default_factory is not MISSING
