@@ -8,7 +8,7 @@ carries the same Message-ID, and mail systems treat it as the same message.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
 from email.policy import Policy
@@ -110,19 +110,6 @@ class SmtpSender:
             )
         except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
             raise SendFailed(f"{type(exc).__name__}: {exc}") from exc
-
-
-@dataclass
-class MemorySender:
-    """Keeps every mail in `sent`; `failing = True` makes it refuse, like an SMTP server that is down."""
-
-    sent: list[EmailMessage] = field(default_factory=list)
-    failing: bool = False
-
-    async def send(self, message: EmailMessage) -> None:
-        if self.failing:
-            raise SendFailed("the in-memory mail server is switched off")
-        self.sent.append(message)
 
 
 class LogSender:

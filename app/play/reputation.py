@@ -42,9 +42,6 @@ class Reputation:
         return cls(int(finished), int(abandoned), int(timeouts))
 
 
-NOBODY = Reputation(0, 0, 0)
-
-
 def _counts() -> tuple[ColumnElement[int], ColumnElement[int], ColumnElement[int]]:
     """The three counts over a player's results: finished, left, clock run out."""
     return (
