@@ -180,7 +180,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
     MIGRATE_ON_START is off), the bus listening, the admin of ADMIN_USERNAME ensured, the services, and the
     background jobs unless BACKGROUND_JOBS is off."""
     async with opened_database(settings, migrated=settings.migrate_on_start) as db:
-        bus = Bus(db.libpq_url)
+        bus = Bus(db.libpq_url, catch_up_seconds=settings.live_catch_up_seconds)
         thinker = thinker_for(settings)
         try:
             await bus.start()

@@ -44,6 +44,15 @@ MOVES = Counter(
     ["kind"],
 )
 LIVE_STREAMS = Gauge("carson_live_streams", "Live streams (server-sent events) open now.", multiprocess_mode="livesum")
+LIVE_CATCH_UP_READS = Counter(
+    "carson_live_catch_up_reads_total",
+    "Statements the bus ran to read the heads of the games its live streams watch (one a period while any is open).",
+)
+LIVE_CAUGHT_UP = Counter(
+    "carson_live_streams_caught_up_total",
+    "Live streams handed a game's head by the periodic catch-up: a change whose notice never reached them (its "
+    "instance stopped before sending it, or a reconnect raced it).",
+)
 OUTBOX_PENDING = Gauge(
     "carson_outbox_pending", "Outbox rows not settled yet (mail to plan or send).", multiprocess_mode="mostrecent"
 )

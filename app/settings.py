@@ -104,6 +104,9 @@ class Settings(BaseSettings):
     invitations_per_address_per_day: int = Field(default=150, ge=1)
     max_body_bytes: int = 64 * 1024
     sse_ping_seconds: int = 15
+    # How often each instance reads the heads of the games its live streams watch, to hand a change whose notice
+    # was never sent (its instance stopped first) to the streams behind it: the longest a stream can miss one.
+    live_catch_up_seconds: float = Field(default=5.0, gt=0)
     lobby_refresh_seconds: int = Field(default=20, ge=1)  # how often an open lobby asks whether anything changed
     # "cheapest" makes argon2 fast enough for test suites that sign up many players; never in production.
     password_hashing: Literal["standard", "cheapest"] = "standard"

@@ -10,8 +10,9 @@ Here a move's notice is handed over once its change is committed, and the notice
 own whose commits do not wait for the disk (a notice is no data: the change it tells of is durable already). They go
 in batches: every notice handed over while a batch is on its way goes in the next one, so a busy server sends a few
 small transactions rather than one per move, and no move's request waits for its notice. A notice is lost only when
-the server stops before sending it or its batch fails (logged); the streams then learn the game's head with its next
-change, or at their bus's resync after a reconnect.
+the server stops before sending it or its batch fails (logged); every instance's streams then learn the game's head
+at their bus's next catch-up (`app.play.bus`: one statement every LIVE_CATCH_UP_SECONDS reads the heads of the games
+they watch), or sooner with the game's next change.
 """
 
 from __future__ import annotations

@@ -10,6 +10,13 @@ the seat that changed hands (`handed`); the streams turn it into what their view
 before anything leaves the server. A new message of a game's table chat travels the same way (`ChatPosted`, notified
 by the transaction that stores it): the notice names the message, never its text, which each client then reads; so
 does a change of who sits at an open table (`TableChanged`), which its waiting pages read again.
+
+A notice can be lost: the instance that recorded a move may stop between the move's commit and its notice
+(`app.play.announcer`), and notices sent while a LISTEN connection is down never reach it. So every
+`catch_up_seconds` the bus reads, in one statement on its LISTEN connection, the head of every game its streams
+watch, and hands the head to the streams that have not been told of it (only those): no stream stays behind a
+committed change for longer than that, whether or not its notice was ever sent. With no stream open it reads
+nothing. A reconnect hands every watched game's head to all its streams (`_resync`).
 """
 
 from __future__ import annotations
@@ -26,9 +33,24 @@ from typing import Any
 
 import psycopg
 
+import app.metrics as metrics
+from app.store.db import array_literal, driver_sql
+
 log = logging.getLogger(__name__)
 
 CHANNEL = "carson_games"
+
+# The head of each watched game that moved past the lowest head its streams were told of, and whether a seat changed
+# hands since (an event `seat_replaced` after it: who sits where must be read again). One row per game behind; the
+# games' key and the events' (game_id, seq) key, whatever the number of streams.
+_CATCH_UP = driver_sql("""
+    SELECT g.id, g.seq, g.to_act, g.status,
+           EXISTS (SELECT FROM game_events AS e
+                   WHERE e.game_id = g.id AND e.seq > w.seen AND e.type = 'seat_replaced')
+    FROM unnest(CAST(%(games)s AS integer[]), CAST(%(seen)s AS integer[])) AS w(game_id, seen)
+    JOIN games AS g ON g.id = w.game_id
+    WHERE g.seq > w.seen
+""")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +66,8 @@ class Change:
     only: int | None = None
     handed: int | None = None
     # Set on the heads handed out after a lost connection (never sent): a handover may have been among the notices
-    # lost, so who sits where must be read again, as for `handed`.
+    # lost, so who sits where must be read again, as for `handed`; and on a head the periodic catch-up hands out when
+    # a seat changed hands among the changes a stream was not told of.
     resync: bool = False
 
     @property
@@ -145,12 +168,16 @@ def notice_from_json(payload: str) -> Notice:
 class Bus:
     """One LISTEN connection per instance, and per-game queues of the local subscribers."""
 
-    def __init__(self, libpq_url: str, *, queue_size: int = 64) -> None:
+    def __init__(self, libpq_url: str, *, queue_size: int = 64, catch_up_seconds: float = 5.0) -> None:
         self.libpq_url = libpq_url
         self.queue_size = queue_size
+        self.catch_up_seconds = catch_up_seconds
         # Shown in pg_stat_activity, so an operator (or a test) can tell the listeners apart.
         self.name = f"carson-bus-{uuid.uuid4().hex[:8]}"
         self._subscribers: defaultdict[int, set[asyncio.Queue[Notice]]] = defaultdict(set)
+        # The head of its game's log (as stored: every seat's events counted) each subscriber was told of or read
+        # itself (`shows`); None while it reads its head, until when the catch-up leaves it out.
+        self._heads: dict[asyncio.Queue[Notice], int | None] = {}
         # Queues of streams opened with a sign-in, by user id, with that sign-in's key.
         self._signed_in: defaultdict[int, set[tuple[str, asyncio.Queue[Notice]]]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
@@ -175,14 +202,22 @@ class Bus:
         """A queue that receives every notice about `game_id` until the block exits."""
         queue: asyncio.Queue[Notice] = asyncio.Queue(self.queue_size)
         self._subscribers[game_id].add(queue)
+        self._heads[queue] = None
         try:
             yield queue
         finally:
+            self._heads.pop(queue, None)
             subscribers = self._subscribers.get(game_id)
             if subscribers is not None:
                 subscribers.discard(queue)
                 if not subscribers:
                     del self._subscribers[game_id]
+
+    def shows(self, queue: asyncio.Queue[Notice], head: int) -> None:
+        """Note that the subscriber of `queue` read its game's head `head` itself (its stream's first message):
+        from then on the catch-up hands it any later head it was not told of."""
+        if queue in self._heads:
+            self._heads[queue] = max(head, self._heads[queue] or 0)
 
     @contextlib.asynccontextmanager
     async def watch_sign_in(self, user_id: int, key: str, queue: asyncio.Queue[Notice]) -> AsyncIterator[None]:
@@ -219,36 +254,49 @@ class Bus:
                 if notice.ends(key):
                     _put(queue, notice)
             return
-        if isinstance(notice, Change):
-            for hearer in self._hearers:
-                hearer(notice)
+        if not isinstance(notice, Change):
+            for queue in tuple(self._subscribers.get(notice.game_id, ())):
+                _put(queue, notice)
+            return
+        for hearer in self._hearers:
+            hearer(notice)
+        heads = self._heads
         for queue in tuple(self._subscribers.get(notice.game_id, ())):
+            told = heads.get(queue)
+            if told is None or told < notice.seq:
+                heads[queue] = notice.seq
             _put(queue, notice)
 
     async def _listen_forever(self) -> None:
         delay = 0.5
         while True:
             try:
-                conn = await psycopg.AsyncConnection.connect(
-                    self.libpq_url, autocommit=True, application_name=self.name
-                )
+                conn = await self._connect()
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     if self._listening.is_set():
                         await self._resync(conn)
                     self._listening.set()
                     delay = 0.5
-                    async for notice in conn.notifies():
-                        try:
-                            self.deliver(notice_from_json(notice.payload))
-                        except (ValueError, KeyError, TypeError):
-                            log.warning("ignoring a malformed notice on %s", CHANNEL)
+                    while True:
+                        # Notices until the period is over (those that come during the catch-up's statement wait in
+                        # the connection's backlog for the next round), then the catch-up.
+                        async for notice in conn.notifies(timeout=self.catch_up_seconds):
+                            try:
+                                self.deliver(notice_from_json(notice.payload))
+                            except (ValueError, KeyError, TypeError):
+                                log.warning("ignoring a malformed notice on %s", CHANNEL)
+                        await self._catch_up(conn)
             except asyncio.CancelledError:
                 raise
             except (psycopg.Error, OSError) as exc:
                 log.warning("bus connection lost (%s); reconnecting in %.1fs", exc, delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 10.0)
+
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        """The LISTEN connection, in autocommit, named after this bus (a test counts what runs on it)."""
+        return await psycopg.AsyncConnection.connect(self.libpq_url, autocommit=True, application_name=self.name)
 
     async def _resync(self, conn: psycopg.AsyncConnection[Any]) -> None:
         """After a reconnect, hand every watched game's current head to its subscribers: notices sent while
@@ -264,6 +312,35 @@ class Bus:
         cursor = await conn.execute("SELECT id, seq, to_act, status FROM games WHERE id = ANY(%s)", (watched,))
         for game_id, seq, to_act, status in await cursor.fetchall():
             self.deliver(Change(game_id, seq, tuple(to_act), status, resync=True))
+
+    async def _catch_up(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Hand each subscriber that was not told of its game's head that head: the notice of a committed change
+        may never have been sent (its instance stopped first, `app.play.announcer`). One statement for every
+        watched game, none when no subscriber has read its head; the subscribers told of the head are not woken."""
+        seen: dict[int, int] = {}
+        for game_id, queues in self._subscribers.items():
+            heads = [head for queue in queues if (head := self._heads.get(queue)) is not None]
+            if heads:
+                seen[game_id] = min(heads)
+        if not seen:
+            return
+        cursor = await conn.execute(_CATCH_UP, {"games": array_literal(seen), "seen": array_literal(seen.values())})
+        rows = await cursor.fetchall()
+        metrics.LIVE_CATCH_UP_READS.inc()
+        for game_id, seq, to_act, status, reseated in rows:
+            self._catch_up_with(Change(game_id, seq, tuple(to_act), status, resync=reseated))
+
+    def _catch_up_with(self, change: Change) -> None:
+        """Hand `change`, a game's head read by the catch-up, to the hearers and to the subscribers of its game
+        that were told of an older head."""
+        for hearer in self._hearers:
+            hearer(change)
+        for queue in tuple(self._subscribers.get(change.game_id, ())):
+            told = self._heads.get(queue)
+            if told is not None and told < change.seq:
+                self._heads[queue] = change.seq
+                _put(queue, change)
+                metrics.LIVE_CAUGHT_UP.inc()
 
 
 def _put(queue: asyncio.Queue[Notice], notice: Notice) -> None:

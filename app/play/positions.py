@@ -13,7 +13,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from sqlalchemy import ColumnElement, any_, case, func, literal_column, select
 from sqlalchemy.dialects.postgresql import aggregate_order_by
@@ -119,6 +119,16 @@ class Seen:
 
     change: Change
     moves: list[dict[str, Any]] | None = None
+
+
+class StreamHead(NamedTuple):
+    """What a live stream opens with: the caller's seat, the head as the caller counts it (`Seen`), and the head as
+    stored, every seat's events counted (`head`): what the bus's notices count, and so what the stream tells its bus
+    it shows (`Bus.shows`)."""
+
+    seat: int | None
+    seen: Seen
+    head: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,7 +399,7 @@ class Positions:
             stored = await event_store.load(session, game_id, limit=summary.head)
         return summary, seat, stored, summary.status == "finished"
 
-    async def head(self, account: Account, game_id: int, *, offer: bool = False) -> tuple[int | None, Seen]:
+    async def head(self, account: Account, game_id: int, *, offer: bool = False) -> StreamHead:
         """The caller's seat, and the head of the log as the caller counts it (for the live stream); with `offer`,
         and the moves the caller may submit there. A started game's head is the write path's one-row read (not
         the summary's statement): every stream opens with it, and the seat memo learns from it, so that a
@@ -398,9 +408,11 @@ class Positions:
             head = await read_head(connection, game_id, account.id)
         if head.status == "open":
             summary = await self.summary(game_id)
-            return summary.seat_of(account.id), Seen(Change(summary.id, summary.seq, summary.to_act, summary.status))
+            seen = Seen(Change(summary.id, summary.seq, summary.to_act, summary.status))
+            return StreamHead(summary.seat_of(account.id), seen, summary.head)
         self.cache.seats.learn(game_id, account.id, head.seed, head.seat)
-        return head.seat, await self.seen_by(Change(game_id, head.seq, (), head.status), head.seat, offer=offer)
+        seen = await self.seen_by(Change(game_id, head.seq, (), head.status), head.seat, offer=offer)
+        return StreamHead(head.seat, seen, head.seq)
 
     async def exists(self, game_id: int) -> None:
         """Raise NotFound unless there is a game `game_id`: one indexed row, for a request that reads the rest

@@ -263,6 +263,8 @@ class GameService:
         (`Outcome.mover`); this keeps it from being tried."""
         if change.handed is not None:
             self.cache.seats.forget_seat(change.game_id, change.handed)
+        elif change.resync:  # a seat may have changed hands among changes heard of late (which one is unknown)
+            self.cache.seats.forget_game(change.game_id)
 
     def forget_seats(self) -> None:
         """Drop every memo of who sits where, in every game: called when notices may have been lost (a handover

@@ -59,6 +59,12 @@ class SeatMemo:
             for user_id in [user for user, theirs in table.seats.items() if theirs == seat]:
                 del table.seats[user_id]
 
+    def forget_game(self, game_id: int) -> None:
+        """Drop every memo of who sits where in `game_id` (a seat changed hands there, which one is unknown)."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            table.seats.clear()
+
     def forget_all(self) -> None:
         """Drop every memo of who sits where, in every game (the seeds stay: they never change)."""
         for table in self.tables.values():

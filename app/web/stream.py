@@ -1,8 +1,10 @@
 """Server-sent events: `GET /api/v1/games/{id}/stream` sends the log's head, as the viewer counts it, after
 every change the viewer may know of.
 
-The subscription is taken before the current head is read, so no change can fall between the two; each stream
-ends its subscription when the client goes away (sse-starlette cancels the generator). Another seat's secret
+The subscription is taken before the current head is read, so no change can fall between the two; the stream then
+tells its bus which head it read, so that a later change whose notice never comes reaches it at the bus's next
+catch-up (`Bus.shows`). Each stream ends its subscription when the client goes away (sse-starlette cancels the
+generator). Another seat's secret
 edit never reaches a stream: its notice is dropped unread, and a viewer's seq does not move for it anyway.
 """
 
@@ -146,7 +148,8 @@ async def _changes(
         bus.watch_sign_in(account.id, key_of(signed_in.session_id), queue),
         _counted_open(),
     ):
-        seat, last = await positions.head(account, game_id, offer=offer)
+        seat, last, head = await positions.head(account, game_id, offer=offer)
+        bus.shows(queue, head)  # a later head whose notice never comes reaches it at the bus's next catch-up
         yield _message(last)
         while True:
             change = await queue.get()
@@ -168,7 +171,8 @@ async def _changes(
             # hands (or a handover may have been among notices lost): the player who left it watches on as a
             # spectator, offered none of its moves, and counts the log as one (which may count fewer events).
             if last.change.status == "open" or change.reseats:
-                was, (seat, shown) = seat, await positions.head(account, game_id, offer=offer)
+                was, (seat, shown, head) = seat, await positions.head(account, game_id, offer=offer)
+                bus.shows(queue, head)
                 resat, message = seat != was, _message(shown)
             else:
                 resat, (shown, message) = False, await messages.shown(positions, change, seat, offer)

@@ -149,10 +149,13 @@ async def test_the_live_stream_records_presence_across_instances(
         httpx.AsyncClient(base_url=url, timeout=10) as http,
         httpx_sse.aconnect_sse(http, "GET", stream, headers=bob.headers) as source,
     ):
-        async for _ in source.aiter_sse():
-            break
+        # The events' iterator is held until the check is done: left behind by a `break`, it would be finalised at
+        # once, closing the connection, and the server would end the stream (and remove its row) under the check.
+        events = source.aiter_sse()
+        await anext(events)
         async with service.db.reading() as session:
             assert await presence.is_watching(session, table.id, bob.id, now()), await _watchers(session)
+        await events.aclose()
     async with service.db.reading() as session:
         for _ in range(50):
             if not await presence.is_watching(session, table.id, bob.id, now()):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 import httpx
+import pytest
 from conftest import live_server
 from httpx_sse import aconnect_sse
 
@@ -78,6 +80,59 @@ async def test_a_move_on_instance_a_reaches_a_stream_on_instance_b(settings: Set
                 break
             await asyncio.sleep(0.02)
         assert app_a.state.bus.subscriber_count(gid) == app_b.state.bus.subscriber_count(gid) == 0
+
+
+async def test_a_move_whose_notice_was_never_sent_reaches_the_streams_within_the_catch_up_period(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Instance A stops between a move's commit and its notice's batch (here: its announcer sends nothing): the
+    streams of both instances learn of the move at their bus's next catch-up, within `live_catch_up_seconds`."""
+    period = 0.5
+    settings = settings.model_copy(
+        update={"admin_username": "boss", "admin_password": "boss password", "live_catch_up_seconds": period}
+    )
+    async with (
+        live_server(settings) as (url_a, app_a),
+        live_server(settings) as (url_b, _),
+        httpx.AsyncClient(base_url=url_a, timeout=10) as a,
+        httpx.AsyncClient(base_url=url_b, timeout=10) as b,
+    ):
+        boss = await _boss(a)
+        ann, bob = await _signup(a, "ann"), await _signup(a, "bob")
+        game = (await a.post("/api/v1/games", json={"name": "Live", "seats": 2, "players": ["ann", "bob"]},
+                             headers=boss)).json()
+        gid = game["id"]
+        awaited = {s["seat"]: {"ann": ann, "bob": bob}[s["username"]] for s in game["seats"]}[game["to_act"][0]]
+        monkeypatch.setattr(app_a.state.service.announcer, "send", lambda change: None)
+        async with (
+            aconnect_sse(b, "GET", f"/api/v1/games/{gid}/stream", headers=bob) as on_b,
+            aconnect_sse(a, "GET", f"/api/v1/games/{gid}/stream", headers=ann) as on_a,
+        ):
+            streams = [on_b.aiter_sse(), on_a.aiter_sse()]
+            for events in streams:
+                assert (await asyncio.wait_for(_next_turn(events), 10))["seq"] == game["seq"]
+            options = (await a.get(f"/api/v1/games/{gid}/moves", headers=awaited)).json()
+            move = {"seq": options["seq"], "move": options["moves"][0]}
+            r = await a.post(f"/api/v1/games/{gid}/moves", json=move, headers=awaited)
+            assert r.status_code == 200, r.text
+            committed = time.monotonic()
+            for events in streams:
+                assert (await asyncio.wait_for(_next_turn(events), 10))["seq"] == r.json()["seq"]
+            waited = time.monotonic() - committed
+        assert waited <= period + 0.5, waited  # the period, and the statement and the streams' own turn
+
+
+async def _boss(client: httpx.AsyncClient) -> dict[str, str]:
+    r = await client.post("/api/v1/auth/token", data={"username": "boss", "password": "boss password"})
+    return {"Authorization": f"Bearer {r.json()['access_token']}"}
+
+
+async def _next_turn(events: Any) -> dict[str, Any]:
+    async for event in events:
+        if event.event == "turn":
+            data: dict[str, Any] = json.loads(event.data)
+            return data
+    raise AssertionError("the stream ended")
 
 
 async def test_streams_send_keep_alive_pings(settings: Settings) -> None:
