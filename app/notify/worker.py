@@ -231,6 +231,7 @@ class Notifier:
         reset_links: ResetLinks | None = None,
         email_links: EmailLinks | None = None,
         pushes: PushSender | None = None,
+        recorded: StateCache | None = None,
     ) -> None:
         self.db = db
         self.sender = sender
@@ -240,6 +241,9 @@ class Notifier:
         self.email_links = email_links
         self.clock = clock
         self.cache = StateCache(capacity=256)
+        # The states this process's write path keeps (`GameService.cache`), looked at first: a mail's state is
+        # often a game's head, which its last move left there (a game's end; a turn its player has not taken).
+        self.recorded = recorded
         self.push = (
             PushOutbox(db, pushes, settings.base_url, self._message, self._is_stale,
                        lambda attempts: backoff(settings, attempts), settings.max_attempts)
@@ -643,7 +647,9 @@ class Notifier:
                 )
             ).all()
         )
-        state = await self.cache.load(session, game_id, seq)
+        state = self.recorded.peek(game_id, seq) if self.recorded is not None else None
+        if state is None:
+            state = await self.cache.load(session, game_id, seq)
         return name, player_view(state, seat, game_id=game_id, usernames=usernames)
 
     async def _name(self, session: AsyncSession, game_id: int) -> str:
