@@ -3,10 +3,10 @@
 1. **Plan.** A `game_changed` row (written by the move's own transaction, for a change that may call for mail:
    `app.play.record.may_call_for_mail`) becomes one `mail` row per message and recipient: "game started", "game
    finished", "your turn" for seats that have just become awaited, or "permission" for the owner asked to allow a
-   house; never for the site's bots. The clocks add `reminder`, `timed_out` and `admin_alert` mail rows
-   themselves. A mail whose outcome planning already tells (`_settle`: most of a busy game's turns) is counted
-   and not stored, unless its recipient has a push device (the push planner reads it); the planned change is
-   deleted.
+   house; never for the site's bots. The row tells what the change left (`Changed`): no state is rebuilt for it.
+   The clocks add `reminder`, `timed_out` and `admin_alert` mail rows themselves. A mail whose outcome planning
+   already tells (`_settle`: most of a busy game's turns) is counted and not stored, unless its recipient has a
+   push device (the push planner reads it); the planned change is deleted.
 2. **Deliver.** Each `mail` row is locked alone (`FOR UPDATE SKIP LOCKED`), checked against the recipient's
    address (a bot has none: dropped), preferences (off: dropped; digest: kept as a `digest_item`), staleness
    (the game moved on), the open game page and the hourly limit ("your turn" only; an invitation within the
