@@ -125,6 +125,7 @@ def notifier_for(settings: Settings, service: GameService, sender: Sender | None
         reset_links=reset_links_for(settings),
         email_links=email_links_for(settings),
         pushes=push_sender_for(settings),
+        recorded=service.cache,
     )
 
 

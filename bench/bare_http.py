@@ -84,19 +84,8 @@ class Connection:
             status, _ = await _head(reader)
             if status != 200:
                 raise RuntimeError(f"stream refused: {status}")
-            pending = b""
-            async for chunk in _chunks(reader):
-                pending += chunk
-                *whole, pending = pending.replace(b"\r\n", b"\n").split(b"\n\n")
-                for message in whole:
-                    event, data = "message", []
-                    for line in message.decode().split("\n"):
-                        if line.startswith("event:"):
-                            event = line[6:].strip()
-                        elif line.startswith("data:"):
-                            data.append(line[5:].removeprefix(" "))
-                    if data:
-                        yield ServerSentEvent(event, "\n".join(data))
+            async for event in events_of(_chunks(reader)):
+                yield event
         finally:
             await self.close()
 
@@ -104,6 +93,24 @@ class Connection:
         if self._writer is not None:
             self._writer.close()
             self._reader = self._writer = None
+
+
+async def events_of(chunks: AsyncIterator[bytes]) -> AsyncIterator[ServerSentEvent]:
+    """The events of a `text/event-stream` body arriving in `chunks` (comments and pings skipped): split at its
+    blank lines once a chunk completes them, rather than line by line."""
+    pending = b""
+    async for chunk in chunks:
+        pending += chunk
+        *whole, pending = pending.replace(b"\r\n", b"\n").split(b"\n\n")
+        for message in whole:
+            event, data = "message", []
+            for line in message.decode().split("\n"):
+                if line.startswith("event:"):
+                    event = line[6:].strip()
+                elif line.startswith("data:"):
+                    data.append(line[5:].removeprefix(" "))
+            if data:
+                yield ServerSentEvent(event, "\n".join(data))
 
 
 async def _head(reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:

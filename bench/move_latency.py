@@ -17,8 +17,20 @@ floor requests/s), and the CPU each process spent per request recorded: the clie
 the worker (separate layout), PostgreSQL (all its processes), the floor's server; on 2 cores at 10 games the round
 trip follows the sum of those, the client's included. At the end, per concurrency: the MEDIAN OF THE ROUNDS'
 RATIOS (round trips; server times in brackets) and the medians of the throughputs. Targets (issue 24): round-trip
-ratio <= 1.25, and moves/s >= half the floor's requests/s. `--http bare` gives every simulated player and floor
-client lean connections of its own (`bare_http.py`) instead of httpx: less of the shared cores for the client.
+ratio <= 1.25, and moves/s >= half the floor's requests/s.
+
+The clients, as players' devices would be: every simulated player and every floor client has an HTTP client of its
+own (with httpx: an `AsyncClient` each, the player's stream on one connection and its moves on another), not one
+pool for all of them, whose every request looked over every idle connection of the pool (a readability check, a
+system call each). And httpcore (1.0.9) tries `import sniffio` on every lock, event and cancellation shield it
+sets up, a failed import that searches the whole path each time since anyio no longer installs sniffio (a fifth of
+the client's CPU; encode/httpcore#1103): without sniffio installed, the benchmark records it as missing once
+(`sys.modules`), which answers httpcore's import at once, with the same outcome (asyncio). A stream's answer is
+read through httpx and its events split at their blank lines by the benchmark (`bare_http.events_of`), as a
+browser's EventSource does in its own code, not decoded line by line in Python by httpx-sse; every event is still
+read, and every `turn` event's JSON parsed whole. Both sides of the comparison use the same client. `--http bare`
+gives every simulated player and floor client lean connections of its own (`bare_http.py`) instead of httpx: less
+still of the shared cores for the client.
 
 Run: `.venv/bin/python bench/move_latency.py [--games 1 10] [--rounds 5] [--seconds 4] [--client poll]`
 (default: 1 and 10 concurrent games, about two minutes in all). Uses BENCH_DATABASE_URL if set, else an embedded
@@ -31,6 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
 import json
 import os
 import random
@@ -47,8 +60,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import httpx
-from bare_http import Connection  # this folder: on the path when run as a script, and for the benches importing this
-from httpx_sse import aconnect_sse
+from bare_http import Connection, events_of  # this folder: on the path when run or imported by the benches
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -57,6 +69,11 @@ PASSWORD = "bench password"
 WARM_UP_SECONDS = 1.5
 SETTLE_SECONDS = 0.3  # after a phase, for requests still in flight to finish before the other side starts
 GAMES_READY_PER_PAIR = 2  # games created before a round, so that creating them is not timed; more on demand
+
+# httpcore imports sniffio when it sets up a lock, an event or a cancellation shield, not before: recorded as missing
+# here (when it is not installed), that import fails at once instead of searching the path every time (docstring).
+if importlib.util.find_spec("sniffio") is None:
+    sys.modules["sniffio"] = None  # type: ignore[assignment]
 
 
 def floor_app(database_url: str) -> Any:
@@ -235,11 +252,18 @@ class Phase:
 
 @dataclass
 class Pair:
-    """The two players of one table: their bearer headers, and the games made ready for them."""
+    """The two players of one table: their bearer headers, their HTTP clients (each player's own, kept from game to
+    game as a device keeps its client) and the floor client's, and the games made ready for them."""
 
     headers: tuple[dict[str, str], dict[str, str]]
     usernames: tuple[str, str]
+    sides: tuple[Side, Side]
+    floor_side: Side
     ready: list[dict[str, Any]] = field(default_factory=list)
+
+    async def close(self) -> None:
+        for side in (*self.sides, self.floor_side):
+            await side.close()
 
 
 PIDS: dict[str, int] = {}  # the benchmark's processes by role: "server", "worker" (separate layout), "floor"
@@ -258,34 +282,48 @@ def cpu_since(before: dict[str, float]) -> dict[str, float]:
 
 
 class Side:
-    """How one simulated player (or floor client) talks HTTP to one server: through the shared httpx client (its
-    pool, httpx-sse for the stream), or (`--http bare`) on connections of its own (`bare_http`)."""
+    """How one simulated player (or floor client) talks HTTP to one server, as a device of its own would: through an
+    httpx client of its own (the stream's events split as `bare_http` splits them), or (`--http bare`) on lean
+    connections of its own (`bare_http`)."""
 
-    def __init__(self, shared: httpx.AsyncClient, bare: bool) -> None:
-        self.shared = shared
-        self.connection = Connection(str(shared.base_url)) if bare else None
+    def __init__(self, base_url: str, bare: bool) -> None:
+        self.base_url = base_url
+        self.connection = Connection(base_url) if bare else None
+        self.client = None if bare else httpx.AsyncClient(base_url=base_url, timeout=30)
 
     async def post(self, path: str, headers: dict[str, str], body: Any = None) -> Answered:
-        if self.connection is None:
-            return await self.shared.post(path, headers=headers, json=body)
+        if self.client is not None:
+            return await self.client.post(path, headers=headers, json=body)
+        assert self.connection is not None
         return await self.connection.request("POST", path, headers, body)
 
     async def get_json(self, path: str, headers: dict[str, str]) -> Any:
-        if self.connection is None:
-            return (await self.shared.get(path, headers=headers)).json()
+        if self.client is not None:
+            return (await self.client.get(path, headers=headers)).json()
+        assert self.connection is not None
         return (await self.connection.request("GET", path, headers)).json()
 
     async def events(self, path: str, headers: dict[str, str]) -> AsyncIterator[tuple[str, str]]:
         """The stream's events as (name, data), on a connection of its own."""
-        if self.connection is None:
-            async with aconnect_sse(self.shared, "GET", path, headers=headers) as source:
-                async for event in source.aiter_sse():
+        if self.client is not None:
+            async with self.client.stream("GET", path, headers={"Accept": "text/event-stream", **headers}) as answer:
+                if answer.status_code != 200:
+                    raise RuntimeError(f"stream refused: {answer.status_code}")
+                async for event in events_of(answer.aiter_bytes()):
                     yield event.event, event.data
             return
-        async for bare in Connection(str(self.shared.base_url)).events(path, headers):
+        async for bare in Connection(self.base_url).events(path, headers):
             yield bare.event, bare.data
 
+    async def cut_off(self) -> None:
+        """Drop the lean connection of a request cut off half-way (its answer unread), so that the next request
+        opens a fresh one; httpx drops such a connection itself."""
+        if self.connection is not None:
+            await self.connection.close()
+
     async def close(self) -> None:
+        if self.client is not None:
+            await self.client.aclose()
         if self.connection is not None:
             await self.connection.close()
 
@@ -310,14 +348,14 @@ class Bench:
         return game
 
     async def seat(
-        self, gid: int, seat: int, headers: dict[str, str], chooser: random.Random, until: float, moves: Phase
+        self, gid: int, seat: int, headers: dict[str, str], side: Side, chooser: random.Random, until: float,
+        moves: Phase,
     ) -> None:
         """Follow the game's stream like a real client; move (at random) whenever this seat is awaited. The
         `stream` client takes its options from the stream's events (`?moves=true`), the `poll` client asks for
         them (GET .../moves) each time it is awaited."""
         offered = self.client == "stream"
         url = f"/api/v1/games/{gid}/stream" + ("?moves=true" if offered else "")
-        side = Side(self.app, self.bare)
         try:
             async for name, data in side.events(url, headers):
                 if name != "turn":
@@ -337,17 +375,18 @@ class Bench:
                 r = await side.post(f"/api/v1/games/{gid}/moves", headers, body)
                 if r.status_code == 200 and time.perf_counter() < until:
                     moves.record(start, r)
-        finally:
-            await side.close()
+        except BaseException:  # the phase's end cancels the seat, perhaps in the middle of its move
+            await side.cut_off()
+            raise
 
     async def table(self, pair: Pair, chooser: random.Random, until: float, moves: Phase) -> None:
         """Play the pair's games one after the other until `until`."""
         while time.perf_counter() < until:
             game = pair.ready.pop() if pair.ready else await self.new_game(pair)
-            by_name = dict(zip(pair.usernames, pair.headers, strict=True))
+            by_name = dict(zip(pair.usernames, zip(pair.headers, pair.sides, strict=True), strict=True))
             await asyncio.gather(
                 *(
-                    self.seat(game["id"], s["seat"], by_name[s["username"]], chooser, until, moves)
+                    self.seat(game["id"], s["seat"], *by_name[s["username"]], chooser, until, moves)
                     for s in game["seats"]
                 )
             )
@@ -375,20 +414,16 @@ class Bench:
         cpu = cpu_now()
         until = time.perf_counter() + seconds
 
-        async def client(headers: dict[str, str]) -> None:
-            side = Side(self.floor, self.bare)
-            try:
-                while time.perf_counter() < until:
-                    start = time.perf_counter()
-                    r = await side.post("/floor", headers)
-                    if r.status_code != 200:
-                        raise RuntimeError(f"the floor answered {r.status_code}")
-                    if time.perf_counter() < until:
-                        phase.record(start, r)
-            finally:
-                await side.close()
+        async def client(headers: dict[str, str], side: Side) -> None:
+            while time.perf_counter() < until:
+                start = time.perf_counter()
+                r = await side.post("/floor", headers)
+                if r.status_code != 200:
+                    raise RuntimeError(f"the floor answered {r.status_code}")
+                if time.perf_counter() < until:
+                    phase.record(start, r)
 
-        await asyncio.gather(*(client(pair.headers[0]) for pair in pairs))
+        await asyncio.gather(*(client(pair.headers[0], pair.floor_side) for pair in pairs))
         phase.cpu = cpu_since(cpu)
         phase.seconds = seconds
         return phase
@@ -419,7 +454,9 @@ async def bench(
         pairs = []
         for g in range(max(concurrencies)):
             names = (f"player{2 * g}", f"player{2 * g + 1}")
-            pairs.append(Pair((await register(app, names[0]), await register(app, names[1])), names))
+            sides = (Side(app_url, lean), Side(app_url, lean))
+            headers = (await register(app, names[0]), await register(app, names[1]))
+            pairs.append(Pair(headers, names, sides, Side(floor_url, lean)))
         chooser = random.Random(2026)
         summary: list[tuple[int, float, float, float, float]] = []
         for games in concurrencies:
@@ -456,6 +493,8 @@ async def bench(
                 f"  {games:2d} game(s): ratio of p50s {ratio:.2f} [{server_ratio:.2f}] | {move_rate:.1f} moves/s vs "
                 f"floor {floor_rate:.1f} req/s ({move_rate / floor_rate:.2f} x)"
             )
+        for pair in pairs:
+            await pair.close()
 
 
 def main() -> None:
@@ -481,8 +520,8 @@ def main() -> None:
         "--http",
         choices=["httpx", "bare"],
         default="httpx",
-        help="the simulated players' and floor clients' HTTP: httpx (and httpx-sse for the streams) on a shared "
-        "pool, or lean connections of their own (bench/bare_http.py), which spend far less of the shared cores",
+        help="the simulated players' and floor clients' HTTP: httpx, a client each, or lean connections of their "
+        "own (bench/bare_http.py), which spend far less of the shared cores",
     )
     parser.add_argument("--serve-floor", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -3,10 +3,10 @@
 1. **Plan.** A `game_changed` row (written by the move's own transaction, for a change that may call for mail:
    `app.play.record.may_call_for_mail`) becomes one `mail` row per message and recipient: "game started", "game
    finished", "your turn" for seats that have just become awaited, or "permission" for the owner asked to allow a
-   house; never for the site's bots. The clocks add `reminder`, `timed_out` and `admin_alert` mail rows
-   themselves. A mail whose outcome planning already tells (`_settle`: most of a busy game's turns) is counted
-   and not stored, unless its recipient has a push device (the push planner reads it); the planned change is
-   deleted.
+   house; never for the site's bots. The row tells what the change left (`Changed`): no state is rebuilt for it.
+   The clocks add `reminder`, `timed_out` and `admin_alert` mail rows themselves. A mail whose outcome planning
+   already tells (`_settle`: most of a busy game's turns) is counted and not stored, unless its recipient has a
+   push device (the push planner reads it); the planned change is deleted.
 2. **Deliver.** Each `mail` row is locked alone (`FOR UPDATE SKIP LOCKED`), checked against the recipient's
    address (a bot has none: dropped), preferences (off: dropped; digest: kept as a `digest_item`), staleness
    (the game moved on), the open game page and the hourly limit ("your turn" only; an invitation within the
@@ -157,18 +157,44 @@ class Planned:
     message: str
 
 
-def plan(payload: dict[str, Any], state: GameState, seats: dict[int, int]) -> list[Planned]:
-    """The mails one change of a game calls for; `seats` maps seat -> user id. The start of a game tells
-    everyone (the first player's mail says they play first), the end tells everyone the scores; otherwise each
-    seat that has just become awaited hears that it is their turn (or that they are asked for a permission)."""
+@dataclass(frozen=True, slots=True)
+class Changed:
+    """What planning reads of the state a change left: whether the game is finished, the seats it awaits, and
+    whether what it awaits is a permission request. A `game_changed` row tells all of it (`told`, written by
+    `app.play.record`), so planning needs no state; a row written before it did is planned from the state
+    (`of`), rebuilt from the log."""
+
+    finished: bool
+    to_act: tuple[int, ...]
+    permission: bool
+
+    @classmethod
+    def of(cls, state: GameState) -> Changed:
+        waiting = awaiting(state)
+        return cls(state.status == "finished", to_act(state),
+                   waiting is not None and waiting.kind == Decision.PERMISSION)
+
+    @classmethod
+    def told(cls, payload: dict[str, Any]) -> Changed | None:
+        """What the row's payload tells (its `awaits`: the kind of the decision awaited, null for none), or None
+        for a row that does not tell it."""
+        if "awaits" not in payload:
+            return None
+        return cls(payload["status"] == "finished", tuple(payload["to_act"]), payload["awaits"] == Decision.PERMISSION)
+
+
+def plan(payload: dict[str, Any], after: Changed, seats: dict[int, int]) -> list[Planned]:
+    """The mails one change of a game calls for, from what the change left (`after`); `seats` maps seat -> user
+    id. The start of a game tells everyone (the first player's mail says they play first), the end tells everyone
+    the scores; otherwise each seat that has just become awaited hears that it is their turn (or that they are
+    asked for a permission)."""
     if payload.get("from_seq") == 0:
         return [Planned(user, seat, "game_started") for seat, user in sorted(seats.items())]
-    if state.status == "finished":
+    if after.finished:
         return [Planned(user, seat, "game_finished") for seat, user in sorted(seats.items())]
     was = set(payload.get("was_to_act", ()))
-    waiting = awaiting(state)
-    kind = "permission" if waiting is not None and waiting.kind == Decision.PERMISSION else "your_turn"
-    return [Planned(seats[seat], seat, kind) for seat in to_act(state) if seat not in was and seat in seats]
+    kind = "permission" if after.permission else "your_turn"
+    return [Planned(seats[seat], seat, kind) for seat in after.to_act if seat not in was and seat in seats]
 
 
 def next_gap(gap: float, found_a_batch: bool) -> float:
@@ -205,6 +231,7 @@ class Notifier:
         reset_links: ResetLinks | None = None,
         email_links: EmailLinks | None = None,
         pushes: PushSender | None = None,
+        recorded: StateCache | None = None,
     ) -> None:
         self.db = db
         self.sender = sender
@@ -214,6 +241,9 @@ class Notifier:
         self.email_links = email_links
         self.clock = clock
         self.cache = StateCache(capacity=256)
+        # The states this process's write path keeps (`GameService.cache`), looked at first: a mail's state is
+        # often a game's head, which its last move left there (a game's end; a turn its player has not taken).
+        self.recorded = recorded
         self.push = (
             PushOutbox(db, pushes, settings.base_url, self._message, self._is_stale,
                        lambda attempts: backoff(settings, attempts), settings.max_attempts)
@@ -320,15 +350,26 @@ class Notifier:
                 await end_unwritten(session)
                 return 0
             seats = await _seats_of(session, {game_id for _, game_id, _, _ in rows if game_id is not None})
+            # What each change left, as its row tells it; the states of rows that do not tell it, rebuilt.
+            told: dict[int, Changed] = {}
             wanted: dict[int, list[int]] = {}
-            for _, game_id, seq, payload in rows:
+            for row_id, game_id, seq, payload in rows:
                 if game_id is not None and seq is not None and "from_seq" in payload:
-                    wanted.setdefault(game_id, []).append(seq)
+                    after = Changed.told(payload)
+                    if after is not None:
+                        told[row_id] = after
+                    else:
+                        wanted.setdefault(game_id, []).append(seq)
             states = {game_id: await self.cache.load_each(session, game_id, seqs) for game_id, seqs in wanted.items()}
             mails: list[tuple[int, int, Planned]] = []
-            for _, game_id, seq, payload in rows:
-                if game_id in states and seq in states[game_id]:
-                    mails.extend((game_id, seq, m) for m in plan(payload, states[game_id][seq], seats.get(game_id, {})))
+            for row_id, game_id, seq, payload in rows:
+                if row_id in told:
+                    after = told[row_id]
+                elif game_id in states and seq in states[game_id]:
+                    after = Changed.of(states[game_id][seq])
+                else:
+                    continue
+                mails.extend((game_id, seq, m) for m in plan(payload, after, seats.get(game_id, {})))
             settled = await _settle(session, mails, now, self.settings.turn_mail_interval)
             pushable = [may_push(m.message, outcome) for (_, _, m), outcome in zip(mails, settled, strict=True)]
             devices = await with_devices(
@@ -606,7 +647,9 @@ class Notifier:
                 )
             ).all()
         )
-        state = await self.cache.load(session, game_id, seq)
+        state = self.recorded.peek(game_id, seq) if self.recorded is not None else None
+        if state is None:
+            state = await self.cache.load(session, game_id, seq)
         return name, player_view(state, seat, game_id=game_id, usernames=usernames)
 
     async def _name(self, session: AsyncSession, game_id: int) -> str:

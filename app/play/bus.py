@@ -93,7 +93,11 @@ class Change:
 
     @classmethod
     def from_json(cls, payload: str) -> Change:
-        data = json.loads(payload)
+        return cls.from_data(json.loads(payload))
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Change:
+        """The change a notice's parsed payload tells of."""
         only, handed = data.get("only"), data.get("handed")
         return cls(
             int(data["game_id"]),
@@ -162,7 +166,7 @@ def notice_from_json(payload: str) -> Notice:
         return ChatPosted(int(data["game_id"]), int(data["chat"]))
     if "table" in data:
         return TableChanged(int(data["game_id"]))
-    return Change.from_json(payload)
+    return Change.from_data(data)  # parsed once: every move's notice comes this way
 
 
 class Bus:

@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.play.bus import CHANNEL, Change
 from app.play.results import leaver_place, places
 from app.rules import Event, GameState, private_to, to_act
+from app.rules.flow import awaiting
 from app.store.db import DriverConnection, array_literal, driver_sql, fetch_all, untyped
 
 
@@ -341,8 +342,10 @@ OutboxRow = tuple[str, int | None, datetime | None, dict[str, Any]]
 
 def _outbox(o: Outcome) -> list[OutboxRow]:
     """(kind, recipient, not before, payload) of each outbox row. The `game_changed` row says who was awaited
-    before, so the mail worker can tell who has just become awaited; it is due at once (the database's now). It is
-    written only for a change that may call for mail (`may_call_for_mail`)."""
+    before, so the mail worker can tell who has just become awaited, and what the change left (who is awaited now,
+    the status, the kind of the decision awaited: `awaits`), so the worker plans its mails without rebuilding the
+    state at it from the log; it is due at once (the database's now). It is written only for a change that may
+    call for mail (`may_call_for_mail`)."""
     if o.private or o.quiet:
         return []
     mails: list[OutboxRow] = [
@@ -351,8 +354,9 @@ def _outbox(o: Outcome) -> list[OutboxRow]:
     awaited = to_act(o.after)
     if not may_call_for_mail(o.expected_seq, o.was_to_act, awaited, o.after.status):
         return mails
+    waiting = awaiting(o.after)
     changed = {"to_act": list(awaited), "status": status_of(o.after), "from_seq": o.expected_seq,
-               "was_to_act": list(o.was_to_act)}
+               "was_to_act": list(o.was_to_act), "awaits": waiting.kind if waiting is not None else None}
     return [("game_changed", None, None, changed), *mails]
 
 

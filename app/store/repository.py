@@ -77,6 +77,12 @@ class StateCache:
         is (see `recording`)."""
         return self._landing.get((game_id, head_seq))
 
+    def peek(self, game_id: int, seq: int) -> GameState | None:
+        """The cached state of `game_id` if it is the one at `seq`, else None; for a reader of another cache (the
+        mail worker's) that looks here first: neither counted as a hit or miss nor kept from eviction by it."""
+        cached = self._states.get(game_id)
+        return cached if cached is not None and cached.seq == seq else None
+
     def at(self, game_id: int, head_seq: int) -> GameState | None:
         """The cached state of `game_id` if it is the one at `head_seq` (a hit), else None."""
         cached = self.get(game_id)

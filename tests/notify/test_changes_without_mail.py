@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from app.notify.worker import plan
+from app.notify.worker import Changed, plan
 from app.play.record import may_call_for_mail
 from app.rules import GameConfig, legal_moves, new_game, play, replay, to_act
 from app.rules.rng import Rng
@@ -29,7 +29,7 @@ def test_a_change_queued_for_no_mail_would_have_planned_none(players: int) -> No
                 queued += 1
             else:
                 skipped += 1
-                assert plan(payload, state, seats) == []
+                assert plan(payload, Changed.of(state), seats) == []
     assert skipped and queued  # both kinds of change occur
 
 

@@ -58,3 +58,16 @@ async def test_the_cache_keeps_the_newest_state_and_evicts_the_oldest_game() -> 
     cache.remember(2, old)
     cache.remember(3, old)
     assert cache.get(1) is None and cache.get(3) is old
+
+
+async def test_a_peek_finds_only_the_state_at_its_seq_and_leaves_counts_and_order_alone() -> None:
+    events = new_game(GameConfig.from_variants(players=2, variants={}), SEED)
+    head = replay(events)
+    cache = StateCache(capacity=2)
+    cache.remember(1, head)
+    cache.remember(2, head)
+    assert cache.peek(1, head.seq) is head
+    assert cache.peek(1, head.seq - 1) is None and cache.peek(3, head.seq) is None
+    assert (cache.hits, cache.misses) == (0, 0)
+    cache.remember(3, head)  # game 1 is still the least recently used: the peek did not keep it
+    assert cache.get(1) is None and cache.get(2) is head
