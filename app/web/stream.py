@@ -4,8 +4,8 @@ every change the viewer may know of.
 The subscription is taken before the current head is read, so no change can fall between the two; the stream then
 tells its bus which head it read, so that a later change whose notice never comes reaches it at the bus's next
 catch-up (`Bus.shows`). Each stream ends its subscription when the client goes away (sse-starlette cancels the
-generator). Another seat's secret
-edit never reaches a stream: its notice is dropped unread, and a viewer's seq does not move for it anyway.
+generator). Another seat's secret edit never reaches a stream: its notice is dropped unread, and a viewer's seq
+does not move for it anyway.
 """
 
 from __future__ import annotations
