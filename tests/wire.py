@@ -23,6 +23,7 @@ class WireCounter:
         self.statements = 0
         self._server: asyncio.AbstractServer | None = None
         self._writers: list[asyncio.StreamWriter] = []
+        self._handlers: set[asyncio.Task[None]] = set()
 
     async def __aenter__(self) -> WireCounter:
         self._server = await asyncio.start_unix_server(self._serve, path=str(self.path))
@@ -33,9 +34,15 @@ class WireCounter:
         self._server.close()
         for writer in self._writers:
             writer.close()
+        # Wait for the connections' handlers to see their sockets close: a handler still pending when the event
+        # loop shuts down is cancelled, and asyncio's stream callback then reports the cancellation as an error.
+        await asyncio.wait_for(asyncio.gather(*self._handlers, return_exceptions=True), timeout=5)
         await self._server.wait_closed()
 
     async def _serve(self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
+        handler = asyncio.current_task()
+        assert handler is not None
+        self._handlers.add(handler)
         server_reader, server_writer = await asyncio.open_unix_connection(self.target)
         self._writers += [client_writer, server_writer]
         last = ["server"]  # who spoke last on this connection
