@@ -57,7 +57,7 @@ class NoteBook:
         return Notes(saved.text, saved.updated_at)
 
 
-def notes_column(game_id: ColumnExpressionArgument[int], user_id: int) -> ScalarSelect[Any]:
+def notes_column(game_id: ColumnExpressionArgument[int], user_id: ColumnExpressionArgument[int]) -> ScalarSelect[Any]:
     """The notes of user `user_id` on game `game_id` as a JSON array (text, updated_at), null when they wrote none
     (`notes_of` reads it back): a column of a statement that reads the game itself (the table page's one read), so
     the notes cost no statement of their own. Whether the user sits at the table is for that statement's reader to

@@ -1,0 +1,73 @@
+"""The pages' template environment looks a dict's keys up before its attributes (`rendering._Environment`, for
+speed); these tests hold it to Jinja's own answers: the same page, byte for byte, and the same lookups."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+from typing import Any
+
+import jinja2
+import pytest
+
+from app.rules import GameConfig, decide, evolve, legal_moves, new_game, player_view, replay, to_act
+from app.web.rendering import templates
+from tests.web.test_present import VARIANTS, _known_log, board_html
+
+
+def _as_jinja_would(render: Any, monkeypatch: pytest.MonkeyPatch) -> str:
+    """`render()` with Jinja's own attribute lookup (the attribute first, then the key)."""
+    with monkeypatch.context() as patched:
+        patched.setattr(type(templates.env), "getattr", jinja2.Environment.getattr)
+        html: str = render()
+    return html
+
+
+@pytest.mark.parametrize(("players", "variants"), [(2, VARIANTS[0]), (4, VARIANTS[2]), (4, VARIANTS[7]),
+                                                    (6, VARIANTS[9])])
+def test_the_board_renders_as_with_jinjas_own_lookup(
+    players: int, variants: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seed = 40 + players
+    config = GameConfig.from_variants(players=players, variants=variants, preview=True)
+    events = new_game(config, seed)
+    state = replay(events)
+    chooser = random.Random(seed)
+    names = [f"p{i}" for i in range(players)]
+    game = SimpleNamespace(id=1, name="Test")
+    compared: set[str] = set()
+    while state.status != "finished":
+        seat = chooser.choice(to_act(state))
+        moves = legal_moves(state, seat)
+        doc = player_view(state, seat, game_id=1, usernames=names)
+        if doc["awaiting"] not in compared:  # every kind of decision once, with its choices on the page
+            compared.add(doc["awaiting"])
+            log = _known_log(events, seat)
+            html = board_html(game, doc, moves, log)
+            assert html == _as_jinja_would(lambda: board_html(game, doc, moves, log), monkeypatch)
+        new = decide(state, seat, chooser.choice(moves), seed)
+        for event in new:
+            state = evolve(state, event)
+        events.extend(new)
+    doc = player_view(state, None, game_id=1, usernames=names)
+    log = _known_log(events, None)
+    html = board_html(game, doc, [], log)
+    assert "Final score" in html
+    assert html == _as_jinja_would(lambda: board_html(game, doc, [], log), monkeypatch)
+    assert len(compared) > 5
+
+
+@pytest.mark.parametrize(
+    ("source", "value"),
+    [
+        ("{{ d.seq }}", {"seq": 7}),  # a key
+        ("{{ d.items is callable }}", {"items": 1}),  # a key named as a dict's method: the method, as Jinja says
+        ("{{ d.missing is defined }}", {}),  # no such key: undefined
+        ("{{ d.missing|default('none') }}", {"x": 1}),
+        ("{{ d.real }}", 3),  # not a dict: the attribute
+        ("{{ d.x }}", SimpleNamespace(x="attr")),
+    ],
+)
+def test_a_lookup_answers_as_jinjas_own(source: str, value: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    template = templates.env.from_string(source)
+    assert template.render(d=value) == _as_jinja_would(lambda: template.render(d=value), monkeypatch)
