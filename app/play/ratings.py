@@ -100,11 +100,14 @@ async def bot_identity(session: AsyncSession, level: str = BOT_LEVEL) -> int:
     return found
 
 
+_LEVEL = aliased(User)  # made once: an alias works its columns out at its first use, a millisecond or more of CPU
+
+
 def rater(user_id: int) -> ScalarSelect[Any]:
     """Whom `user_id`'s ratings are about, as a subquery that only reads: the account itself (a bot level's
     identity too), or for a bot seat's account (`bot-1`, ...), which plays at every level, the `normal` level's
     identity (NULL, so no rating, while that level was never rated)."""
-    level = aliased(User)
+    level = _LEVEL
     identity = select(level.id).where(level.username == BOT_IDENTITIES[BOT_LEVEL], level.is_bot).scalar_subquery()
     seat_account = User.is_bot & User.username.not_in(list(BOT_IDENTITIES.values()))
     return select(case((seat_account, identity), else_=User.id)).where(User.id == user_id).scalar_subquery()
