@@ -443,8 +443,9 @@ def build_app(settings: Settings, running: Running) -> FastAPI:
     app.add_middleware(HideDatabaseDetails)
     # Pages compress well (the table is ~85 KB of HTML and SVG, a tenth of that gzipped); small answers such as a
     # move's `{"seq"}` stay as they are, and live streams are never compressed (Starlette leaves
-    # text/event-stream alone).
-    app.add_middleware(SkippedInMoveCycle, layer=GZipMiddleware, minimum_size=1024)
+    # text/event-stream alone). Level 6, zlib's own default, not Starlette's 9: measured on the table's page, 9
+    # took 2.6 ms to make it 1 % smaller than 6 does in 1.7 ms.
+    app.add_middleware(SkippedInMoveCycle, layer=GZipMiddleware, minimum_size=1024, compresslevel=6)
     app.add_middleware(RequestLanguage)
     app.add_middleware(observe.Observe)
     if settings.forwarded_allow_ips:  # outermost: every layer sees the client the trusted proxy names
