@@ -122,6 +122,7 @@ class PushService:
         self.answers: dict[str, list[tuple[int, dict[str, str]]]] = {}
         self.refused: list[str] = []
         self.delays: dict[str, float] = {}
+        self._stopping = asyncio.Event()  # ends the delays, so that stopping never waits for a slow answer
 
     @property
     def origin(self) -> str:
@@ -143,7 +144,8 @@ class PushService:
         name = request.path_params["name"]
         body = await request.body()
         if name in self.delays:
-            await asyncio.sleep(self.delays[name])
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), self.delays[name])
         if self.answers.get(name):
             status, headers = self.answers[name].pop(0)
             self.refused.append(name)
@@ -171,6 +173,7 @@ class PushService:
             assert server.started, "the push service did not start"
             yield self
         finally:
+            self._stopping.set()
             server.should_exit = True
             await task
 
