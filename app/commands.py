@@ -1,7 +1,9 @@
 """The server's command-line commands: `serve`, `worker`, `migrate`, `create-admin` (wired in app.cli).
 
 They sit outside the layers, next to the composition root (app.main) they start: they read the settings and
-assemble everything, the database, the services and the web app.
+assemble everything, the database, the services and the web app. Each imports the composition root only when it
+runs (2.5 s of imports on a slow machine: the web app, the push sender), so that `migrate` and a refused
+`create-admin` answer at once.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ import sys
 from typing import Any
 
 from app import serving
-from app.main import audit_logs, create_app, ensure_admin, rate_games, run_worker
 from app.play import addresses
 from app.play.errors import Invalid
 from app.settings import Settings
@@ -25,6 +26,8 @@ from app.settings import Settings
 def serve(args: argparse.Namespace) -> int:
     """Start the server; migrations run at start-up, the embedded PostgreSQL starts when DATABASE_URL is unset."""
     import uvicorn
+
+    from app.main import create_app
 
     settings = Settings()
     demo_password = None
@@ -65,6 +68,8 @@ def worker(args: argparse.Namespace) -> int:
     """Run the background jobs (mail worker, move clocks, bots) alone; any number of them may run side by side."""
     import logging
 
+    from app.main import run_worker
+
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_worker(Settings()))
@@ -103,6 +108,8 @@ def create_admin(args: argparse.Namespace) -> int:
     except Invalid as exc:
         print(f"create-admin: {args.email!r}: {exc.message}", file=sys.stderr)
         return 2
+    from app.main import ensure_admin
+
     asyncio.run(ensure_admin(Settings(), args.username, password, email))
     print(f"admin '{args.username}' is ready")
     return 0
@@ -110,6 +117,8 @@ def create_admin(args: argparse.Namespace) -> int:
 
 def ratings(args: argparse.Namespace) -> int:
     """Rate the finished games still pending, or compute every rating again from the results (`--rebuild`)."""
+    from app.main import rate_games
+
     rated = asyncio.run(rate_games(Settings(), args.rebuild))
     print(f"ratings: {rated} games rated{' (rebuilt from the results)' if args.rebuild else ''}")
     return 0
@@ -117,5 +126,7 @@ def ratings(args: argparse.Namespace) -> int:
 
 def audit(args: argparse.Namespace) -> int:
     """Replay every stored game from its log and check it (app.play.log_audit); exit 1 naming each failing game."""
+    from app.main import audit_logs
+
     failed = asyncio.run(audit_logs(Settings(), print))
     return 1 if failed else 0
