@@ -10,16 +10,17 @@ from typing import Any
 import jinja2
 import pytest
 
+import app.i18n as i18n
 from app.rules import GameConfig, decide, evolve, legal_moves, new_game, player_view, replay, to_act
 from app.web.rendering import templates
 from tests.web.test_present import VARIANTS, _known_log, board_html
 
 
-def _as_jinja_would(render: Any, monkeypatch: pytest.MonkeyPatch) -> str:
-    """`render()` with Jinja's own attribute lookup (the attribute first, then the key)."""
+def _as_jinja_would(monkeypatch: pytest.MonkeyPatch, render: Any, *args: Any, **kwargs: Any) -> str:
+    """`render(*args, **kwargs)` with Jinja's own attribute lookup (the attribute first, then the key)."""
     with monkeypatch.context() as patched:
         patched.setattr(type(templates.env), "getattr", jinja2.Environment.getattr)
-        html: str = render()
+        html: str = render(*args, **kwargs)
     return html
 
 
@@ -44,7 +45,7 @@ def test_the_board_renders_as_with_jinjas_own_lookup(
             compared.add(doc["awaiting"])
             log = _known_log(events, seat)
             html = board_html(game, doc, moves, log)
-            assert html == _as_jinja_would(lambda: board_html(game, doc, moves, log), monkeypatch)
+            assert html == _as_jinja_would(monkeypatch, board_html, game, doc, moves, log)
         new = decide(state, seat, chooser.choice(moves), seed)
         for event in new:
             state = evolve(state, event)
@@ -53,7 +54,7 @@ def test_the_board_renders_as_with_jinjas_own_lookup(
     log = _known_log(events, None)
     html = board_html(game, doc, [], log)
     assert "Final score" in html
-    assert html == _as_jinja_would(lambda: board_html(game, doc, [], log), monkeypatch)
+    assert html == _as_jinja_would(monkeypatch, board_html, game, doc, [], log)
     assert len(compared) > 5
 
 
@@ -70,4 +71,29 @@ def test_the_board_renders_as_with_jinjas_own_lookup(
 )
 def test_a_lookup_answers_as_jinjas_own(source: str, value: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     template = templates.env.from_string(source)
-    assert template.render(d=value) == _as_jinja_would(lambda: template.render(d=value), monkeypatch)
+    assert template.render(d=value) == _as_jinja_would(monkeypatch, template.render, d=value)
+
+
+TEXTS = '{{ _("Your turn") }}|{{ _("Cowboy of {player}").format(player="Émile & ann") }}|{{ _("Place here") }}|' \
+        '{{ _("100%% sure") }}|{{ _(word) }}'
+
+
+@pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
+@pytest.mark.parametrize("autoescape", [True, False])
+def test_a_text_without_fields_is_kept_as_first_answered(
+    language: str, autoescape: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`_("...")` without fields is answered from what the callable answered first (`i18n.SAID_KEPT`): in each
+    language and escaping mode the page reads as if every text were translated afresh, elisions included."""
+    def rendered() -> str:
+        environment = jinja2.Environment(autoescape=autoescape)
+        i18n.install(environment)
+        template = environment.from_string(TEXTS)
+        with i18n.speaking(language):
+            first, kept = template.render(word="Sheriff"), template.render(word="Sheriff")
+        assert first == kept
+        return kept
+
+    cached = rendered()
+    monkeypatch.setattr(i18n, "SAID_KEPT", 0)  # nothing kept: every text translated afresh
+    assert rendered() == cached
