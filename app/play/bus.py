@@ -16,7 +16,10 @@ A notice can be lost: the instance that recorded a move may stop between the mov
 `catch_up_seconds` the bus reads, in one statement on its LISTEN connection, the head of every game its streams
 watch, and hands the head to the streams that have not been told of it (only those): no stream stays behind a
 committed change for longer than that, whether or not its notice was ever sent. With no stream open it reads
-nothing. A reconnect hands every watched game's head to all its streams (`_resync`).
+nothing. A reconnect hands every watched game's head to all its streams (`_resync`); and since the chat's and an
+open table's notices can only be lost that way (they are sent by the transactions that make them), it also tells
+the streams of a game whose chat holds a message newer than any this bus heard of to read the chat again, and
+those of an open table to read who sits there again.
 """
 
 from __future__ import annotations
@@ -50,6 +53,14 @@ _CATCH_UP = driver_sql("""
     FROM unnest(CAST(%(games)s AS integer[]), CAST(%(seen)s AS integer[])) AS w(game_id, seen)
     JOIN games AS g ON g.id = w.game_id
     WHERE g.seq > w.seen
+""")
+
+# After a reconnect: each watched game's head, and the newest message of its chat.
+_RESYNC = driver_sql("""
+    SELECT g.id, g.seq, g.to_act, g.status,
+           (SELECT max(c.id) FROM chat_messages AS c WHERE c.game_id = g.id)
+    FROM games AS g
+    WHERE g.id = ANY(CAST(%(games)s AS integer[]))
 """)
 
 
@@ -182,6 +193,9 @@ class Bus:
         # The head of its game's log (as stored: every seat's events counted) each subscriber was told of or read
         # itself (`shows`); None while it reads its head, until when the catch-up leaves it out.
         self._heads: dict[asyncio.Queue[Notice], int | None] = {}
+        # The newest chat message this bus heard of, by watched game: after a reconnect, a newer one in the
+        # database is one whose notice was lost.
+        self._chat_heads: dict[int, int] = {}
         # Queues of streams opened with a sign-in, by user id, with that sign-in's key.
         self._signed_in: defaultdict[int, set[tuple[str, asyncio.Queue[Notice]]]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
@@ -216,6 +230,7 @@ class Bus:
                 subscribers.discard(queue)
                 if not subscribers:
                     del self._subscribers[game_id]
+                    self._chat_heads.pop(game_id, None)
 
     def shows(self, queue: asyncio.Queue[Notice], head: int) -> None:
         """Note that the subscriber of `queue` read its game's head `head` itself (its stream's first message):
@@ -259,6 +274,8 @@ class Bus:
                     _put(queue, notice)
             return
         if not isinstance(notice, Change):
+            if isinstance(notice, ChatPosted) and notice.game_id in self._subscribers:
+                self._chat_heads[notice.game_id] = max(notice.message_id, self._chat_heads.get(notice.game_id, 0))
             for queue in tuple(self._subscribers.get(notice.game_id, ())):
                 _put(queue, notice)
             return
@@ -304,7 +321,9 @@ class Bus:
 
     async def _resync(self, conn: psycopg.AsyncConnection[Any]) -> None:
         """After a reconnect, hand every watched game's current head to its subscribers: notices sent while
-        the connection was down are lost, and a stream must not stay behind (nor a memo of who sits where)."""
+        the connection was down are lost, and a stream must not stay behind (nor a memo of who sits where). A
+        chat notice too, where the chat holds a message newer than any this bus heard of; and a table notice to an
+        open table's, whose seats may have changed."""
         for gap in self._gap_hearers:
             gap()
         for watchers in tuple(self._signed_in.values()):
@@ -313,9 +332,13 @@ class Bus:
         watched = list(self._subscribers)
         if not watched:
             return
-        cursor = await conn.execute("SELECT id, seq, to_act, status FROM games WHERE id = ANY(%s)", (watched,))
-        for game_id, seq, to_act, status in await cursor.fetchall():
+        cursor = await conn.execute(_RESYNC, {"games": array_literal(watched)})
+        for game_id, seq, to_act, status, newest_chat in await cursor.fetchall():
             self.deliver(Change(game_id, seq, tuple(to_act), status, resync=True))
+            if status == "open":
+                self.deliver(TableChanged(game_id))
+            if newest_chat is not None and newest_chat > self._chat_heads.get(game_id, 0):
+                self.deliver(ChatPosted(game_id, newest_chat))
 
     async def _catch_up(self, conn: psycopg.AsyncConnection[Any]) -> None:
         """Hand each subscriber that was not told of its game's head that head: the notice of a committed change

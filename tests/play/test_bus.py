@@ -8,7 +8,7 @@ import psycopg
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from app.play.bus import CHANNEL, Bus, Change, ChatPosted, SignInsEnded, notice_from_json
+from app.play.bus import CHANNEL, Bus, Change, ChatPosted, SignInsEnded, TableChanged, notice_from_json
 from app.store.db import make_engine, to_libpq_url
 
 
@@ -73,6 +73,62 @@ async def test_after_a_lost_connection_subscribers_get_the_current_head(clean_db
                 assert change == Change(gid, 5, (1,), "active", resync=True)
                 assert isinstance(change, Change) and change.reseats
                 assert gaps == ["gap"]
+    finally:
+        await bus.stop()
+
+
+async def test_after_a_lost_connection_the_chat_and_an_open_tables_seats_are_read_again(clean_db: str) -> None:
+    """A chat message and a change of an open table's seats are announced by the transactions that make them, so
+    only a lost connection loses their notices: after the reconnect the streams of a game whose chat holds a
+    message newer than any the bus heard of are told to read the chat again, those of an open table to read its
+    seats again; a game whose newest message was heard, or that has no chat, gets its head alone."""
+    bus = Bus(to_libpq_url(clean_db))
+    await bus.start()
+    try:
+        with psycopg.connect(to_libpq_url(clean_db), autocommit=True) as conn:
+            user = conn.execute(
+                "INSERT INTO users (username, email, password_hash) VALUES ('ann', 'ann@example.com', 'x') RETURNING id"
+            ).fetchone()[0]  # type: ignore[index]
+
+            def game(status: str) -> int:
+                found = conn.execute(
+                    "INSERT INTO games (name, seat_count, variants, seed, status)"
+                    " VALUES ('g', 2, '{}', decode(repeat('00', 32), 'hex'), %s) RETURNING id",
+                    (status,),
+                ).fetchone()
+                assert found is not None
+                return int(found[0])
+
+            def chat(game_id: int) -> int:
+                found = conn.execute(
+                    "INSERT INTO chat_messages (game_id, user_id, text) VALUES (%s, %s, 'hi') RETURNING id",
+                    (game_id, user),
+                ).fetchone()
+                assert found is not None
+                return int(found[0])
+
+            missed, heard, quiet = game("open"), game("active"), game("active")
+            async with bus.subscribe(missed) as on_missed, bus.subscribe(heard) as on_heard, \
+                    bus.subscribe(quiet) as on_quiet:
+                bus.deliver(ChatPosted(missed, chat(missed)))  # heard, as its notice would be
+                bus.deliver(ChatPosted(heard, chat(heard)))
+                for queue in (on_missed, on_heard):
+                    queue.get_nowait()
+                killed = conn.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+                    (bus.name,),
+                ).fetchall()
+                assert killed == [(True,)]
+                newest = chat(missed)  # written while nobody listens: its notice (none sent here) is lost
+                first = await asyncio.wait_for(on_missed.get(), timeout=10)
+                assert isinstance(first, Change) and first.resync
+                assert [on_missed.get_nowait(), on_missed.get_nowait()] == [TableChanged(missed),
+                                                                          ChatPosted(missed, newest)]
+                for queue in (on_heard, on_quiet):
+                    change = await asyncio.wait_for(queue.get(), timeout=10)
+                    assert isinstance(change, Change) and change.resync
+                await asyncio.sleep(0.1)
+                assert on_missed.empty() and on_heard.empty() and on_quiet.empty()
     finally:
         await bus.stop()
 
