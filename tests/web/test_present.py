@@ -12,7 +12,18 @@ import pytest
 
 from app.notify.gamelog import EVENT_SENTENCES, Describer, card_name
 from app.notify.messages import awaited_phrase
-from app.rules import GameConfig, decide, evolve, legal_moves, new_game, player_view, redact_event, replay, to_act
+from app.rules import (
+    GameConfig,
+    GameState,
+    decide,
+    evolve,
+    legal_moves,
+    new_game,
+    player_view,
+    redact_event,
+    replay,
+    to_act,
+)
 from app.rules.decisions import Decision
 from app.rules.phrases import DECISION_PHRASES
 from app.web import present
@@ -43,6 +54,16 @@ def board_html(game: Any, doc: dict[str, Any], moves: list[dict[str, Any]], even
     return templates.env.get_template("partials/board.html").render(context)
 
 
+def fresh_game(
+    players: int, variants: dict[str, Any], seed: int
+) -> tuple[list[dict[str, Any]], GameState, random.Random, list[str], SimpleNamespace]:
+    """A new game of `players` seats with `variants` (previews allowed): its events, its state, a generator for
+    the random moves that play it, the players' names, and the table's game record."""
+    events = new_game(GameConfig.from_variants(players=players, variants=variants, preview=True), seed)
+    names = [f"p{i}" for i in range(players)]
+    return events, replay(events), random.Random(seed), names, SimpleNamespace(id=1, name="Test")
+
+
 def _known_log(events: list[dict[str, Any]], seat: int | None) -> list[tuple[int, dict[str, Any]]]:
     """The last 80 events `seat` may know of, numbered as that viewer counts the log."""
     known = [shown for event in events if (shown := redact_event(event, seat)) is not None]
@@ -55,12 +76,7 @@ def _known_log(events: list[dict[str, Any]], seat: int | None) -> list[tuple[int
                                                     (4, VARIANTS[7]), (6, VARIANTS[8]), (6, VARIANTS[9])])
 def test_every_legal_move_is_offered_once_and_every_page_renders(players: int, variants: dict[str, Any]) -> None:
     seed = 17 + players
-    config = GameConfig.from_variants(players=players, variants=variants, preview=True)
-    events = new_game(config, seed)
-    state = replay(events)
-    chooser = random.Random(seed)
-    names = [f"p{i}" for i in range(players)]
-    game = SimpleNamespace(id=1, name="Test")
+    events, state, chooser, names, game = fresh_game(players, variants, seed)
     kinds_rendered: set[str] = set()
     for _ in range(4000):
         if state.status == "finished":

@@ -3,7 +3,6 @@ speed); these tests hold it to Jinja's own answers: the same page, byte for byte
 
 from __future__ import annotations
 
-import random
 from types import SimpleNamespace
 from typing import Any
 
@@ -11,9 +10,9 @@ import jinja2
 import pytest
 
 import app.i18n as i18n
-from app.rules import GameConfig, decide, evolve, legal_moves, new_game, player_view, replay, to_act
+from app.rules import decide, evolve, legal_moves, player_view, to_act
 from app.web.rendering import templates
-from tests.web.test_present import VARIANTS, _known_log, board_html
+from tests.web.test_present import VARIANTS, _known_log, board_html, fresh_game
 
 
 def _as_jinja_would(monkeypatch: pytest.MonkeyPatch, render: Any, *args: Any, **kwargs: Any) -> str:
@@ -30,12 +29,7 @@ def test_the_board_renders_as_with_jinjas_own_lookup(
     players: int, variants: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed = 40 + players
-    config = GameConfig.from_variants(players=players, variants=variants, preview=True)
-    events = new_game(config, seed)
-    state = replay(events)
-    chooser = random.Random(seed)
-    names = [f"p{i}" for i in range(players)]
-    game = SimpleNamespace(id=1, name="Test")
+    events, state, chooser, names, game = fresh_game(players, variants, seed)
     compared: set[str] = set()
     while state.status != "finished":
         seat = chooser.choice(to_act(state))
